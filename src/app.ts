@@ -1,0 +1,134 @@
+import path from 'node:path';
+import multipart from '@fastify/multipart';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { DestinationStream } from 'pino';
+import type { Config } from './config.js';
+import { accountsRoutes } from './modules/accounts/accounts.routes.js';
+import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
+import { createOnboardingService } from './modules/onboarding/onboarding.service.js';
+import { type Clock, systemClock } from './platform/clock.js';
+import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
+import { openDatabase } from './platform/db/database.js';
+import { migrateToLatest } from './platform/db/migrator.js';
+import { registerAuth } from './platform/http/auth.js';
+import { AppError } from './platform/http/errors.js';
+import { registerHealthRoutes } from './platform/http/health.routes.js';
+import { genReqId, registerHttpPlatform } from './platform/http/http-platform.js';
+import { DOCS_PREFIX, registerOpenApi } from './platform/http/openapi.js';
+import {
+  memoryRateLimitStore,
+  redisRateLimitStore,
+  registerIpRateLimit,
+} from './platform/http/rate-limit.js';
+import { validatorCompiler } from './platform/http/validation.js';
+import { createLogger } from './platform/logger.js';
+import { createMailer } from './platform/mail/mailer.js';
+
+export const API_PREFIX = '/baas/api/v1';
+export const JSON_BODY_LIMIT = 100 * 1024;
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+
+export interface AppOverrides {
+  clock?: Clock;
+  logStream?: DestinationStream;
+  /** PostgreSQL schema (search_path) for this app; tests give each app its own. */
+  pgSchema?: string;
+}
+
+/**
+ * The composition root: database → repositories → services → routes, wired by hand. Production
+ * (server.ts) and the tests build the app through this one function.
+ */
+export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
+  const clock = overrides.clock ?? systemClock;
+  const log = createLogger(config.LOG_LEVEL, overrides.logStream);
+  const database = openDatabase(
+    config.DATABASE_URL,
+    overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {},
+  );
+  try {
+    await migrateToLatest(database.db);
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  const keys = createKeyRing(config.DATA_ENCRYPTION_KEY ?? loadOrCreateDevKey(config.DATA_DIR));
+  const mailer = createMailer({
+    smtpUrl: config.SMTP_URL,
+    from: config.MAIL_FROM,
+    outboxDir: path.join(config.DATA_DIR, 'outbox'),
+    log,
+  });
+  const rateLimitStore = config.REDIS_URL
+    ? redisRateLimitStore(config.REDIS_URL, clock)
+    : memoryRateLimitStore(clock);
+
+  const accounts = createAccountsService({ db: database.db, clock, keys, mailer, log });
+  const onboarding = createOnboardingService({ db: database.db });
+
+  const app = Fastify({
+    loggerInstance: log as FastifyBaseLogger,
+    // One access line per request is written by the platform's onResponse hook instead.
+    logController: new LogController({ disableRequestLogging: true }),
+    genReqId,
+    bodyLimit: JSON_BODY_LIMIT,
+    trustProxy:
+      typeof config.TRUST_PROXY === 'number'
+        ? (_address: string, hop: number) => hop < (config.TRUST_PROXY as number)
+        : config.TRUST_PROXY,
+    return503OnClosing: false,
+    requestTimeout: 30_000,
+    connectionTimeout: 60_000,
+    keepAliveTimeout: 5_000,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
+  });
+  app.server.headersTimeout = 10_000;
+  app.setValidatorCompiler(validatorCompiler);
+
+  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX });
+  registerIpRateLimit(app, { perMinute: config.RATE_LIMIT_IP_PER_MINUTE, store: rateLimitStore, clock });
+  registerAuth(app, {
+    resolvers: {
+      session: accounts.authenticateSession,
+      apiKey: async () => {
+        throw new AppError('UNAUTHENTICATED');
+      },
+    },
+    adminApiKey: config.ADMIN_API_KEY,
+  });
+  await app.register(multipart, {
+    limits: {
+      fileSize: 5 * 1024 * 1024,
+      files: 1,
+      fields: 30,
+      parts: 32,
+      fieldSize: 8 * 1024,
+      headerPairs: 50,
+    },
+  });
+  await registerOpenApi(app);
+
+  registerHealthRoutes(app, database.ping);
+  await app.register(
+    async (api) => {
+      await api.register(accountsRoutes, { accounts });
+      await api.register(onboardingRoutes, { onboarding });
+    },
+    { prefix: API_PREFIX },
+  );
+
+  const housekeeping = setInterval(() => {
+    accounts.purgeExpired().catch((error: unknown) => log.error({ err: error }, 'housekeeping failed'));
+  }, HOUSEKEEPING_INTERVAL_MS);
+  housekeeping.unref();
+
+  app.addHook('onClose', async () => {
+    clearInterval(housekeeping);
+    await accounts.flush();
+    mailer.close();
+    await rateLimitStore.close();
+    await database.close();
+  });
+  return app;
+}

@@ -1,0 +1,133 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { type Static, Type } from '@sinclair/typebox';
+import { Value } from '@sinclair/typebox/value';
+
+const BankCode = (defaultCode: string, description: string) =>
+  Type.String({ pattern: '^[0-9]{6}$', default: defaultCode, description });
+
+const Bool = (description: string) =>
+  Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false', description });
+
+/**
+ * Every environment variable the service reads, with its default. Nothing else reads process.env.
+ * Values arrive as strings; numbers are converted before validation.
+ */
+export const ConfigSchema = Type.Object({
+  NODE_ENV: Type.Union([Type.Literal('development'), Type.Literal('production'), Type.Literal('test')], {
+    default: 'development',
+  }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '127.0.0.1' }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  DATABASE_URL: Type.Optional(
+    Type.String({
+      pattern: '^(sqlite:.+|postgres(ql)?://.+)$',
+      description: 'sqlite:<path>, sqlite::memory: or postgres://…; default sqlite:<DATA_DIR>/baas.sqlite',
+    }),
+  ),
+  SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://.+' })),
+  MAIL_FROM: Type.String({ minLength: 3, default: 'BaaS Partner API <no-reply@baas.local>' }),
+  ADMIN_API_KEY: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
+  DATA_ENCRYPTION_KEY: Type.Optional(Type.String({ description: 'base64 of 32 random bytes' })),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
+  RATE_LIMIT_IP_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
+  KYC_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('dojah')], { default: 'sandbox' }),
+  KYC_BASE_URL: Type.String({ pattern: '^https?://.+', default: 'https://api.dojah.io' }),
+  KYC_APP_ID: Type.Optional(Type.String({ minLength: 1 })),
+  KYC_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
+  KYC_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
+  BANK_CODE_SANDBOX: BankCode('999999', 'institution code of sandbox accounts'),
+  BANK_CODE_LIVE: BankCode('090999', 'institution code of live accounts; set your own'),
+  BANK_NAME: Type.String({ minLength: 1, maxLength: 100, default: 'BaaS Partner Bank' }),
+  WEBHOOK_ALLOW_PRIVATE: Bool('lift the SSRF guard on webhook URLs (development and tests only)'),
+  WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 1, default: 30000 }),
+  TRUST_PROXY: Type.String({
+    default: 'false',
+    pattern: '^(true|false|[0-9]+|[0-9a-fA-F.:/, ]+)$',
+    description: 'false, true, a hop count, or a comma-separated list of proxy addresses/CIDRs',
+  }),
+  LOG_LEVEL: Type.Union(
+    ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
+    { default: 'info' },
+  ),
+});
+
+type RawConfig = Static<typeof ConfigSchema>;
+
+export type Config = Omit<RawConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'TRUST_PROXY' | 'DATABASE_URL'> & {
+  DATABASE_URL: string;
+  WEBHOOK_ALLOW_PRIVATE: boolean;
+  TRUST_PROXY: boolean | number | string;
+};
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+function parseTrustProxy(value: string): boolean | number | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  if (/^[0-9]+$/.test(value)) return Number(value);
+  return value;
+}
+
+function checkEncryptionKey(value: string): string | undefined {
+  const bytes = Buffer.from(value, 'base64');
+  if (bytes.length !== 32 || bytes.toString('base64') !== value.replace(/\s/g, '')) {
+    return 'DATA_ENCRYPTION_KEY must be the base64 encoding of exactly 32 random bytes (openssl rand -base64 32)';
+  }
+  return undefined;
+}
+
+/**
+ * Builds the configuration from an environment map (process.env in production, a plain object in
+ * tests). Throws ConfigError listing every problem at once.
+ */
+export function loadConfig(env: Record<string, string | undefined>): Config {
+  const known = Object.keys(ConfigSchema.properties);
+  const input: Record<string, unknown> = {};
+  for (const key of known) {
+    const value = env[key];
+    if (value !== undefined && value.trim() !== '') input[key] = value.trim();
+  }
+  const withDefaults = Value.Default(ConfigSchema, input);
+  const converted = Value.Convert(ConfigSchema, withDefaults);
+  const problems = [...Value.Errors(ConfigSchema, converted)].map(
+    (error) => `${error.path.slice(1) || 'config'}: ${error.message} (got ${JSON.stringify(error.value)})`,
+  );
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  const raw = converted as RawConfig;
+
+  if (raw.DATA_ENCRYPTION_KEY !== undefined) {
+    const problem = checkEncryptionKey(raw.DATA_ENCRYPTION_KEY);
+    if (problem) problems.push(problem);
+  }
+  if (raw.NODE_ENV === 'production') {
+    if (!raw.SMTP_URL)
+      problems.push('SMTP_URL is required when NODE_ENV=production (OTP e-mails must be sent)');
+    if (!raw.DATA_ENCRYPTION_KEY) {
+      problems.push('DATA_ENCRYPTION_KEY is required when NODE_ENV=production (BVNs are encrypted with it)');
+    }
+    if (raw.WEBHOOK_ALLOW_PRIVATE === 'true') {
+      problems.push('WEBHOOK_ALLOW_PRIVATE=true is refused when NODE_ENV=production');
+    }
+  }
+  if (raw.KYC_PROVIDER === 'dojah' && (!raw.KYC_APP_ID || !raw.KYC_API_KEY)) {
+    problems.push('KYC_PROVIDER=dojah needs KYC_APP_ID and KYC_API_KEY');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+
+  return {
+    ...raw,
+    DATA_DIR: path.resolve(raw.DATA_DIR),
+    DATABASE_URL: raw.DATABASE_URL ?? `sqlite:${path.join(path.resolve(raw.DATA_DIR), 'baas.sqlite')}`,
+    WEBHOOK_ALLOW_PRIVATE: raw.WEBHOOK_ALLOW_PRIVATE === 'true',
+    TRUST_PROXY: parseTrustProxy(raw.TRUST_PROXY),
+  };
+}
+
+/** Reads `.env` from the working directory into process.env (existing variables win). */
+export function readDotEnv(file = '.env'): void {
+  if (existsSync(file)) process.loadEnvFile(file);
+}

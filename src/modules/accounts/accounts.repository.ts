@@ -1,0 +1,216 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import type { PartnersTable, SessionsTable } from './accounts.table.js';
+
+export type PartnerRow = Selectable<PartnersTable>;
+
+export const OTP_MAX_ATTEMPTS = 5;
+
+export async function insertPartner(db: Kysely<Database>, row: Insertable<PartnersTable>): Promise<number> {
+  const { id } = await db.insertInto('partners').values(row).returning('id').executeTakeFirstOrThrow();
+  return id;
+}
+
+export function findPartnerByEmail(db: Kysely<Database>, email: string): Promise<PartnerRow | undefined> {
+  return db.selectFrom('partners').selectAll().where('email', '=', email).executeTakeFirst();
+}
+
+export function findPartnerById(db: Kysely<Database>, id: number): Promise<PartnerRow | undefined> {
+  return db.selectFrom('partners').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Sets verified_at once; false when the account was already verified. */
+export async function markVerified(db: Kysely<Database>, partnerId: number, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('partners')
+    .set({ verified_at: now, updated_at: now })
+    .where('id', '=', partnerId)
+    .where('verified_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** A new code replaces the previous one and resets its attempt counter. */
+export async function replaceOtp(
+  db: Kysely<Database>,
+  row: { partnerId: number; codeHash: string; expiresAt: number; now: number },
+): Promise<void> {
+  await db
+    .insertInto('otp_codes')
+    .values({
+      partner_id: row.partnerId,
+      code_hash: row.codeHash,
+      attempts: 0,
+      expires_at: row.expiresAt,
+      created_at: row.now,
+    })
+    .onConflict((conflict) =>
+      conflict.column('partner_id').doUpdateSet({
+        code_hash: row.codeHash,
+        attempts: 0,
+        expires_at: row.expiresAt,
+        created_at: row.now,
+      }),
+    )
+    .execute();
+}
+
+export function findOtp(db: Kysely<Database>, partnerId: number) {
+  return db.selectFrom('otp_codes').selectAll().where('partner_id', '=', partnerId).executeTakeFirst();
+}
+
+/**
+ * Takes one of the code's attempts before the guess is compared. The increment is a single
+ * conditional UPDATE, so however many guesses race, at most OTP_MAX_ATTEMPTS are ever compared.
+ * Returns the stored hash to compare with, or undefined when no live code with attempts left exists.
+ */
+export async function reserveOtpAttempt(
+  db: Kysely<Database>,
+  partnerId: number,
+  now: number,
+): Promise<string | undefined> {
+  const row = await db
+    .updateTable('otp_codes')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('partner_id', '=', partnerId)
+    .where('attempts', '<', OTP_MAX_ATTEMPTS)
+    .where('expires_at', '>', now)
+    .returning('code_hash')
+    .executeTakeFirst();
+  return row?.code_hash;
+}
+
+/** Deletes the code if it is still the one that matched: exactly one of two racing requests wins. */
+export async function consumeOtp(
+  db: Kysely<Database>,
+  partnerId: number,
+  codeHash: string,
+): Promise<boolean> {
+  const row = await db
+    .deleteFrom('otp_codes')
+    .where('partner_id', '=', partnerId)
+    .where('code_hash', '=', codeHash)
+    .returning('partner_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+export async function insertSession(db: Kysely<Database>, row: Insertable<SessionsTable>): Promise<void> {
+  await db.insertInto('sessions').values(row).execute();
+}
+
+/** The session and what authorization needs of its partner, in one indexed lookup. */
+export function findSessionByTokenHash(db: Kysely<Database>, tokenHash: string) {
+  return db
+    .selectFrom('sessions')
+    .innerJoin('partners', 'partners.id', 'sessions.partner_id')
+    .select([
+      'sessions.id',
+      'sessions.partner_id',
+      'sessions.environment',
+      'sessions.expires_at',
+      'partners.onboarding_status',
+    ])
+    .where('sessions.token_hash', '=', tokenHash)
+    .executeTakeFirst();
+}
+
+export async function deleteSession(db: Kysely<Database>, sessionId: string): Promise<void> {
+  await db.deleteFrom('sessions').where('id', '=', sessionId).execute();
+}
+
+export async function updateSessionEnvironment(
+  db: Kysely<Database>,
+  sessionId: string,
+  environment: string,
+): Promise<void> {
+  await db.updateTable('sessions').set({ environment }).where('id', '=', sessionId).execute();
+}
+
+/**
+ * When the e-mail is locked out (`limit` failures inside the window), the time the lock lifts:
+ * the limit-th most recent failure leaving the window.
+ */
+export async function loginLockedUntil(
+  db: Kysely<Database>,
+  email: string,
+  now: number,
+  windowMs: number,
+  limit: number,
+): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('login_failures')
+    .select('failed_at')
+    .where('email', '=', email)
+    .where('failed_at', '>', now - windowMs)
+    .orderBy('failed_at', 'desc')
+    .limit(1)
+    .offset(limit - 1)
+    .executeTakeFirst();
+  return row ? row.failed_at + windowMs : undefined;
+}
+
+export async function insertLoginFailure(
+  db: Kysely<Database>,
+  row: { id: string; email: string; failedAt: number },
+): Promise<void> {
+  await db
+    .insertInto('login_failures')
+    .values({ id: row.id, email: row.email, failed_at: row.failedAt })
+    .execute();
+}
+
+export async function clearLoginFailures(db: Kysely<Database>, email: string): Promise<void> {
+  await db.deleteFrom('login_failures').where('email', '=', email).execute();
+}
+
+/**
+ * Allows an action at most once per window for a key, atomically: the upsert only moves `last_at`
+ * when the window has passed, and RETURNING tells whether it did.
+ */
+export async function takeThrottle(
+  db: Kysely<Database>,
+  key: string,
+  now: number,
+  windowMs: number,
+): Promise<{ allowed: true } | { allowed: false; retryAfterMs: number }> {
+  const taken = await db
+    .insertInto('throttles')
+    .values({ key, last_at: now })
+    .onConflict((conflict) =>
+      conflict
+        .column('key')
+        .doUpdateSet({ last_at: now })
+        .where('throttles.last_at', '<=', now - windowMs),
+    )
+    .returning('key')
+    .executeTakeFirst();
+  if (taken) return { allowed: true };
+  const row = await db.selectFrom('throttles').select('last_at').where('key', '=', key).executeTakeFirst();
+  return { allowed: false, retryAfterMs: Math.max(1000, (row?.last_at ?? now) + windowMs - now) };
+}
+
+export async function releaseThrottle(db: Kysely<Database>, key: string, takenAt: number): Promise<void> {
+  await db.deleteFrom('throttles').where('key', '=', key).where('last_at', '=', takenAt).execute();
+}
+
+/** Housekeeping: rows that no rule reads any more. */
+export async function purgeExpiredAccountRows(db: Kysely<Database>, now: number): Promise<void> {
+  const day = 24 * 60 * 60 * 1000;
+  await db
+    .deleteFrom('sessions')
+    .where('expires_at', '<', now - day)
+    .execute();
+  await db
+    .deleteFrom('login_failures')
+    .where('failed_at', '<', now - day)
+    .execute();
+  await db
+    .deleteFrom('throttles')
+    .where('last_at', '<', now - day)
+    .execute();
+  await db
+    .deleteFrom('otp_codes')
+    .where('expires_at', '<', now - day)
+    .execute();
+}

@@ -1,0 +1,107 @@
+import { type Static, Type } from '@sinclair/typebox';
+import { Email, Environment, Phone, Success, SuccessNoData } from '../../platform/http/schemas.js';
+
+const Password = (description: string) =>
+  Type.String({
+    minLength: 8,
+    maxLength: 128,
+    'x-trim': false,
+    description,
+    examples: ['correct-horse-battery-staple'],
+  });
+
+export const RegisterBody = Type.Object(
+  {
+    business_name: Type.String({ maxLength: 191, examples: ['Acme Payments Ltd'] }),
+    email: Email({
+      description: 'Login identity; the verification code is sent here. Must not be registered yet.',
+    }),
+    password: Password(
+      '8-128 characters, taken exactly as sent (not trimmed); one of the few thousand most common passwords is refused.',
+    ),
+    password_confirmation: Type.String({
+      maxLength: 128,
+      'x-trim': false,
+      description: 'Must equal password.',
+    }),
+    phone: Phone(),
+  },
+  {
+    examples: [
+      {
+        business_name: 'Acme Payments Ltd',
+        email: 'ada@acme.ng',
+        password: 'correct-horse-battery-staple',
+        password_confirmation: 'correct-horse-battery-staple',
+        phone: '+234 803 123 4567',
+      },
+    ],
+  },
+);
+export type RegisterBody = Static<typeof RegisterBody>;
+
+export const RegisterResponse = Success(
+  Type.Object({
+    company_id: Type.Integer({ examples: [42] }),
+    email: Type.String({ format: 'email', examples: ['ada@acme.ng'] }),
+  }),
+  'Account created. A 6-digit verification code was sent to your e-mail address.',
+);
+
+export const VerifyOtpBody = Type.Object(
+  {
+    email: Email(),
+    otp: Type.String({
+      pattern: '^[0-9]{6}$',
+      errorMessage: 'must be exactly 6 digits',
+      examples: ['048213'],
+    }),
+  },
+  { examples: [{ email: 'ada@acme.ng', otp: '048213' }] },
+);
+export type VerifyOtpBody = Static<typeof VerifyOtpBody>;
+
+export const VerifyOtpResponse = Success(
+  Type.Object({
+    company_id: Type.Integer({ examples: [42] }),
+    email: Type.String({ format: 'email' }),
+    verified: Type.Literal(true),
+  }),
+  'Account verified. You can log in now.',
+);
+
+export const ResendOtpBody = Type.Object({ email: Email() }, { examples: [{ email: 'ada@acme.ng' }] });
+export type ResendOtpBody = Static<typeof ResendOtpBody>;
+
+export const RESEND_OTP_MESSAGE =
+  'If an unverified account exists for this e-mail address, a new verification code has been sent.';
+export const ResendOtpResponse = SuccessNoData(RESEND_OTP_MESSAGE);
+
+export const LoginBody = Type.Object(
+  {
+    email: Email(),
+    password: Type.String({ maxLength: 128, 'x-trim': false }),
+  },
+  { examples: [{ email: 'ada@acme.ng', password: 'correct-horse-battery-staple' }] },
+);
+export type LoginBody = Static<typeof LoginBody>;
+
+export const SESSION_TTL_SECONDS = 7200;
+
+export const LoginResponse = Success(
+  Type.Object({
+    token: Type.String({
+      description: 'Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`.',
+      examples: ['q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A'],
+    }),
+    token_type: Type.Literal('Bearer'),
+    expires_in: Type.Integer({
+      description: 'Seconds until the token expires.',
+      examples: [SESSION_TTL_SECONDS],
+    }),
+    environment: Environment,
+  }),
+  'Logged in.',
+);
+
+export const LogoutResponse = SuccessNoData('Logged out.');

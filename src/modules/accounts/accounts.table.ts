@@ -1,0 +1,57 @@
+import type { Generated } from 'kysely';
+
+/** Timestamps are epoch milliseconds (bigint) on both dialects. */
+export interface PartnersTable {
+  id: Generated<number>;
+  email: string;
+  business_name: string;
+  legal_business_name: string;
+  phone: string;
+  password_hash: string;
+  verified_at: number | null;
+  business_type: string | null;
+  rc_number: string | null;
+  address: string | null;
+  website: string | null;
+  onboarding_status: string;
+  review_notes: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface OtpCodesTable {
+  partner_id: number;
+  code_hash: string;
+  attempts: number;
+  expires_at: number;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  id: string;
+  token_hash: string;
+  partner_id: number;
+  environment: string;
+  created_at: number;
+  expires_at: number;
+}
+
+export interface LoginFailuresTable {
+  id: string;
+  email: string;
+  failed_at: number;
+}
+
+/** One row per throttled action key; `last_at` is when the action was last allowed. */
+export interface ThrottlesTable {
+  key: string;
+  last_at: number;
+}
+
+export interface AccountsTables {
+  partners: PartnersTable;
+  otp_codes: OtpCodesTable;
+  sessions: SessionsTable;
+  login_failures: LoginFailuresTable;
+  throttles: ThrottlesTable;
+}

@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import { newId } from '../crypto/tokens.js';
+import type { Database } from '../db/schema.js';
+
+export type ActorType = 'partner' | 'admin' | 'system' | 'anonymous';
+
+/** Who asked, from where: attached to every audit event. */
+export interface RequestMeta {
+  requestId: string;
+  ip: string;
+}
+
+export interface AuditEntry {
+  partnerId: number | null;
+  actorType: ActorType;
+  actorId?: string | number | null;
+  action: string;
+  targetType?: string;
+  targetId?: string | number;
+  /** Non-secret details only: never a password, token, OTP, key or whole BVN. */
+  metadata?: Record<string, unknown>;
+}
+
+/** Call with the transaction of the change being audited, so both commit or neither does. */
+export async function insertAuditEvent(
+  db: Kysely<Database>,
+  entry: AuditEntry,
+  meta: RequestMeta | null,
+  now: number,
+): Promise<void> {
+  await db
+    .insertInto('audit_events')
+    .values({
+      id: newId(),
+      partner_id: entry.partnerId,
+      actor_type: entry.actorType,
+      actor_id: entry.actorId === undefined || entry.actorId === null ? null : String(entry.actorId),
+      action: entry.action,
+      target_type: entry.targetType ?? null,
+      target_id: entry.targetId === undefined ? null : String(entry.targetId),
+      metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
+      request_id: meta?.requestId ?? null,
+      ip: meta?.ip ?? null,
+      created_at: now,
+    })
+    .execute();
+}

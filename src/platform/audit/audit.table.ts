@@ -1,0 +1,18 @@
+export interface AuditEventsTable {
+  id: string;
+  partner_id: number | null;
+  actor_type: string;
+  actor_id: string | null;
+  action: string;
+  target_type: string | null;
+  target_id: string | null;
+  /** JSON object with non-secret details. */
+  metadata: string | null;
+  request_id: string | null;
+  ip: string | null;
+  created_at: number;
+}
+
+export interface AuditTables {
+  audit_events: AuditEventsTable;
+}

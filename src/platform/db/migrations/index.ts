@@ -1,0 +1,7 @@
+import type { Migration } from 'kysely';
+import * as accounts from './2026-11-21-01-accounts.js';
+
+/** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
+export const migrations: Record<string, Migration> = {
+  '2026-11-21-01-accounts': accounts,
+};

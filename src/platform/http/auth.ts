@@ -1,0 +1,96 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { RequestMeta } from '../audit/audit.repository.js';
+import { AppError } from './errors.js';
+import type { Environment } from './schemas.js';
+
+export interface SessionCredential {
+  kind: 'session';
+  sessionId: string;
+  partnerId: number;
+  environment: Environment;
+  onboardingStatus: string;
+}
+
+export interface ApiKeyCredential {
+  kind: 'api_key';
+  apiKeyId: string;
+  partnerId: number;
+  environment: Environment;
+  onboardingStatus: string;
+}
+
+export type PartnerCredential = SessionCredential | ApiKeyCredential;
+
+export interface CredentialResolvers {
+  session(token: string): Promise<SessionCredential>;
+  apiKey(key: string): Promise<ApiKeyCredential>;
+}
+
+export const API_KEY_PREFIX = 'sk_';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    credential: PartnerCredential | null;
+  }
+}
+
+const digest = (value: string) => createHash('sha256').update(value).digest();
+
+function bearerToken(request: FastifyRequest): string {
+  const header = request.headers.authorization;
+  const match = typeof header === 'string' ? /^Bearer[ ]+([\x21-\x7e]{1,512})\s*$/i.exec(header) : null;
+  if (!match?.[1]) throw new AppError('UNAUTHENTICATED');
+  return match[1];
+}
+
+/**
+ * Authenticates before the body is read, so an anonymous client cannot make the server parse an
+ * upload. The route's config.auth decides which credentials it takes (see AuthMode).
+ */
+export function registerAuth(
+  app: FastifyInstance,
+  options: { resolvers: CredentialResolvers; adminApiKey: string | undefined },
+): void {
+  const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
+  app.decorateRequest('credential', null);
+
+  app.addHook('onRequest', async (request) => {
+    const mode = request.routeOptions.config.auth;
+    if (!mode || mode === 'none') return;
+    const token = bearerToken(request);
+    if (mode === 'admin') {
+      // Both sides hashed to one length, so the comparison time says nothing about the key.
+      if (!adminDigest || !timingSafeEqual(digest(token), adminDigest)) throw new AppError('UNAUTHENTICATED');
+      return;
+    }
+    if (token.startsWith(API_KEY_PREFIX)) {
+      const credential = await options.resolvers.apiKey(token);
+      if (mode === 'session') {
+        throw new AppError('FORBIDDEN', {
+          message: 'API keys work on /services/ endpoints only; log in for this one.',
+        });
+      }
+      request.credential = credential;
+      return;
+    }
+    request.credential = await options.resolvers.session(token);
+  });
+}
+
+/** The authenticated partner; only called on routes whose auth mode guarantees one. */
+export function credentialOf(request: FastifyRequest): PartnerCredential {
+  if (!request.credential) throw new AppError('UNAUTHENTICATED');
+  return request.credential;
+}
+
+export function sessionOf(request: FastifyRequest): SessionCredential {
+  const credential = credentialOf(request);
+  if (credential.kind !== 'session') throw new AppError('FORBIDDEN');
+  return credential;
+}
+
+export const requestMeta = (request: FastifyRequest): RequestMeta => ({
+  requestId: request.id,
+  ip: request.ip,
+});

@@ -1,0 +1,104 @@
+/**
+ * The one table of error codes: each code has exactly one HTTP status and a default message
+ * (CONTRACT.md section 1). Services throw AppError with a code; the error handler renders the envelope.
+ */
+export const ERROR_REGISTRY = {
+  MALFORMED_REQUEST: { status: 400, message: 'The request could not be parsed.' },
+  UNAUTHENTICATED: { status: 401, message: 'Authentication required: send a valid bearer credential.' },
+  TOKEN_EXPIRED: { status: 401, message: 'The session token has expired; log in again.' },
+  INVALID_CREDENTIALS: { status: 401, message: 'The e-mail address or password is incorrect.' },
+  ACCOUNT_NOT_VERIFIED: {
+    status: 403,
+    message: 'The account is not verified yet: enter the code sent to your e-mail address.',
+  },
+  ONBOARDING_NOT_APPROVED: {
+    status: 403,
+    message: 'Live access needs an approved onboarding application (onboarding_status "active").',
+  },
+  FORBIDDEN: { status: 403, message: 'This credential cannot be used on this endpoint.' },
+  SANDBOX_ONLY: { status: 403, message: 'This operation is available in the sandbox environment only.' },
+  NOT_FOUND: { status: 404, message: 'The requested resource was not found.' },
+  METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path.' },
+  ACCOUNT_ALREADY_VERIFIED: { status: 409, message: 'The account is already verified.' },
+  REPRESENTATIVE_REQUIRED: {
+    status: 409,
+    message: 'Add a compliance representative before adding team members.',
+  },
+  BVN_IMMUTABLE: { status: 409, message: 'The BVN is already set and verified; it cannot be changed.' },
+  ONBOARDING_INCOMPLETE: { status: 409, message: 'Onboarding requirements are still outstanding.' },
+  ONBOARDING_LOCKED: { status: 409, message: 'The onboarding status does not allow this change.' },
+  VIRTUAL_ACCOUNT_EXISTS: {
+    status: 409,
+    message: 'A virtual account already exists for this customer e-mail in this environment.',
+  },
+  IDEMPOTENCY_IN_PROGRESS: {
+    status: 409,
+    message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+  },
+  PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'This Content-Type is not accepted by this endpoint.' },
+  VALIDATION_FAILED: { status: 422, message: 'Some fields are invalid.' },
+  OTP_INVALID: { status: 422, message: 'The verification code is incorrect.' },
+  OTP_EXPIRED: { status: 422, message: 'The verification code has expired; request a new one.' },
+  IDEMPOTENCY_KEY_REUSED: {
+    status: 422,
+    message: 'This Idempotency-Key was already used with a different request.',
+  },
+  RATE_LIMITED: { status: 429, message: 'Too many requests; retry later.' },
+  OTP_ATTEMPTS_EXCEEDED: {
+    status: 429,
+    message: 'Too many wrong codes: this code no longer works. Request a new one.',
+  },
+  INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
+  /** Not in the contract's table: only /readyz answers it, as load balancers expect a 503 there. */
+  SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready.' },
+} as const satisfies Record<string, { status: number; message: string }>;
+
+export type ErrorCode = keyof typeof ERROR_REGISTRY;
+
+export type FieldErrors = Record<string, string[]>;
+
+export interface AppErrorOptions {
+  message?: string;
+  errors?: FieldErrors;
+  data?: unknown;
+  headers?: Record<string, string>;
+}
+
+export class AppError extends Error {
+  override name = 'AppError';
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors: FieldErrors | undefined;
+  readonly data: unknown;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, options: AppErrorOptions = {}) {
+    super(options.message ?? ERROR_REGISTRY[code].message);
+    this.code = code;
+    this.status = ERROR_REGISTRY[code].status;
+    this.errors = options.errors;
+    this.data = options.data;
+    this.headers = options.headers;
+  }
+}
+
+/** Adds a message to a field, once. */
+export function addFieldError(errors: FieldErrors, field: string, message: string): void {
+  const list = errors[field] ?? [];
+  if (!list.includes(message)) list.push(message);
+  errors[field] = list;
+}
+
+export const validationError = (errors: FieldErrors, message?: string): AppError =>
+  new AppError('VALIDATION_FAILED', { errors, ...(message ? { message } : {}) });
+
+/** 429 with Retry-After in whole seconds (at least 1). */
+export const rateLimited = (retryAfterMs: number, code: 'RATE_LIMITED' = 'RATE_LIMITED'): AppError =>
+  new AppError(code, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } });
+
+export function errorCodesWithStatus(status: number): ErrorCode[] {
+  return (Object.keys(ERROR_REGISTRY) as ErrorCode[]).filter(
+    (code) => ERROR_REGISTRY[code].status === status,
+  );
+}

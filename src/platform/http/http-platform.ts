@@ -1,0 +1,205 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
+import { AppError, type ErrorCode } from './errors.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** error_code of the response, for the access log line. */
+    errorCode: ErrorCode | undefined;
+  }
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** Keeps a client's X-Request-Id when it is a sane token, so its logs and ours share an id. */
+export function genReqId(req: IncomingMessage): string {
+  const given = req.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+const API_HEADERS: Record<string, string> = {
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+const DOCS_HEADERS: Record<string, string> = {
+  ...API_HEADERS,
+  'cache-control': 'no-cache',
+  'content-security-policy':
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
+};
+
+const STATUS_FALLBACK: Record<number, ErrorCode> = {
+  400: 'MALFORMED_REQUEST',
+  401: 'UNAUTHENTICATED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  405: 'METHOD_NOT_ALLOWED',
+  406: 'UNSUPPORTED_MEDIA_TYPE',
+  408: 'MALFORMED_REQUEST',
+  413: 'PAYLOAD_TOO_LARGE',
+  414: 'PAYLOAD_TOO_LARGE',
+  415: 'UNSUPPORTED_MEDIA_TYPE',
+  422: 'VALIDATION_FAILED',
+  429: 'RATE_LIMITED',
+  431: 'PAYLOAD_TOO_LARGE',
+};
+
+const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+  FST_ERR_CTP_INVALID_TYPE: { code: 'MALFORMED_REQUEST', message: 'The Content-Type header is malformed.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    code: 'PAYLOAD_TOO_LARGE',
+    message: 'The request body is larger than 100 KiB.',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    code: 'MALFORMED_REQUEST',
+    message: 'Content-Length does not match the body.',
+  },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'MALFORMED_REQUEST', message: 'The JSON body is empty.' },
+  FST_ERR_CTP_INVALID_JSON_BODY: {
+    code: 'MALFORMED_REQUEST',
+    message: 'The request body is not valid JSON.',
+  },
+  FST_ERR_BAD_URL: { code: 'NOT_FOUND' },
+  FST_REQ_FILE_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than 5 MiB.' },
+  FST_PARTS_LIMIT: { code: 'PAYLOAD_TOO_LARGE', message: 'The multipart body has too many parts.' },
+  FST_FILES_LIMIT: { code: 'PAYLOAD_TOO_LARGE', message: 'The multipart body has too many files.' },
+  FST_FIELDS_LIMIT: { code: 'PAYLOAD_TOO_LARGE', message: 'The multipart body has too many fields.' },
+  FST_PROTO_VIOLATION: {
+    code: 'MALFORMED_REQUEST',
+    message: 'The multipart body has a forbidden field name.',
+  },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE' },
+};
+
+/** Turns anything thrown into an AppError; unknown errors become INTERNAL_ERROR (and are logged). */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  const fastifyError = error as Partial<FastifyError> | undefined;
+  const known = fastifyError?.code ? FRAMEWORK_ERRORS[fastifyError.code] : undefined;
+  if (known) return new AppError(known.code, known.message ? { message: known.message } : {});
+  if (error instanceof SyntaxError && fastifyError?.statusCode === 400) {
+    return new AppError('MALFORMED_REQUEST', { message: 'The request body is not valid JSON.' });
+  }
+  const status = fastifyError?.statusCode;
+  if (status && status >= 400 && status < 500)
+    return new AppError(STATUS_FALLBACK[status] ?? 'MALFORMED_REQUEST');
+  return new AppError('INTERNAL_ERROR');
+}
+
+export function errorBody(error: AppError): Record<string, unknown> {
+  return {
+    status: 'error',
+    message: error.message,
+    error_code: error.code,
+    ...(error.errors ? { errors: error.errors } : {}),
+    ...(error.data !== undefined ? { data: error.data } : {}),
+  };
+}
+
+export function sendError(request: FastifyRequest, reply: FastifyReply, error: AppError): FastifyReply {
+  request.errorCode = error.code;
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(error.status).send(errorBody(error));
+}
+
+function pathPattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':')
+        ? '[^/]+'
+        : segment === '*'
+          ? '.*'
+          : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/');
+  return new RegExp(`^${source}/?$`);
+}
+
+export interface HttpPlatformOptions {
+  docsPrefix: string;
+}
+
+/** Cross-cutting HTTP behaviour of the contract's section 1; registered on the root instance. */
+export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatformOptions): void {
+  app.decorateRequest('errorCode', undefined);
+
+  const routes: Array<{ method: string; pattern: RegExp }> = [];
+  app.addHook('onRoute', (route) => {
+    for (const method of [route.method].flat()) routes.push({ method, pattern: pathPattern(route.url) });
+  });
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = body as string;
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
+    } catch {
+      done(new AppError('MALFORMED_REQUEST', { message: 'The request body is not valid JSON.' }), undefined);
+    }
+  });
+
+  // A JSON endpoint refuses multipart and the other way round, before any part is read.
+  app.addHook('preValidation', async (request) => {
+    const expected = request.routeOptions.config.consumes;
+    if (!expected) return;
+    const contentType = request.headers['content-type'];
+    if (contentType === undefined) return;
+    const isMultipart = /^multipart\/form-data\b/i.test(contentType);
+    if ((expected === 'multipart') !== isMultipart) {
+      throw new AppError('UNSUPPORTED_MEDIA_TYPE', {
+        message: `This endpoint takes ${expected === 'json' ? 'application/json' : 'multipart/form-data'}.`,
+      });
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const docs = request.url === options.docsPrefix || request.url.startsWith(`${options.docsPrefix}/`);
+    reply.headers(docs ? DOCS_HEADERS : API_HEADERS);
+    return payload;
+  });
+
+  app.setErrorHandler((error, request, reply) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    return sendError(request, reply, appError);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const allowed = routes.filter((route) => route.method !== request.method && route.pattern.test(path));
+    if (allowed.length > 0) {
+      reply.header('allow', [...new Set(allowed.map((route) => route.method))].join(', '));
+      return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED'));
+    }
+    return sendError(request, reply, new AppError('NOT_FOUND'));
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        ...(request.errorCode ? { error_code: request.errorCode } : {}),
+        ip: request.ip,
+      },
+      'request',
+    );
+  });
+}

@@ -1,0 +1,115 @@
+import type { TSchema } from '@sinclair/typebox';
+import type { ErrorCode } from './errors.js';
+import { errorResponses } from './schemas.js';
+
+/**
+ * Who may call an operation:
+ * - none: public;
+ * - session: a dashboard session token (an API key gets 403 FORBIDDEN);
+ * - partner: a session token or an API key (`/services/*`);
+ * - admin: the operator's ADMIN_API_KEY.
+ */
+export type AuthMode = 'none' | 'session' | 'partner' | 'admin';
+export type BodyKind = 'json' | 'multipart';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: AuthMode;
+    consumes?: BodyKind;
+    /** Idempotency-Key honoured (POST under /services/). */
+    idempotent?: boolean;
+    rateLimit?: boolean;
+  }
+}
+
+const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = {
+  none: undefined,
+  session: [{ sessionToken: [] }],
+  partner: [{ sessionToken: [] }, { apiKey: [] }],
+  admin: [{ adminKey: [] }],
+};
+
+const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
+  none: [],
+  session: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN'],
+  partner: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'ONBOARDING_NOT_APPROVED'],
+  admin: ['UNAUTHENTICATED'],
+};
+
+interface OperationSpec<B, Q, P, H> {
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  auth: AuthMode;
+  body?: B;
+  consumes?: BodyKind;
+  querystring?: Q;
+  params?: P;
+  headers?: H;
+  /** Success status → full envelope schema. */
+  response: Record<number, TSchema>;
+  /** Error codes specific to this operation; the common ones are added from the spec's shape. */
+  errors?: ErrorCode[];
+  errorData?: Partial<Record<ErrorCode, TSchema>>;
+  idempotent?: boolean;
+  rateLimit?: boolean;
+}
+
+/** Fastify warns about a schema key that is present but undefined. */
+function present(parts: Record<string, TSchema | undefined>): Record<string, TSchema> {
+  return Object.fromEntries(Object.entries(parts).filter(([, schema]) => schema !== undefined)) as Record<
+    string,
+    TSchema
+  >;
+}
+
+/**
+ * One operation's schema and config: request schemas, success and error responses grouped by status
+ * (used for serialization, which drops any field a schema does not list, and for the OpenAPI document),
+ * security requirement and the route config read by the platform hooks.
+ */
+export function operation<
+  B extends TSchema | undefined = undefined,
+  Q extends TSchema | undefined = undefined,
+  P extends TSchema | undefined = undefined,
+  H extends TSchema | undefined = undefined,
+>(spec: OperationSpec<B, Q, P, H>) {
+  const codes: ErrorCode[] = [...(spec.errors ?? []), ...AUTH_ERRORS[spec.auth]];
+  if (spec.body)
+    codes.push('MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'VALIDATION_FAILED');
+  if (spec.querystring) codes.push('VALIDATION_FAILED');
+  if (spec.params) codes.push('NOT_FOUND');
+  if (spec.idempotent) codes.push('IDEMPOTENCY_IN_PROGRESS', 'IDEMPOTENCY_KEY_REUSED', 'VALIDATION_FAILED');
+  if (spec.rateLimit !== false) codes.push('RATE_LIMITED');
+  codes.push('INTERNAL_ERROR');
+  const consumes = spec.body ? (spec.consumes ?? 'json') : undefined;
+  return {
+    schema: {
+      operationId: spec.operationId,
+      summary: spec.summary,
+      ...(spec.description ? { description: spec.description } : {}),
+      tags: spec.tags,
+      ...(SECURITY[spec.auth] ? { security: SECURITY[spec.auth] } : {}),
+      ...(consumes ? { consumes: [consumes === 'json' ? 'application/json' : 'multipart/form-data'] } : {}),
+      ...(present({
+        body: spec.body,
+        querystring: spec.querystring,
+        params: spec.params,
+        headers: spec.headers,
+      }) as {
+        body: B;
+        querystring: Q;
+        params: P;
+        headers: H;
+      }),
+      response: { ...spec.response, ...errorResponses(codes, spec.errorData) },
+    },
+    config: {
+      auth: spec.auth,
+      ...(consumes ? { consumes } : {}),
+      ...(spec.idempotent ? { idempotent: true } : {}),
+      ...(spec.rateLimit === false ? { rateLimit: false } : {}),
+    },
+  };
+}

@@ -1,0 +1,116 @@
+import { type SchemaOptions, type Static, type TSchema, type TString, Type } from '@sinclair/typebox';
+import { ERROR_REGISTRY, type ErrorCode } from './errors.js';
+
+/** `{type: "string", enum: [...]}`: one clear enum in validation messages and in the OpenAPI document. */
+export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
+
+/** `type: [T, "null"]`: valid JSON Schema 2020-12 / OpenAPI 3.1 and fast for fast-json-stringify. */
+export const Nullable = <T extends TSchema>(schema: T) =>
+  Type.Unsafe<Static<T> | null>({ ...schema, type: [schema['type'] as string, 'null'] });
+
+export const Email = (options: SchemaOptions = {}) =>
+  Type.String({
+    format: 'email',
+    maxLength: 254,
+    description: 'E-mail address; trimmed and lower-cased.',
+    examples: ['ada@example.com'],
+    ...options,
+  });
+
+export const Phone = (options: SchemaOptions = {}) =>
+  Type.String({
+    minLength: 7,
+    maxLength: 20,
+    pattern: '^[0-9+() -]+$',
+    errorMessage: 'must be 7-20 characters of digits, spaces, "+", "-", "(" and ")"',
+    examples: ['+234 803 123 4567'],
+    ...options,
+  });
+
+export const Timestamp = (description = 'ISO-8601 UTC timestamp') =>
+  Type.String({ format: 'date-time', description, examples: ['2026-11-21T10:00:00.000Z'] });
+
+export const DateOnly = (options: SchemaOptions = {}): TString =>
+  Type.String({
+    format: 'date',
+    description: 'Calendar date, YYYY-MM-DD',
+    examples: ['1990-04-12'],
+    ...options,
+  });
+
+/** `{status: "success", message, data}`. */
+export const Success = <T extends TSchema>(data: T, message = 'OK') =>
+  Type.Object(
+    {
+      status: Type.Literal('success'),
+      message: Type.String({ examples: [message] }),
+      data,
+    },
+    { additionalProperties: false },
+  );
+
+export const SuccessNoData = (message = 'OK') =>
+  Type.Object(
+    { status: Type.Literal('success'), message: Type.String({ examples: [message] }) },
+    { additionalProperties: false },
+  );
+
+const FieldErrorsSchema = Type.Record(Type.String(), Type.Array(Type.String()), {
+  description: 'Field name to messages (validation failures and ONBOARDING_INCOMPLETE).',
+  examples: [{ email: ['must be a valid e-mail address'] }],
+});
+
+export const ErrorEnvelope = (codes: readonly ErrorCode[], data?: TSchema) =>
+  Type.Object(
+    {
+      status: Type.Literal('error'),
+      message: Type.String({ examples: [ERROR_REGISTRY[codes[0]!].message] }),
+      error_code: StringEnum(codes, {
+        description: codes.map((code) => `${code}: ${ERROR_REGISTRY[code].message}`).join('\n'),
+      }),
+      errors: Type.Optional(FieldErrorsSchema),
+      ...(data ? { data: Type.Optional(data) } : {}),
+    },
+    { additionalProperties: false },
+  );
+
+/** Groups error codes by HTTP status into response schemas, for serialization and the OpenAPI document. */
+export function errorResponses(
+  codes: readonly ErrorCode[],
+  dataByCode: Partial<Record<ErrorCode, TSchema>> = {},
+): Record<number, TSchema> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of new Set(codes)) {
+    const status = ERROR_REGISTRY[code].status;
+    byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  }
+  const responses: Record<number, TSchema> = {};
+  for (const [status, statusCodes] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const data = statusCodes.map((code) => dataByCode[code]).find(Boolean);
+    responses[status] = ErrorEnvelope(statusCodes, data);
+  }
+  return responses;
+}
+
+export const PaginationQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1-100 (default 20).' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({ minLength: 1, maxLength: 200, description: 'next_cursor of the previous page.' }),
+  ),
+});
+export type PaginationQuery = Static<typeof PaginationQuery>;
+
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({
+    items: Type.Array(item),
+    next_cursor: Nullable(
+      Type.String({ description: 'Pass as ?cursor= for the next page; null on the last page.' }),
+    ),
+  });
+
+export const ENVIRONMENTS = ['sandbox', 'live'] as const;
+export const Environment = StringEnum(ENVIRONMENTS, { description: 'sandbox or live' });
+export type Environment = Static<typeof Environment>;

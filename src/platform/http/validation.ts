@@ -1,0 +1,231 @@
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { FastifySchemaCompiler } from 'fastify';
+import { AppError, addFieldError, type FieldErrors } from './errors.js';
+
+type JsonSchema = Record<string, unknown>;
+
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export function isRealDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function isUrl(value: string, protocols: readonly string[]): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    protocols.includes(url.protocol) && url.hostname !== '' && url.username === '' && url.password === ''
+  );
+}
+
+function createAjv(coerceTypes: boolean): Ajv {
+  const ajv = new Ajv({
+    allErrors: true,
+    coerceTypes,
+    removeAdditional: 'all',
+    useDefaults: true,
+    verbose: true,
+    strict: false,
+    allowUnionTypes: true,
+  });
+  ajv.addFormat('email', { type: 'string', validate: (value: string) => EMAIL.test(value) });
+  ajv.addFormat('date', { type: 'string', validate: isRealDate });
+  ajv.addFormat('date-time', {
+    type: 'string',
+    validate: (value: string) => !Number.isNaN(Date.parse(value)),
+  });
+  ajv.addFormat('url', { type: 'string', validate: (value: string) => isUrl(value, ['https:', 'http:']) });
+  ajv.addFormat('https-url', { type: 'string', validate: (value: string) => isUrl(value, ['https:']) });
+  ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  ajv.addFormat('binary', true);
+  return ajv;
+}
+
+/** Bodies are taken as sent (a number is not a string); query and path values arrive as text. */
+const strictAjv = createAjv(false);
+const coercingAjv = createAjv(true);
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  email: 'must be a valid e-mail address',
+  date: 'must be a real calendar date in YYYY-MM-DD format',
+  'date-time': 'must be an ISO-8601 date-time',
+  url: 'must be an http(s) URL',
+  'https-url': 'must be an https URL',
+  uuid: 'must be a valid identifier',
+};
+
+const TYPE_NAMES: Record<string, string> = {
+  string: 'a string',
+  integer: 'an integer',
+  number: 'a number',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+};
+
+function messageFor(error: ErrorObject): string {
+  const parent = (error.parentSchema ?? {}) as JsonSchema;
+  const custom = typeof parent['errorMessage'] === 'string' ? parent['errorMessage'] : undefined;
+  const params = error.params as Record<string, unknown>;
+  switch (error.keyword) {
+    case 'required':
+      return 'is required';
+    case 'type': {
+      const types = String(params['type']).split(',');
+      return `must be ${types.map((type) => TYPE_NAMES[type] ?? type).join(' or ')}`;
+    }
+    case 'minLength':
+      return params['limit'] === 1
+        ? 'is required'
+        : (custom ?? `must be at least ${params['limit']} characters`);
+    case 'maxLength':
+      return `must be at most ${params['limit']} characters`;
+    case 'enum':
+      return `must be one of: ${(params['allowedValues'] as unknown[]).join(', ')}`;
+    case 'format':
+      return custom ?? FORMAT_MESSAGES[String(params['format'])] ?? 'has an invalid format';
+    case 'pattern':
+      return custom ?? 'has an invalid format';
+    case 'minimum':
+      return custom ?? `must be at least ${params['limit']}`;
+    case 'maximum':
+      return custom ?? `must be at most ${params['limit']}`;
+    case 'exclusiveMinimum':
+      return custom ?? `must be greater than ${params['limit']}`;
+    case 'const':
+      return `must be ${JSON.stringify(params['allowedValue'])}`;
+    default:
+      return custom ?? error.message ?? 'is invalid';
+  }
+}
+
+function fieldOf(error: ErrorObject, rootName: string): string {
+  const path = error.instancePath
+    .split('/')
+    .slice(1)
+    .map((segment) => segment.replace(/~1/g, '/').replace(/~0/g, '~'));
+  if (error.keyword === 'required')
+    path.push(String((error.params as { missingProperty: string }).missingProperty));
+  return path.length > 0 ? path.join('.') : rootName;
+}
+
+export function toFieldErrors(errors: readonly ErrorObject[], rootName = 'body'): FieldErrors {
+  const result: FieldErrors = {};
+  for (const error of errors) {
+    addFieldError(result, fieldOf(error, rootName), messageFor(error));
+  }
+  return result;
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+
+/**
+ * Applies the contract's input rules before validation: strings are trimmed (a string that is blank
+ * after trimming is absent), e-mails are lower-cased, NUL characters are refused (PostgreSQL cannot
+ * store them), and file parts are accepted only where the schema has `format: binary`.
+ */
+function normalize(
+  schema: JsonSchema,
+  data: Record<string, unknown>,
+  path: string,
+  errors: FieldErrors,
+): void {
+  const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    const field = path ? `${path}.${key}` : key;
+    const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
+    if (property === undefined) continue;
+    if (property['format'] === 'binary') {
+      if (!Buffer.isBuffer(value)) addFieldError(errors, field, 'must be a file');
+      continue;
+    }
+    if (Buffer.isBuffer(value)) {
+      addFieldError(errors, field, 'must be a text field, not a file');
+      continue;
+    }
+    if (typeof value === 'string') {
+      if (value.includes('\u0000')) {
+        addFieldError(errors, field, 'must not contain NUL characters');
+        continue;
+      }
+      const trimmed = property['x-trim'] === false ? value : value.trim();
+      if (trimmed.trim() === '') delete data[key];
+      else data[key] = property['format'] === 'email' ? trimmed.toLowerCase() : trimmed;
+    } else if (isPlainObject(value)) {
+      normalize(property, value, field, errors);
+    }
+  }
+}
+
+/** The ajv-compiled copy of a schema sees file parts as "anything"; normalize() checks them. */
+function withoutBinary(schema: JsonSchema): JsonSchema {
+  const properties = schema['properties'] as Record<string, JsonSchema> | undefined;
+  if (!properties) return schema;
+  const copy: Record<string, JsonSchema> = {};
+  for (const [key, property] of Object.entries(properties)) {
+    copy[key] =
+      property['format'] === 'binary' ? { description: property['description'] } : withoutBinary(property);
+  }
+  return { ...schema, properties: copy };
+}
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
+export type BodyValidator<T = Record<string, unknown>> = (data: unknown) => ValidationResult<T>;
+
+const bodyValidators = new WeakMap<object, BodyValidator<unknown>>();
+
+/** Validator for a JSON or multipart body; absent bodies are checked as `{}` so each missing field is named. */
+export function bodyValidator<T = Record<string, unknown>>(schema: object): BodyValidator<T> {
+  const cached = bodyValidators.get(schema);
+  if (cached) return cached as BodyValidator<T>;
+  const jsonSchema = schema as JsonSchema;
+  const validate: ValidateFunction = strictAjv.compile(withoutBinary(jsonSchema));
+  const validator: BodyValidator<unknown> = (data) => {
+    const value = data === null || data === undefined ? {} : data;
+    const errors: FieldErrors = {};
+    if (isPlainObject(value)) normalize(jsonSchema, value, '', errors);
+    const valid = validate(value);
+    if (!valid) {
+      for (const [field, messages] of Object.entries(toFieldErrors(validate.errors ?? []))) {
+        for (const message of messages) addFieldError(errors, field, message);
+      }
+    }
+    if (Object.keys(errors).length > 0) return { ok: false, errors };
+    return { ok: true, value };
+  };
+  bodyValidators.set(schema, validator);
+  return validator as BodyValidator<T>;
+}
+
+/**
+ * Fastify's validator compiler. Body and query failures are 422 VALIDATION_FAILED naming each field;
+ * a path parameter that cannot be an identifier names no resource, so it is 404 NOT_FOUND.
+ */
+export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpPart }) => {
+  if (httpPart === 'body') {
+    const validate = bodyValidator(schema);
+    return (data: unknown) => {
+      const result = validate(data);
+      if (result.ok) return { value: result.value };
+      return { error: new AppError('VALIDATION_FAILED', { errors: result.errors }) };
+    };
+  }
+  const validate = coercingAjv.compile(schema);
+  return (data: unknown) => {
+    const value = (data ?? {}) as Record<string, unknown>;
+    const errors: FieldErrors = {};
+    if (httpPart !== 'headers' && isPlainObject(value)) normalize(schema as JsonSchema, value, '', errors);
+    if (validate(value) && Object.keys(errors).length === 0) return { value };
+    if (httpPart === 'params') return { error: new AppError('NOT_FOUND') };
+    Object.assign(errors, toFieldErrors(validate.errors ?? [], httpPart ?? 'request'));
+    return { error: new AppError('VALIDATION_FAILED', { errors }) };
+  };
+};

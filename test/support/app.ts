@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Writable } from 'node:stream';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { type DatabaseHandle, openDatabase } from '../../src/platform/db/database.js';
+import type { Database } from '../../src/platform/db/schema.js';
+import { TestClock } from './clock.js';
+import { Api } from './http.js';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+export interface DialectCase {
+  name: DialectName;
+  /** Why this dialect's half is skipped (node:test prints it), or false. */
+  skip: string | false;
+}
+
+export const TEST_DATABASE_URL =
+  process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+async function postgresProblem(): Promise<string | false> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    await client.query('select 1');
+    return false;
+  } catch (error) {
+    return `PostgreSQL not reachable at ${TEST_DATABASE_URL} (${(error as Error).message})`;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
+const pgProblem = await postgresProblem();
+if (pgProblem && process.env['REQUIRE_POSTGRES'] === '1') {
+  throw new Error(`${pgProblem}; REQUIRE_POSTGRES=1 forbids skipping the PostgreSQL half`);
+}
+
+/** Every database test runs once per dialect, as Kysely's own suites do. */
+export const DIALECTS: DialectCase[] = [
+  { name: 'sqlite', skip: false },
+  { name: 'postgres', skip: pgProblem ? `skipped: ${pgProblem}` : false },
+];
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: TestClock;
+}
+
+export interface TestApp {
+  app: FastifyInstance;
+  api: Api;
+  url: string;
+  clock: TestClock;
+  /** A separate connection to the same database, for asserting what was stored. */
+  db: Kysely<Database>;
+  /** Every log line the app wrote. */
+  logs: string[];
+  dataDir: string;
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/** A fresh PostgreSQL schema per app, so test files run in parallel without sharing rows. */
+async function createPgSchema(): Promise<string> {
+  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`create schema ${schema}`);
+  } finally {
+    await client.end();
+  }
+  return schema;
+}
+
+async function dropPgSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists ${schema} cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface TestDatabase {
+  env: Record<string, string>;
+  pgSchema?: string;
+  dataDir: string;
+  /** Opens another handle on the same database. */
+  open(): DatabaseHandle;
+  drop(): Promise<void>;
+}
+
+/** A database (and DATA_DIR) of its own, which several app instances may share. */
+export async function createTestDatabase(dialect: DialectName): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'baas-test-'));
+  if (dialect === 'postgres') {
+    const pgSchema = await createPgSchema();
+    return {
+      env: { DATA_DIR: dataDir, DATABASE_URL: TEST_DATABASE_URL },
+      pgSchema,
+      dataDir,
+      open: () => openDatabase(TEST_DATABASE_URL, { pgSchema, poolSize: 2 }),
+      drop: async () => {
+        await dropPgSchema(pgSchema);
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const url = `sqlite:${path.join(dataDir, 'baas.sqlite')}`;
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: url },
+    dataDir,
+    open: () => openDatabase(url),
+    drop: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
+
+export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
+export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdefghijklmnop';
+
+/** Builds the real app (same buildApp as production) and listens on a loopback port. */
+export async function startApp(
+  database: TestDatabase,
+  options: TestAppOptions = {},
+): Promise<Omit<TestApp, 'db' | 'close'> & { stop(): Promise<void> }> {
+  const env: Record<string, string> = {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    RATE_LIMIT_IP_PER_MINUTE: '0',
+    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    ADMIN_API_KEY: TEST_ADMIN_KEY,
+    WEBHOOK_ALLOW_PRIVATE: 'true',
+    ...database.env,
+    ...options.env,
+  };
+  const clock = options.clock ?? new TestClock();
+  const logs: string[] = [];
+  const logStream = new Writable({
+    write(chunk, _encoding, callback) {
+      logs.push(...String(chunk).split('\n').filter(Boolean));
+      callback();
+    },
+  });
+  const app = await buildApp(loadConfig(env), {
+    clock,
+    logStream,
+    ...(database.pgSchema ? { pgSchema: database.pgSchema } : {}),
+  });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    app,
+    api: new Api(url),
+    url,
+    clock,
+    logs,
+    dataDir: database.dataDir,
+    env,
+    stop: () => app.close(),
+  };
+}
+
+/** One app on its own fresh database: what most tests want. */
+export async function createTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
+  const database = await createTestDatabase(dialect);
+  const started = await startApp(database, options);
+  const handle = database.open();
+  return {
+    ...started,
+    db: handle.db,
+    close: async () => {
+      await started.stop();
+      await handle.close();
+      await database.drop();
+    },
+  };
+}

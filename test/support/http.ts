@@ -1,0 +1,67 @@
+export interface ApiResponse<T = Record<string, unknown>> {
+  status: number;
+  headers: Headers;
+  body: T & Envelope;
+  text: string;
+}
+
+export interface Envelope {
+  status: 'success' | 'error';
+  message: string;
+  // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary payloads.
+  data?: any;
+  error_code?: string;
+  errors?: Record<string, string[]>;
+}
+
+export interface RequestOptions {
+  token?: string;
+  headers?: Record<string, string>;
+  /** Sent as is (string or FormData); otherwise `json` is serialized. */
+  body?: string | FormData | Uint8Array;
+  json?: unknown;
+}
+
+/** A thin HTTP client over fetch: every test speaks HTTP to the real server. */
+export class Api {
+  constructor(readonly baseUrl: string) {}
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers['authorization'] = `Bearer ${options.token}`;
+    let body: string | FormData | Uint8Array | undefined = options.body;
+    if (body === undefined && options.json !== undefined) {
+      body = JSON.stringify(options.json);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body });
+    const text = await response.text();
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      throw new Error(`${method} ${path} → ${response.status}: body is not JSON: ${text.slice(0, 300)}`);
+    }
+    return {
+      status: response.status,
+      headers: response.headers,
+      body: parsed as Envelope & Record<string, unknown>,
+      text,
+    };
+  }
+
+  get(path: string, options?: RequestOptions) {
+    return this.request('GET', path, options);
+  }
+  post(path: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request('POST', path, { ...options, ...(json === undefined ? {} : { json }) });
+  }
+  put(path: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request('PUT', path, { ...options, ...(json === undefined ? {} : { json }) });
+  }
+  delete(path: string, options?: RequestOptions) {
+    return this.request('DELETE', path, options);
+  }
+}
+
+export const V1 = '/baas/api/v1';

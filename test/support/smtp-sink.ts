@@ -1,0 +1,93 @@
+import { once } from 'node:events';
+import { type AddressInfo, createServer } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+
+export interface ReceivedMail {
+  from: string;
+  to: string[];
+  raw: string;
+}
+
+/** A real SMTP server on loopback that keeps every message it receives. */
+export class SmtpSink {
+  readonly messages: ReceivedMail[] = [];
+  private server: SMTPServer;
+  private waiters: Array<() => void> = [];
+  port = 0;
+
+  constructor() {
+    this.server = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS', 'AUTH'],
+      logger: false,
+      onData: (stream, session, callback) => {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          this.messages.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          for (const wake of this.waiters.splice(0)) wake();
+          callback();
+        });
+      },
+    });
+  }
+
+  async start(port = 0): Promise<this> {
+    this.server.listen(port, '127.0.0.1');
+    await once(this.server.server, 'listening');
+    this.port = (this.server.server.address() as AddressInfo).port;
+    return this;
+  }
+
+  get url(): string {
+    return `smtp://127.0.0.1:${this.port}`;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  mailsTo(address: string): ReceivedMail[] {
+    return this.messages.filter((mail) => mail.to.includes(address.toLowerCase()));
+  }
+
+  /** Waits for the n-th message (1-based) to the address. */
+  async waitForMail(address: string, count = 1, timeoutMs = 5000): Promise<ReceivedMail> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const mails = this.mailsTo(address);
+      if (mails.length >= count) return mails[count - 1]!;
+      const remaining = deadline - Date.now();
+      if (remaining <= 0) throw new Error(`no e-mail #${count} to ${address} within ${timeoutMs} ms`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, remaining);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  /** The 6-digit code of the n-th verification e-mail to the address. */
+  async otpFor(address: string, count = 1): Promise<string> {
+    const mail = await this.waitForMail(address, count);
+    const match = /verification code is (\d{6})/.exec(mail.raw);
+    if (!match?.[1]) throw new Error(`no code in the e-mail to ${address}:\n${mail.raw}`);
+    return match[1];
+  }
+}
+
+/** A loopback port nothing listens on (yet). */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
