@@ -1,12 +1,14 @@
 import path from 'node:path';
-import multipart from '@fastify/multipart';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { adminRoutes } from './modules/admin/admin.routes.js';
+import { createKycProvider } from './modules/kyc/kyc.js';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
 import { createOnboardingService } from './modules/onboarding/onboarding.service.js';
+import { createAuditService } from './platform/audit/audit.service.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
 import { openDatabase } from './platform/db/database.js';
@@ -15,6 +17,7 @@ import { registerAuth } from './platform/http/auth.js';
 import { AppError } from './platform/http/errors.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import { genReqId, registerHttpPlatform } from './platform/http/http-platform.js';
+import { registerMultipart } from './platform/http/multipart.js';
 import { DOCS_PREFIX, registerOpenApi } from './platform/http/openapi.js';
 import {
   memoryRateLimitStore,
@@ -24,6 +27,7 @@ import {
 import { validatorCompiler } from './platform/http/validation.js';
 import { createLogger } from './platform/logger.js';
 import { createMailer } from './platform/mail/mailer.js';
+import { localDiskStorage } from './platform/storage/storage.js';
 
 export const API_PREFIX = '/baas/api/v1';
 export const JSON_BODY_LIMIT = 100 * 1024;
@@ -65,7 +69,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     : memoryRateLimitStore(clock);
 
   const accounts = createAccountsService({ db: database.db, clock, keys, mailer, log });
-  const onboarding = createOnboardingService({ db: database.db });
+  const onboarding = createOnboardingService({
+    db: database.db,
+    clock,
+    keys,
+    storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
+    kyc: createKycProvider(config, log),
+    log,
+    setSessionEnvironment: accounts.setSessionEnvironment,
+  });
+  const audit = createAuditService(database.db);
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -97,16 +110,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     adminApiKey: config.ADMIN_API_KEY,
   });
-  await app.register(multipart, {
-    limits: {
-      fileSize: 5 * 1024 * 1024,
-      files: 1,
-      fields: 30,
-      parts: 32,
-      fieldSize: 8 * 1024,
-      headerPairs: 50,
-    },
-  });
+  await registerMultipart(app);
   await registerOpenApi(app);
 
   registerHealthRoutes(app, database.ping);
@@ -114,6 +118,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     async (api) => {
       await api.register(accountsRoutes, { accounts });
       await api.register(onboardingRoutes, { onboarding });
+      if (config.ADMIN_API_KEY) await api.register(adminRoutes, { onboarding, audit });
     },
     { prefix: API_PREFIX },
   );

@@ -32,8 +32,11 @@ export const ConfigSchema = Type.Object({
   DATA_ENCRYPTION_KEY: Type.Optional(Type.String({ description: 'base64 of 32 random bytes' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
   RATE_LIMIT_IP_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
-  KYC_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('dojah')], { default: 'sandbox' }),
-  KYC_BASE_URL: Type.String({ pattern: '^https?://.+', default: 'https://api.dojah.io' }),
+  KYC_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('prembly')], {
+    default: 'sandbox',
+    description: 'sandbox: a BVN starting 22 passes; prembly: Prembly (IdentityPass) BVN lookup',
+  }),
+  KYC_BASE_URL: Type.String({ pattern: '^https?://.+', default: 'https://api.prembly.com' }),
   KYC_APP_ID: Type.Optional(Type.String({ minLength: 1 })),
   KYC_API_KEY: Type.Optional(Type.String({ minLength: 1 })),
   KYC_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000 }),
@@ -113,8 +116,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       problems.push('WEBHOOK_ALLOW_PRIVATE=true is refused when NODE_ENV=production');
     }
   }
-  if (raw.KYC_PROVIDER === 'dojah' && (!raw.KYC_APP_ID || !raw.KYC_API_KEY)) {
-    problems.push('KYC_PROVIDER=dojah needs KYC_APP_ID and KYC_API_KEY');
+  if (raw.KYC_PROVIDER === 'prembly' && (!raw.KYC_APP_ID || !raw.KYC_API_KEY)) {
+    problems.push('KYC_PROVIDER=prembly needs KYC_APP_ID and KYC_API_KEY');
   }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
 

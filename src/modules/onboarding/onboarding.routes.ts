@@ -1,7 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { sessionOf } from '../../platform/http/auth.js';
+import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
-import { ProfileResponse } from './onboarding.schemas.js';
+import {
+  DocumentBody,
+  DocumentResponse,
+  EnvironmentBody,
+  EnvironmentResponse,
+  ProfileResponse,
+  RepresentativeBody,
+  RepresentativeResponse,
+  UpdateProfileBody,
+} from './onboarding.schemas.js';
 import type { OnboardingService } from './onboarding.service.js';
 
 const tags = ['Onboarding'];
@@ -15,6 +24,10 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
     operation({
       operationId: 'getOnboardingProfile',
       summary: 'Read the whole onboarding profile',
+      description:
+        'Profile fields, representative, current documents, the document checklist for the business_type ' +
+        'and `requirements`: what the partner must still do (currently_due), what awaits the operator ' +
+        '(pending_review) and why anything was rejected (errors).',
       tags,
       auth: 'session',
       response: { 200: ProfileResponse },
@@ -22,6 +35,118 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
     async (request) => {
       const data = await onboarding.getProfile(sessionOf(request));
       return { status: 'success', message: 'Onboarding profile.', data };
+    },
+  );
+
+  app.put(
+    '/client/onboarding/business-info',
+    operation({
+      operationId: 'updateOnboardingProfile',
+      summary: 'Update profile fields (partial)',
+      description:
+        'Only the fields sent change. Refused with ONBOARDING_LOCKED while under_review or rejected; once ' +
+        'active, only address and website may change.',
+      tags,
+      auth: 'session',
+      body: UpdateProfileBody,
+      response: { 200: ProfileResponse },
+      errors: ['ONBOARDING_LOCKED'],
+    }),
+    async (request) => {
+      const data = await onboarding.updateProfile(sessionOf(request), request.body, requestMeta(request));
+      return { status: 'success', message: 'Profile updated.', data };
+    },
+  );
+
+  app.post(
+    '/client/onboarding/representative',
+    operation({
+      operationId: 'saveComplianceRepresentative',
+      summary: 'Add or update the compliance representative (runs the KYC check)',
+      description:
+        'multipart/form-data. Exactly one of id_file (PDF, JPEG or PNG by content, at most 5 MiB) and ' +
+        'id_file_url. The BVN check runs synchronously; the representative is saved whether or not it ' +
+        'passes (`kyc.ok`). Once a check has passed, the BVN cannot change (409 BVN_IMMUTABLE). The ID ' +
+        'becomes the valid_id document. 201 on the first save, 200 afterwards.',
+      tags,
+      auth: 'session',
+      body: RepresentativeBody,
+      consumes: 'multipart',
+      response: { 201: RepresentativeResponse, 200: RepresentativeResponse },
+      errors: ['BVN_IMMUTABLE', 'ONBOARDING_LOCKED'],
+    }),
+    async (request, reply) => {
+      const { created, data } = await onboarding.saveRepresentative(
+        sessionOf(request),
+        request.body,
+        requestMeta(request),
+      );
+      return reply
+        .code(created ? 201 : 200)
+        .send({ status: 'success', message: 'Representative saved.', data });
+    },
+  );
+
+  app.post(
+    '/client/onboarding/documents',
+    operation({
+      operationId: 'uploadOnboardingDocument',
+      summary: 'Upload a company document (file or URL)',
+      description:
+        'multipart/form-data: document_type and exactly one of file (PDF, JPEG or PNG by content, at most ' +
+        '5 MiB) and file_url. A new upload of a type supersedes the previous one.',
+      tags,
+      auth: 'session',
+      body: DocumentBody,
+      consumes: 'multipart',
+      response: { 201: DocumentResponse },
+      errors: ['ONBOARDING_LOCKED'],
+    }),
+    async (request, reply) => {
+      const data = await onboarding.uploadDocument(sessionOf(request), request.body, requestMeta(request));
+      return reply.code(201).send({ status: 'success', message: 'Document uploaded.', data });
+    },
+  );
+
+  app.post(
+    '/client/onboarding/submit',
+    operation({
+      operationId: 'submitOnboarding',
+      summary: 'Submit the application for review',
+      description:
+        'in_progress → under_review when business_type is set, the representative passed KYC and every ' +
+        'checklist document is uploaded; otherwise 409 ONBOARDING_INCOMPLETE with `errors` naming each gap.',
+      tags,
+      auth: 'session',
+      response: { 200: ProfileResponse },
+      errors: ['ONBOARDING_INCOMPLETE', 'ONBOARDING_LOCKED'],
+    }),
+    async (request) => {
+      const data = await onboarding.submit(sessionOf(request), requestMeta(request));
+      return { status: 'success', message: 'Application submitted for review.', data };
+    },
+  );
+
+  app.put(
+    '/client/onboarding/environment',
+    operation({
+      operationId: 'switchEnvironment',
+      summary: "Switch this session's environment",
+      description:
+        'live needs onboarding_status active (403 ONBOARDING_NOT_APPROVED); sandbox is always allowed.',
+      tags,
+      auth: 'session',
+      body: EnvironmentBody,
+      response: { 200: EnvironmentResponse },
+      errors: ['ONBOARDING_NOT_APPROVED'],
+    }),
+    async (request) => {
+      const data = await onboarding.switchEnvironment(
+        sessionOf(request),
+        request.body.environment,
+        requestMeta(request),
+      );
+      return { status: 'success', message: `Environment switched to ${data.environment}.`, data };
     },
   );
 };

@@ -1,5 +1,14 @@
-import { Type } from '@sinclair/typebox';
-import { Email, Environment, Nullable, StringEnum, Success, Timestamp } from '../../platform/http/schemas.js';
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  DateOnly,
+  Email,
+  Environment,
+  Nullable,
+  Phone,
+  StringEnum,
+  Success,
+  Timestamp,
+} from '../../platform/http/schemas.js';
 
 export const BUSINESS_TYPES = [
   'limited_liability',
@@ -74,3 +83,117 @@ export const Profile = Type.Object({
 });
 
 export const ProfileResponse = Success(Profile, 'Onboarding profile.');
+
+export const UpdateProfileBody = Type.Object(
+  {
+    legal_business_name: Type.Optional(Type.String({ maxLength: 191, examples: ['Acme Payments Limited'] })),
+    business_type: Type.Optional(
+      StringEnum(BUSINESS_TYPES, { description: 'Decides the document checklist.' }),
+    ),
+    rc_number: Type.Optional(
+      Type.String({
+        pattern: '^(RC|BN|IT)[0-9]{1,8}$',
+        errorMessage: 'must be RC, BN or IT followed by 1-8 digits',
+        examples: ['RC1234567'],
+      }),
+    ),
+    address: Type.Optional(Type.String({ maxLength: 255, examples: ['12 Marina, Lagos'] })),
+    website: Type.Optional(
+      Type.String({ format: 'https-url', maxLength: 2048, examples: ['https://acme.ng'] }),
+    ),
+  },
+  {
+    examples: [
+      {
+        legal_business_name: 'Acme Payments Limited',
+        business_type: 'limited_liability',
+        rc_number: 'RC1234567',
+      },
+    ],
+  },
+);
+export type UpdateProfileBody = Static<typeof UpdateProfileBody>;
+
+export const GENDERS = ['male', 'female'] as const;
+export const DESIGNATIONS = [
+  'director',
+  'compliance_officer',
+  'chief_executive_officer',
+  'chief_financial_officer',
+  'company_secretary',
+] as const;
+export const ID_TYPES = ['national_id', 'international_passport', 'drivers_license', 'voters_card'] as const;
+
+const FileField = (description: string) =>
+  Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description });
+const FileUrl = (description: string) =>
+  Type.String({
+    format: 'https-url',
+    maxLength: 2048,
+    description,
+    examples: ['https://files.acme.ng/id.pdf'],
+  });
+
+/** Person fields shared by the compliance representative and team members. */
+export const PersonFields = {
+  first_name: Type.String({ maxLength: 100, examples: ['Ada'] }),
+  last_name: Type.String({ maxLength: 100, examples: ['Obi'] }),
+  email: Email({ examples: ['ada.obi@acme.ng'] }),
+  phone: Phone(),
+  dob: DateOnly({ description: 'YYYY-MM-DD, a real date in the past; age 18-120.' }),
+  gender: StringEnum(GENDERS),
+  designation: StringEnum(DESIGNATIONS),
+  bvn: Type.String({
+    pattern: '^[0-9]{11}$',
+    errorMessage: 'must be exactly 11 digits',
+    description: 'Bank Verification Number: exactly 11 digits. Encrypted at rest, never returned whole.',
+    examples: ['22123456789'],
+  }),
+  id_type: StringEnum(ID_TYPES),
+  address: Type.String({ maxLength: 255, examples: ['12 Marina, Lagos'] }),
+};
+
+export const RepresentativeBody = Type.Object({
+  ...PersonFields,
+  id_file: Type.Optional(FileField('The ID document: PDF, JPEG or PNG (decided by content), at most 5 MiB.')),
+  id_file_url: Type.Optional(FileUrl('https URL of an already hosted ID document; stored, never fetched.')),
+});
+export type RepresentativeBody = Static<typeof RepresentativeBody>;
+
+export const RepresentativeResponse = Success(
+  Type.Object({
+    representative: Type.Object({ first_name: Type.String(), last_name: Type.String() }),
+    kyc: Type.Object({
+      ok: Type.Boolean({ description: 'Whether the identity check passed.' }),
+      message: Type.String({ examples: ['BVN verified.'] }),
+    }),
+  }),
+  'Representative saved.',
+);
+
+export const DocumentBody = Type.Object({
+  document_type: StringEnum(DOCUMENT_TYPES),
+  file: Type.Optional(FileField('PDF, JPEG or PNG (decided by content), at most 5 MiB.')),
+  file_url: Type.Optional(FileUrl('https URL of an already hosted document; stored, never fetched.')),
+});
+export type DocumentBody = Static<typeof DocumentBody>;
+
+export const DocumentResponse = Success(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    document_type: StringEnum(DOCUMENT_TYPES),
+    status: Type.Literal('pending_review'),
+    uploaded_at: Timestamp(),
+  }),
+  'Document uploaded.',
+);
+
+export const EnvironmentBody = Type.Object(
+  { environment: Environment },
+  { examples: [{ environment: 'live' }] },
+);
+export type EnvironmentBody = Static<typeof EnvironmentBody>;
+export const EnvironmentResponse = Success(
+  Type.Object({ environment: Environment }),
+  'Environment switched.',
+);

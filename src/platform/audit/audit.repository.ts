@@ -45,3 +45,18 @@ export async function insertAuditEvent(
     })
     .execute();
 }
+
+/** Keyset page of audit events, newest first (ids are time-ordered). */
+export function listAuditEvents(
+  db: Kysely<Database>,
+  filter: { partnerId?: number; beforeId?: string; limit: number },
+) {
+  let query = db
+    .selectFrom('audit_events')
+    .selectAll()
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1);
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  return query.execute();
+}

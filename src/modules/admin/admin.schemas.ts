@@ -1,0 +1,164 @@
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  Nullable,
+  Page,
+  PaginationQuery,
+  StringEnum,
+  Success,
+  Timestamp,
+} from '../../platform/http/schemas.js';
+import {
+  BUSINESS_TYPES,
+  DOCUMENT_STATUSES,
+  DOCUMENT_TYPES,
+  ONBOARDING_STATUSES,
+  Profile,
+} from '../onboarding/onboarding.schemas.js';
+
+export const PartnerParams = Type.Object({
+  company_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The partner account id.' }),
+});
+export type PartnerParams = Static<typeof PartnerParams>;
+
+export const DocumentParams = Type.Object({
+  company_id: Type.Integer({ minimum: 1, maximum: 2147483647 }),
+  document_id: Type.String({ format: 'uuid' }),
+});
+export type DocumentParams = Static<typeof DocumentParams>;
+
+export const ReasonBody = Type.Object(
+  {
+    reason: Type.String({
+      maxLength: 1000,
+      description: 'Shown to the partner in review_notes / requirements.',
+    }),
+  },
+  { examples: [{ reason: 'The CAC certificate is illegible; upload a clearer scan.' }] },
+);
+export type ReasonBody = Static<typeof ReasonBody>;
+
+export const PartnerListQuery = Type.Object({
+  ...PaginationQuery.properties,
+  onboarding_status: Type.Optional(StringEnum(ONBOARDING_STATUSES)),
+});
+export type PartnerListQuery = Static<typeof PartnerListQuery>;
+
+const PartnerSummary = Type.Object({
+  company_id: Type.Integer(),
+  business_name: Type.String(),
+  legal_business_name: Type.String(),
+  email: Type.String({ format: 'email' }),
+  business_type: Nullable(StringEnum(BUSINESS_TYPES)),
+  onboarding_status: StringEnum(ONBOARDING_STATUSES),
+  created_at: Timestamp(),
+  updated_at: Timestamp(),
+});
+
+export const PartnerListResponse = Success(Page(PartnerSummary), 'Partners.');
+
+const AdminDocument = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  document_type: StringEnum(DOCUMENT_TYPES),
+  status: StringEnum(DOCUMENT_STATUSES),
+  rejection_reason: Nullable(Type.String()),
+  source: StringEnum(['upload', 'url']),
+  file_url: Nullable(Type.String({ description: 'Partner-hosted URL (never fetched by the service).' })),
+  content_type: Nullable(Type.String({ description: 'Detected from the bytes.' })),
+  size_bytes: Nullable(Type.Integer()),
+  uploaded_at: Timestamp(),
+  reviewed_at: Nullable(Timestamp()),
+  current: Type.Boolean({ description: 'false once a newer upload of the type superseded it.' }),
+});
+
+export const PartnerRecord = Type.Object({
+  company_id: Type.Integer(),
+  business_name: Type.String(),
+  legal_business_name: Type.String(),
+  business_type: Nullable(StringEnum(BUSINESS_TYPES)),
+  rc_number: Nullable(Type.String()),
+  address: Nullable(Type.String()),
+  website: Nullable(Type.String()),
+  email: Type.String({ format: 'email' }),
+  phone: Type.String(),
+  verified: Type.Boolean({ description: 'E-mail verified.' }),
+  onboarding_status: StringEnum(ONBOARDING_STATUSES),
+  review_notes: Nullable(Type.String()),
+  created_at: Timestamp(),
+  representative: Nullable(
+    Type.Object({
+      first_name: Type.String(),
+      last_name: Type.String(),
+      email: Type.String({ format: 'email' }),
+      phone: Type.String(),
+      dob: Type.String({ format: 'date' }),
+      gender: Type.String(),
+      designation: Type.String(),
+      id_type: Type.String(),
+      id_document_id: Nullable(Type.String()),
+      address: Type.String(),
+      bvn: Type.String({ description: 'Masked: *******1234.', examples: ['*******6789'] }),
+      bvn_locked: Type.Boolean({ description: 'A KYC check passed: the BVN can no longer change.' }),
+      kyc: Type.Object({
+        status: StringEnum(['passed', 'failed', 'error']),
+        message: Type.String(),
+        provider: Type.String(),
+        checked_at: Timestamp(),
+      }),
+    }),
+  ),
+  documents: Type.Array(AdminDocument, {
+    description: 'Every upload, newest first, superseded ones included.',
+  }),
+  kyc_checks: Type.Array(
+    Type.Object({
+      id: Type.String(),
+      provider: Type.String(),
+      outcome: StringEnum(['passed', 'failed', 'error']),
+      reason: Type.String(),
+      message: Type.String(),
+      bvn: Type.String({ description: 'Masked.' }),
+      created_at: Timestamp(),
+    }),
+  ),
+  document_checklist: Profile.properties.document_checklist,
+  requirements: Profile.properties.requirements,
+});
+
+export const PartnerRecordResponse = Success(PartnerRecord, 'Partner record.');
+
+export const ReviewedDocumentResponse = Success(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    document_type: StringEnum(DOCUMENT_TYPES),
+    status: StringEnum(DOCUMENT_STATUSES),
+    rejection_reason: Nullable(Type.String()),
+    reviewed_at: Timestamp(),
+  }),
+  'Document reviewed.',
+);
+
+export const AuditQuery = Type.Object({
+  ...PaginationQuery.properties,
+  company_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+});
+export type AuditQuery = Static<typeof AuditQuery>;
+
+export const AuditEventsResponse = Success(
+  Page(
+    Type.Object({
+      id: Type.String(),
+      company_id: Nullable(Type.Integer()),
+      actor: Type.Object({
+        type: StringEnum(['partner', 'admin', 'system', 'anonymous']),
+        id: Nullable(Type.String()),
+      }),
+      action: Type.String({ examples: ['onboarding.status_changed'] }),
+      target: Nullable(Type.Object({ type: Type.String(), id: Nullable(Type.String()) })),
+      metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+      request_id: Nullable(Type.String()),
+      ip: Nullable(Type.String()),
+      created_at: Timestamp(),
+    }),
+  ),
+  'Audit events.',
+);

@@ -1,0 +1,11 @@
+import type { KycProvider } from './kyc.provider.js';
+
+/** Contract rule: in the sandbox, a BVN starting with 22 passes and any other is not found. */
+export const sandboxKycProvider: KycProvider = {
+  name: 'sandbox',
+  async verifyBvn(subject) {
+    return subject.bvn.startsWith('22')
+      ? { outcome: 'passed', message: 'BVN verified.', reason: 'verified' }
+      : { outcome: 'failed', message: 'BVN not found: check the number and try again.', reason: 'not_found' };
+  },
+};

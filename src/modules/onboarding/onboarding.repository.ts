@@ -1,0 +1,174 @@
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import type { PartnersTable } from '../accounts/accounts.table.js';
+import type { DocumentsTable, KycChecksTable, RepresentativesTable } from './onboarding.table.js';
+
+export type RepresentativeRow = Selectable<RepresentativesTable>;
+export type DocumentRow = Selectable<DocumentsTable>;
+
+const PROFILE_COLUMNS = [
+  'id',
+  'email',
+  'business_name',
+  'legal_business_name',
+  'phone',
+  'business_type',
+  'rc_number',
+  'address',
+  'website',
+  'onboarding_status',
+  'review_notes',
+  'verified_at',
+  'created_at',
+  'updated_at',
+] as const;
+
+export function findPartnerProfile(db: Kysely<Database>, partnerId: number) {
+  return db.selectFrom('partners').select(PROFILE_COLUMNS).where('id', '=', partnerId).executeTakeFirst();
+}
+export type PartnerProfileRow = NonNullable<Awaited<ReturnType<typeof findPartnerProfile>>>;
+
+export async function updatePartnerProfile(
+  db: Kysely<Database>,
+  partnerId: number,
+  changes: Pick<
+    Updateable<PartnersTable>,
+    'legal_business_name' | 'business_type' | 'rc_number' | 'address' | 'website'
+  >,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('partners')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', partnerId)
+    .execute();
+}
+
+/** Moves onboarding_status only from one of `from`: a racing transition finds nothing to update. */
+export async function transitionOnboardingStatus(
+  db: Kysely<Database>,
+  partnerId: number,
+  change: { from: readonly string[]; to: string; reviewNotes: string | null },
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('partners')
+    .set({ onboarding_status: change.to, review_notes: change.reviewNotes, updated_at: now })
+    .where('id', '=', partnerId)
+    .where('onboarding_status', 'in', [...change.from])
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export function findRepresentative(
+  db: Kysely<Database>,
+  partnerId: number,
+): Promise<RepresentativeRow | undefined> {
+  return db.selectFrom('representatives').selectAll().where('partner_id', '=', partnerId).executeTakeFirst();
+}
+
+export async function upsertRepresentative(
+  db: Kysely<Database>,
+  row: Insertable<RepresentativesTable>,
+): Promise<void> {
+  const { partner_id: _partnerId, created_at: _createdAt, ...changes } = row;
+  await db
+    .insertInto('representatives')
+    .values(row)
+    .onConflict((conflict) => conflict.column('partner_id').doUpdateSet(changes))
+    .execute();
+}
+
+export async function insertKycCheck(db: Kysely<Database>, row: Insertable<KycChecksTable>): Promise<void> {
+  await db.insertInto('kyc_checks').values(row).execute();
+}
+
+export function listKycChecks(db: Kysely<Database>, partnerId: number) {
+  return db
+    .selectFrom('kyc_checks')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .orderBy('id', 'desc')
+    .limit(50)
+    .execute();
+}
+
+export function listCurrentDocuments(db: Kysely<Database>, partnerId: number): Promise<DocumentRow[]> {
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('superseded_at', 'is', null)
+    .orderBy('uploaded_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function listAllDocuments(db: Kysely<Database>, partnerId: number): Promise<DocumentRow[]> {
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .orderBy('uploaded_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+export function findDocument(db: Kysely<Database>, partnerId: number, documentId: string) {
+  return db
+    .selectFrom('documents')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', documentId)
+    .executeTakeFirst();
+}
+
+/** The new document becomes the current one of its type; the previous one is kept, superseded. */
+export async function replaceCurrentDocument(
+  db: Kysely<Database>,
+  row: Insertable<DocumentsTable> & { partner_id: number; document_type: string },
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('documents')
+    .set({ superseded_at: now })
+    .where('partner_id', '=', row.partner_id)
+    .where('document_type', '=', row.document_type)
+    .where('superseded_at', 'is', null)
+    .execute();
+  await db.insertInto('documents').values(row).execute();
+}
+
+/** Decides a current document that is pending review; undefined when it is not (any more). */
+export function decideDocument(
+  db: Kysely<Database>,
+  partnerId: number,
+  documentId: string,
+  decision: { status: 'approved' | 'rejected'; reason: string | null },
+  now: number,
+): Promise<DocumentRow | undefined> {
+  return db
+    .updateTable('documents')
+    .set({ status: decision.status, rejection_reason: decision.reason, reviewed_at: now })
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', documentId)
+    .where('status', '=', 'pending_review')
+    .where('superseded_at', 'is', null)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Keyset page of partners for the review queue, oldest first. */
+export function listPartners(
+  db: Kysely<Database>,
+  filter: { onboardingStatus?: string; afterId?: number; limit: number },
+) {
+  let query = db
+    .selectFrom('partners')
+    .select(PROFILE_COLUMNS)
+    .orderBy('id')
+    .limit(filter.limit + 1);
+  if (filter.onboardingStatus) query = query.where('onboarding_status', '=', filter.onboardingStatus);
+  if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
+  return query.execute();
+}

@@ -1,0 +1,63 @@
+export interface RepresentativesTable {
+  partner_id: number;
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  /** YYYY-MM-DD */
+  dob: string;
+  gender: string;
+  designation: string;
+  id_type: string;
+  id_file_url: string | null;
+  id_document_id: string | null;
+  address: string;
+  bvn_encrypted: string;
+  bvn_hash: string;
+  bvn_last4: string;
+  kyc_status: string;
+  kyc_message: string;
+  kyc_provider: string;
+  kyc_checked_at: number;
+  /** Set when a KYC check passed for this BVN: from then on the BVN cannot change. */
+  bvn_verified_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Every identity check, whatever its outcome. */
+export interface KycChecksTable {
+  id: string;
+  partner_id: number;
+  subject: string;
+  provider: string;
+  outcome: string;
+  reason: string;
+  message: string;
+  bvn_last4: string;
+  created_at: number;
+}
+
+export interface DocumentsTable {
+  id: string;
+  partner_id: number;
+  document_type: string;
+  status: string;
+  rejection_reason: string | null;
+  /** Uploaded bytes in FileStorage, or a partner-hosted URL that is never fetched. */
+  storage_key: string | null;
+  file_url: string | null;
+  content_type: string | null;
+  size_bytes: number | null;
+  sha256: string | null;
+  uploaded_at: number;
+  reviewed_at: number | null;
+  /** A newer upload of the same type replaced this one. */
+  superseded_at: number | null;
+}
+
+export interface OnboardingTables {
+  representatives: RepresentativesTable;
+  kyc_checks: KycChecksTable;
+  documents: DocumentsTable;
+}

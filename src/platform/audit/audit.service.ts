@@ -1,0 +1,36 @@
+import type { Kysely } from 'kysely';
+import { toIso } from '../clock.js';
+import type { Database } from '../db/schema.js';
+import { decodeCursor, paginate } from '../http/cursor.js';
+import { listAuditEvents } from './audit.repository.js';
+
+export type AuditService = ReturnType<typeof createAuditService>;
+
+export function createAuditService(db: Kysely<Database>) {
+  return {
+    /** Newest first; `cursor` is the next_cursor of the previous page. */
+    async list(filter: { partnerId?: number; cursor?: string; limit: number }) {
+      const beforeId = decodeCursor(filter.cursor, 'string');
+      const rows = await listAuditEvents(db, {
+        limit: filter.limit,
+        ...(beforeId !== undefined ? { beforeId } : {}),
+        ...(filter.partnerId !== undefined ? { partnerId: filter.partnerId } : {}),
+      });
+      const page = paginate(rows, filter.limit, (row) => row.id);
+      return {
+        next_cursor: page.next_cursor,
+        items: page.items.map((event) => ({
+          id: event.id,
+          company_id: event.partner_id,
+          actor: { type: event.actor_type, id: event.actor_id },
+          action: event.action,
+          target: event.target_type ? { type: event.target_type, id: event.target_id } : null,
+          metadata: event.metadata === null ? null : (JSON.parse(event.metadata) as Record<string, unknown>),
+          request_id: event.request_id,
+          ip: event.ip,
+          created_at: toIso(event.created_at),
+        })),
+      };
+    },
+  };
+}

@@ -1,0 +1,49 @@
+import { randomBytes } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.js';
+import type { Environment } from '../http/schemas.js';
+
+export type EventType =
+  | 'virtual_account.created'
+  | 'virtual_account.credited'
+  | 'onboarding.status_changed'
+  | 'document.reviewed';
+
+/** A webhook-id in Standard Webhooks' style: stable for the event across every retry. */
+export const newEventId = (): string => `msg_${randomBytes(16).toString('base64url')}`;
+
+/**
+ * Queues an event for the partner's webhook in `environments`. Call with the transaction of the
+ * change, so the event exists if and only if the change committed.
+ */
+export async function enqueueEvent(
+  db: Kysely<Database>,
+  event: {
+    partnerId: number;
+    environments: readonly Environment[];
+    type: EventType;
+    data: Record<string, unknown>;
+  },
+  now: number,
+): Promise<void> {
+  if (event.environments.length === 0) return;
+  await db
+    .insertInto('outbox_events')
+    .values(
+      event.environments.map((environment) => ({
+        id: newEventId(),
+        partner_id: event.partnerId,
+        environment,
+        type: event.type,
+        payload: JSON.stringify(event.data),
+        created_at: now,
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        locked_until: null,
+        delivered_at: null,
+        last_error: null,
+      })),
+    )
+    .execute();
+}

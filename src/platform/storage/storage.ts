@@ -1,0 +1,47 @@
+import { randomUUID } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+
+/**
+ * Where uploaded files live. Keys are generated here, never taken from a client's file name.
+ * The local-disk implementation keeps files under DATA_DIR/files, outside any served path; an
+ * S3-compatible implementation only has to provide these four operations.
+ */
+export interface FileStorage {
+  /** Stores the bytes under a new generated key and returns the key. */
+  put(bytes: Buffer): Promise<string>;
+  open(key: string): Promise<{ stream: Readable; size: number }>;
+  delete(key: string): Promise<void>;
+}
+
+const KEY = /^[0-9a-f]{2}\/[0-9a-f-]{36}$/;
+
+export function localDiskStorage(root: string): FileStorage {
+  const fileOf = (key: string) => {
+    if (!KEY.test(key)) throw new Error('invalid storage key');
+    return path.join(root, key);
+  };
+  return {
+    async put(bytes) {
+      const id = randomUUID();
+      const key = `${id.slice(0, 2)}/${id}`;
+      const file = fileOf(key);
+      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+      // Write then rename: a crash never leaves a half-written file under a live key.
+      const temporary = `${file}.partial`;
+      await writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' });
+      await rename(temporary, file);
+      return key;
+    },
+    async open(key) {
+      const file = fileOf(key);
+      const { size } = await stat(file);
+      return { stream: createReadStream(file), size };
+    },
+    async delete(key) {
+      await rm(fileOf(key), { force: true });
+    },
+  };
+}
