@@ -5,16 +5,21 @@ import type { Config } from './config.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
+import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createKycProvider } from './modules/kyc/kyc.js';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
 import { createOnboardingService } from './modules/onboarding/onboarding.service.js';
+import { teamRoutes } from './modules/team/team.routes.js';
+import { createTeamService } from './modules/team/team.service.js';
+import { virtualAccountsRoutes } from './modules/virtual-accounts/virtual-accounts.routes.js';
+import { createVirtualAccountsService } from './modules/virtual-accounts/virtual-accounts.service.js';
 import { createAuditService } from './platform/audit/audit.service.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import { registerAuth } from './platform/http/auth.js';
-import { AppError } from './platform/http/errors.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import { genReqId, registerHttpPlatform } from './platform/http/http-platform.js';
 import { registerMultipart } from './platform/http/multipart.js';
@@ -25,6 +30,7 @@ import {
   registerIpRateLimit,
 } from './platform/http/rate-limit.js';
 import { validatorCompiler } from './platform/http/validation.js';
+import { purgeExpiredIdempotencyKeys, registerIdempotency } from './platform/idempotency/idempotency.js';
 import { createLogger } from './platform/logger.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { localDiskStorage } from './platform/storage/storage.js';
@@ -79,6 +85,20 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     setSessionEnvironment: accounts.setSessionEnvironment,
   });
   const audit = createAuditService(database.db);
+  const apiKeys = createApiKeysService({ db: database.db, clock, log });
+  const team = createTeamService({
+    db: database.db,
+    clock,
+    keys,
+    hasRepresentative: onboarding.hasRepresentative,
+  });
+  const virtualAccounts = createVirtualAccountsService({
+    db: database.db,
+    clock,
+    keys,
+    bankCodes: { sandbox: config.BANK_CODE_SANDBOX, live: config.BANK_CODE_LIVE },
+    bankName: config.BANK_NAME,
+  });
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -104,13 +124,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerAuth(app, {
     resolvers: {
       session: accounts.authenticateSession,
-      apiKey: async () => {
-        throw new AppError('UNAUTHENTICATED');
-      },
+      apiKey: apiKeys.authenticate,
     },
     adminApiKey: config.ADMIN_API_KEY,
   });
   await registerMultipart(app);
+  registerIdempotency(app, { db: database.db, clock, keys });
   await registerOpenApi(app);
 
   registerHealthRoutes(app, database.ping);
@@ -118,13 +137,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     async (api) => {
       await api.register(accountsRoutes, { accounts });
       await api.register(onboardingRoutes, { onboarding });
+      await api.register(apiKeysRoutes, { apiKeys });
+      await api.register(teamRoutes, { team });
+      await api.register(virtualAccountsRoutes, { virtualAccounts });
       if (config.ADMIN_API_KEY) await api.register(adminRoutes, { onboarding, audit });
     },
     { prefix: API_PREFIX },
   );
 
   const housekeeping = setInterval(() => {
-    accounts.purgeExpired().catch((error: unknown) => log.error({ err: error }, 'housekeeping failed'));
+    Promise.all([accounts.purgeExpired(), purgeExpiredIdempotencyKeys(database.db, clock.now())]).catch(
+      (error: unknown) => log.error({ err: error }, 'housekeeping failed'),
+    );
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
 

@@ -36,6 +36,16 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           name: 'Onboarding',
           description: 'Profile, compliance representative, documents, submission, environment.',
         },
+        {
+          name: 'API keys',
+          description: 'Secret keys for server-to-server calls to /services/* (session token only).',
+        },
+        { name: 'Team', description: "The partner's team members (partner-wide, both environments)." },
+        {
+          name: 'Virtual accounts',
+          description: 'Dedicated NUBAN accounts for end users, balances and sandbox credits.',
+        },
+        { name: 'Back office', description: "The operator's review of partners (ADMIN_API_KEY)." },
         { name: 'Operations', description: 'Health and readiness probes.' },
       ],
       components: {

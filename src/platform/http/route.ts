@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import { type TSchema, Type } from '@sinclair/typebox';
 import type { ErrorCode } from './errors.js';
 import { errorResponses } from './schemas.js';
 
@@ -56,6 +56,20 @@ interface OperationSpec<B, Q, P, H> {
   rateLimit?: boolean;
 }
 
+const IdempotencyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. ' +
+        'Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; ' +
+        'while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.',
+      examples: ['7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10'],
+    }),
+  ),
+});
+
 /** Fastify warns about a schema key that is present but undefined. */
 function present(parts: Record<string, TSchema | undefined>): Record<string, TSchema> {
   return Object.fromEntries(Object.entries(parts).filter(([, schema]) => schema !== undefined)) as Record<
@@ -84,6 +98,7 @@ export function operation<
   if (spec.rateLimit !== false) codes.push('RATE_LIMITED');
   codes.push('INTERNAL_ERROR');
   const consumes = spec.body ? (spec.consumes ?? 'json') : undefined;
+  const headers = spec.idempotent ? IdempotencyHeaders : spec.headers;
   return {
     schema: {
       operationId: spec.operationId,

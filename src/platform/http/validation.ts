@@ -23,11 +23,11 @@ function isUrl(value: string, protocols: readonly string[]): boolean {
   );
 }
 
-function createAjv(coerceTypes: boolean): Ajv {
+function createAjv(coerceTypes: boolean, removeAdditional: 'all' | false = 'all'): Ajv {
   const ajv = new Ajv({
     allErrors: true,
     coerceTypes,
-    removeAdditional: 'all',
+    removeAdditional,
     useDefaults: true,
     verbose: true,
     strict: false,
@@ -49,6 +49,8 @@ function createAjv(coerceTypes: boolean): Ajv {
 /** Bodies are taken as sent (a number is not a string); query and path values arrive as text. */
 const strictAjv = createAjv(false);
 const coercingAjv = createAjv(true);
+/** Headers are validated in place on request.headers: nothing may be stripped from them. */
+const headersAjv = createAjv(true, false);
 
 const FORMAT_MESSAGES: Record<string, string> = {
   email: 'must be a valid e-mail address',
@@ -218,7 +220,7 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
       return { error: new AppError('VALIDATION_FAILED', { errors: result.errors }) };
     };
   }
-  const validate = coercingAjv.compile(schema);
+  const validate = (httpPart === 'headers' ? headersAjv : coercingAjv).compile(schema);
   return (data: unknown) => {
     const value = (data ?? {}) as Record<string, unknown>;
     const errors: FieldErrors = {};

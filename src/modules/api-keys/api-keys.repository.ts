@@ -1,0 +1,81 @@
+import type { Insertable, Kysely } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import type { ApiKeysTable } from './api-keys.table.js';
+
+export async function insertApiKey(db: Kysely<Database>, row: Insertable<ApiKeysTable>): Promise<void> {
+  await db.insertInto('api_keys').values(row).execute();
+}
+
+/** The key and what authorization needs of its partner, in one indexed lookup. */
+export function findApiKeyByPrefix(db: Kysely<Database>, lookupPrefix: string) {
+  return db
+    .selectFrom('api_keys')
+    .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
+    .select([
+      'api_keys.id',
+      'api_keys.partner_id',
+      'api_keys.environment',
+      'api_keys.key_hash',
+      'api_keys.revoked_at',
+      'api_keys.last_used_at',
+      'partners.onboarding_status',
+    ])
+    .where('api_keys.lookup_prefix', '=', lookupPrefix)
+    .executeTakeFirst();
+}
+
+export function listApiKeys(
+  db: Kysely<Database>,
+  partnerId: number,
+  filter: { beforeId?: string; limit: number },
+) {
+  let query = db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'environment', 'last4', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('partner_id', '=', partnerId)
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  return query.execute();
+}
+
+export function findApiKey(db: Kysely<Database>, partnerId: number, id: string) {
+  return db
+    .selectFrom('api_keys')
+    .select(['id', 'name', 'environment', 'last4', 'created_at', 'last_used_at', 'revoked_at'])
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+export async function revokeApiKey(
+  db: Kysely<Database>,
+  partnerId: number,
+  id: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('api_keys')
+    .set({ revoked_at: now })
+    .where('partner_id', '=', partnerId)
+    .where('id', '=', id)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+export async function touchApiKey(db: Kysely<Database>, id: string, now: number): Promise<void> {
+  await db.updateTable('api_keys').set({ last_used_at: now }).where('id', '=', id).execute();
+}
+
+export async function onboardingStatusOf(
+  db: Kysely<Database>,
+  partnerId: number,
+): Promise<string | undefined> {
+  const row = await db
+    .selectFrom('partners')
+    .select('onboarding_status')
+    .where('id', '=', partnerId)
+    .executeTakeFirst();
+  return row?.onboarding_status;
+}

@@ -1,0 +1,82 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { requestMeta, sessionOf } from '../../platform/http/auth.js';
+import { operation } from '../../platform/http/route.js';
+import {
+  ApiKeyListQuery,
+  ApiKeyListResponse,
+  ApiKeyParams,
+  ApiKeyResponse,
+  CreateApiKeyBody,
+  CreatedApiKeyResponse,
+} from './api-keys.schemas.js';
+import type { ApiKeysService } from './api-keys.service.js';
+
+const tags = ['API keys'];
+
+/** Key management takes session tokens only: an API key cannot mint or revoke keys. */
+export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService }> = async (
+  app,
+  { apiKeys },
+) => {
+  app.post(
+    '/services/partner/settings/api-keys',
+    operation({
+      operationId: 'createApiKey',
+      summary: 'Create an API key (shown once)',
+      description:
+        'Live keys need onboarding_status active (403 ONBOARDING_NOT_APPROVED). The key is stored only as a hash.',
+      tags,
+      auth: 'session',
+      body: CreateApiKeyBody,
+      idempotent: true,
+      response: { 201: CreatedApiKeyResponse },
+      errors: ['ONBOARDING_NOT_APPROVED'],
+    }),
+    async (request, reply) => {
+      const data = await apiKeys.create(sessionOf(request), request.body, requestMeta(request));
+      return reply.code(201).send({
+        status: 'success',
+        message: 'API key created. Store the key now: it is not shown again.',
+        data,
+      });
+    },
+  );
+
+  app.get(
+    '/services/partner/settings/api-keys',
+    operation({
+      operationId: 'listApiKeys',
+      summary: 'List API keys (never the secrets)',
+      tags,
+      auth: 'session',
+      querystring: ApiKeyListQuery,
+      response: { 200: ApiKeyListResponse },
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'API keys.',
+      data: await apiKeys.list(sessionOf(request).partnerId, {
+        limit: request.query.limit ?? 20,
+        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+      }),
+    }),
+  );
+
+  app.delete(
+    '/services/partner/settings/api-keys/:id',
+    operation({
+      operationId: 'revokeApiKey',
+      summary: 'Revoke an API key',
+      description: 'Takes effect at once. Revoking a revoked key answers the same.',
+      tags,
+      auth: 'session',
+      params: ApiKeyParams,
+      response: { 200: ApiKeyResponse },
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'API key revoked.',
+      data: await apiKeys.revoke(sessionOf(request), request.params.id, requestMeta(request)),
+    }),
+  );
+};

@@ -1,0 +1,57 @@
+import { type Static, Type } from '@sinclair/typebox';
+import {
+  Environment,
+  Nullable,
+  Page,
+  PaginationQuery,
+  StringEnum,
+  Success,
+  Timestamp,
+} from '../../platform/http/schemas.js';
+
+export const CreateApiKeyBody = Type.Object(
+  {
+    name: Type.String({
+      maxLength: 100,
+      description: 'A label for the key, e.g. the system using it.',
+      examples: ['payments-backend'],
+    }),
+    environment: Environment,
+  },
+  { examples: [{ name: 'payments-backend', environment: 'sandbox' }] },
+);
+export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
+
+const ApiKeyView = Type.Object({
+  id: Type.String({ format: 'uuid' }),
+  name: Type.String(),
+  environment: Environment,
+  last4: Type.String({ description: 'The last four characters of the key.', examples: ['x9Qa'] }),
+  status: StringEnum(['active', 'revoked']),
+  created_at: Timestamp(),
+  last_used_at: Nullable(Timestamp('Last use, to the minute.')),
+  revoked_at: Nullable(Timestamp()),
+});
+
+export const CreatedApiKeyResponse = Success(
+  Type.Object({
+    id: Type.String({ format: 'uuid' }),
+    name: Type.String(),
+    environment: Environment,
+    key: Type.String({
+      description:
+        'The secret key, shown this once: store it now. sk_sandbox_… or sk_live_… + 256 random bits.',
+      examples: ['sk_sandbox_3q2+7w…'],
+    }),
+    last4: Type.String(),
+    created_at: Timestamp(),
+  }),
+  'API key created. Store the key now: it is not shown again.',
+);
+
+export const ApiKeyListQuery = PaginationQuery;
+export type ApiKeyListQuery = Static<typeof ApiKeyListQuery>;
+export const ApiKeyListResponse = Success(Page(ApiKeyView), 'API keys.');
+export const ApiKeyResponse = Success(ApiKeyView, 'API key revoked.');
+export const ApiKeyParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
+export type ApiKeyParams = Static<typeof ApiKeyParams>;

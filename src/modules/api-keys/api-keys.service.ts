@@ -1,0 +1,183 @@
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { type Clock, toIso } from '../../platform/clock.js';
+import { safeEqual } from '../../platform/crypto/secret-box.js';
+import { newId, randomToken, sha256 } from '../../platform/crypto/tokens.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { ApiKeyCredential, SessionCredential } from '../../platform/http/auth.js';
+import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { Environment } from '../../platform/http/schemas.js';
+import * as repo from './api-keys.repository.js';
+
+/** sk_<environment>_ + 43 base64url characters (256 random bits). */
+const KEY_FORMAT = /^sk_(sandbox|live)_([A-Za-z0-9_-]{43})$/;
+const LOOKUP_PREFIX_LENGTH = 12;
+const TOUCH_INTERVAL_MS = 60_000;
+
+export type ApiKeysService = ReturnType<typeof createApiKeysService>;
+
+export function createApiKeysService({
+  db,
+  clock,
+  log,
+}: {
+  db: Kysely<Database>;
+  clock: Clock;
+  log: Logger;
+}) {
+  const lastTouched = new Map<string, number>();
+
+  function view(row: {
+    id: string;
+    name: string;
+    environment: string;
+    last4: string;
+    created_at: number;
+    last_used_at: number | null;
+    revoked_at: number | null;
+  }) {
+    return {
+      id: row.id,
+      name: row.name,
+      environment: row.environment as Environment,
+      last4: row.last4,
+      status: row.revoked_at === null ? ('active' as const) : ('revoked' as const),
+      created_at: toIso(row.created_at),
+      last_used_at: row.last_used_at === null ? null : toIso(row.last_used_at),
+      revoked_at: row.revoked_at === null ? null : toIso(row.revoked_at),
+    };
+  }
+
+  async function create(
+    session: SessionCredential,
+    input: { name: string; environment: Environment },
+    meta: RequestMeta,
+  ) {
+    if (input.environment === 'live') {
+      if ((await repo.onboardingStatusOf(db, session.partnerId)) !== 'active') {
+        throw new AppError('ONBOARDING_NOT_APPROVED', {
+          message: 'Live API keys need an approved (active) application.',
+        });
+      }
+    }
+    const now = clock.now();
+    for (let attempt = 1; ; attempt++) {
+      const secret = randomToken(32);
+      const key = `sk_${input.environment}_${secret}`;
+      const id = newId();
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.insertApiKey(trx, {
+            id,
+            partner_id: session.partnerId,
+            name: input.name,
+            environment: input.environment,
+            lookup_prefix: secret.slice(0, LOOKUP_PREFIX_LENGTH),
+            key_hash: sha256(key),
+            last4: key.slice(-4),
+            created_at: now,
+            last_used_at: null,
+            revoked_at: null,
+          });
+          await insertAuditEvent(
+            trx,
+            {
+              partnerId: session.partnerId,
+              actorType: 'partner',
+              actorId: session.partnerId,
+              action: 'api_key.created',
+              targetType: 'api_key',
+              targetId: id,
+              metadata: { name: input.name, environment: input.environment, last4: key.slice(-4) },
+            },
+            meta,
+            now,
+          );
+        });
+        return {
+          id,
+          name: input.name,
+          environment: input.environment,
+          key,
+          last4: key.slice(-4),
+          created_at: toIso(now),
+        };
+      } catch (error) {
+        // 72 random bits of prefix: a collision is astronomically rare, but a retry costs nothing.
+        if (!isUniqueViolation(error) || attempt >= 3) throw error;
+      }
+    }
+  }
+
+  async function list(partnerId: number, filter: { cursor?: string; limit: number }) {
+    const beforeId = decodeCursor(filter.cursor, 'string');
+    const rows = await repo.listApiKeys(db, partnerId, {
+      limit: filter.limit,
+      ...(beforeId ? { beforeId } : {}),
+    });
+    const page = paginate(rows, filter.limit, (row) => row.id);
+    return { items: page.items.map(view), next_cursor: page.next_cursor };
+  }
+
+  /** Revoking twice is harmless: the answer is the key as revoked. */
+  async function revoke(session: SessionCredential, id: string, meta: RequestMeta) {
+    const now = clock.now();
+    return db.transaction().execute(async (trx) => {
+      if (await repo.revokeApiKey(trx, session.partnerId, id, now)) {
+        await insertAuditEvent(
+          trx,
+          {
+            partnerId: session.partnerId,
+            actorType: 'partner',
+            actorId: session.partnerId,
+            action: 'api_key.revoked',
+            targetType: 'api_key',
+            targetId: id,
+          },
+          meta,
+          now,
+        );
+      }
+      const row = await repo.findApiKey(trx, session.partnerId, id);
+      if (!row) throw new AppError('NOT_FOUND');
+      return view(row);
+    });
+  }
+
+  /** Resolves a presented key; unknown, malformed and revoked keys are all just UNAUTHENTICATED. */
+  async function authenticate(key: string): Promise<ApiKeyCredential> {
+    const match = KEY_FORMAT.exec(key);
+    if (!match) throw new AppError('UNAUTHENTICATED');
+    const row = await repo.findApiKeyByPrefix(db, match[2]!.slice(0, LOOKUP_PREFIX_LENGTH));
+    if (
+      !row ||
+      row.revoked_at !== null ||
+      !safeEqual(row.key_hash, sha256(key)) ||
+      row.environment !== match[1]
+    ) {
+      throw new AppError('UNAUTHENTICATED');
+    }
+    if (row.environment === 'live' && row.onboarding_status !== 'active')
+      throw new AppError('ONBOARDING_NOT_APPROVED');
+    const now = clock.now();
+    // last_used_at is kept to the minute so that authentication does not write on every request.
+    if (now - (lastTouched.get(row.id) ?? row.last_used_at ?? 0) >= TOUCH_INTERVAL_MS) {
+      lastTouched.set(row.id, now);
+      repo
+        .touchApiKey(db, row.id, now)
+        .catch((error: unknown) => log.warn({ err: error }, 'could not record API key use'));
+    }
+    return {
+      kind: 'api_key',
+      apiKeyId: row.id,
+      partnerId: row.partner_id,
+      environment: row.environment as Environment,
+      onboardingStatus: row.onboarding_status,
+    };
+  }
+
+  return { create, list, revoke, authenticate };
+}

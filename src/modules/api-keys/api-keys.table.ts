@@ -1,0 +1,14 @@
+export interface ApiKeysTable {
+  id: string;
+  partner_id: number;
+  name: string;
+  environment: string;
+  /** The first characters of the secret part, stored in clear to find the row. */
+  lookup_prefix: string;
+  /** SHA-256 of the whole key: the key itself is never stored. */
+  key_hash: string;
+  last4: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}

@@ -1,0 +1,118 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { credentialOf, requestMeta } from '../../platform/http/auth.js';
+import { operation } from '../../platform/http/route.js';
+import {
+  CreateTeamMemberBody,
+  TeamListQuery,
+  TeamListResponse,
+  TeamMemberParams,
+  TeamMemberResponse,
+  UpdateTeamMemberBody,
+} from './team.schemas.js';
+import type { TeamService } from './team.service.js';
+
+const tags = ['Team'];
+const PATH = '/services/partner/settings/team';
+
+export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = async (app, { team }) => {
+  app.post(
+    PATH,
+    operation({
+      operationId: 'createTeamMember',
+      summary: 'Add a team member',
+      description:
+        'Needs a compliance representative on file (409 REPRESENTATIVE_REQUIRED). E-mail unique within the team (422). ' +
+        'The BVN is encrypted at rest and returned masked.',
+      tags,
+      auth: 'partner',
+      body: CreateTeamMemberBody,
+      idempotent: true,
+      response: { 201: TeamMemberResponse },
+      errors: ['REPRESENTATIVE_REQUIRED'],
+    }),
+    async (request, reply) => {
+      const data = await team.create(credentialOf(request), request.body, requestMeta(request));
+      return reply.code(201).send({ status: 'success', message: 'Team member added.', data });
+    },
+  );
+
+  app.get(
+    PATH,
+    operation({
+      operationId: 'listTeamMembers',
+      summary: 'List team members',
+      tags,
+      auth: 'partner',
+      querystring: TeamListQuery,
+      response: { 200: TeamListResponse },
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'Team members.',
+      data: await team.list(credentialOf(request).partnerId, {
+        limit: request.query.limit ?? 20,
+        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+      }),
+    }),
+  );
+
+  app.get(
+    `${PATH}/:memberId`,
+    operation({
+      operationId: 'getTeamMember',
+      summary: 'Read a team member',
+      tags,
+      auth: 'partner',
+      params: TeamMemberParams,
+      response: { 200: TeamMemberResponse },
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'Team member.',
+      data: await team.get(credentialOf(request).partnerId, request.params.memberId),
+    }),
+  );
+
+  app.put(
+    `${PATH}/:memberId`,
+    operation({
+      operationId: 'updateTeamMember',
+      summary: 'Update a team member',
+      description:
+        'Every field as on creation except bvn, which is optional and cannot change (409 BVN_IMMUTABLE).',
+      tags,
+      auth: 'partner',
+      params: TeamMemberParams,
+      body: UpdateTeamMemberBody,
+      response: { 200: TeamMemberResponse },
+      errors: ['BVN_IMMUTABLE'],
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'Team member updated.',
+      data: await team.update(
+        credentialOf(request),
+        request.params.memberId,
+        request.body,
+        requestMeta(request),
+      ),
+    }),
+  );
+
+  app.delete(
+    `${PATH}/:memberId`,
+    operation({
+      operationId: 'deleteTeamMember',
+      summary: 'Remove a team member',
+      tags,
+      auth: 'partner',
+      params: TeamMemberParams,
+      response: { 200: TeamMemberResponse },
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'Team member removed.',
+      data: await team.remove(credentialOf(request), request.params.memberId, requestMeta(request)),
+    }),
+  );
+};

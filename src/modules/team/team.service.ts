@@ -1,0 +1,173 @@
+import type { Kysely } from 'kysely';
+import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { type Clock, toIso } from '../../platform/clock.js';
+import { bvnHash, maskBvn, sealBvn } from '../../platform/crypto/bvn.js';
+import type { KeyRing } from '../../platform/crypto/keys.js';
+import { newId } from '../../platform/crypto/tokens.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { PartnerCredential } from '../../platform/http/auth.js';
+import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { AppError, validationError } from '../../platform/http/errors.js';
+import type { DESIGNATIONS, GENDERS, ID_TYPES } from '../onboarding/onboarding.schemas.js';
+import { dobProblem } from '../onboarding/onboarding.service.js';
+import * as repo from './team.repository.js';
+import type { CreateTeamMemberBody, UpdateTeamMemberBody } from './team.schemas.js';
+
+export interface TeamDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  keys: KeyRing;
+  /** From the onboarding module: team members need a compliance representative on file. */
+  hasRepresentative(partnerId: number): Promise<boolean>;
+}
+
+const EMAIL_TAKEN = { email: ['is already a member of this team'] };
+
+export type TeamService = ReturnType<typeof createTeamService>;
+
+/** Team members are partner-wide: the same in sandbox and live. */
+export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDeps) {
+  const view = (row: repo.TeamMemberRow) => ({
+    id: row.id,
+    first_name: row.first_name,
+    last_name: row.last_name,
+    email: row.email,
+    phone: row.phone,
+    dob: row.dob,
+    gender: row.gender as (typeof GENDERS)[number],
+    designation: row.designation as (typeof DESIGNATIONS)[number],
+    bvn: maskBvn(row.bvn_last4),
+    id_type: row.id_type as (typeof ID_TYPES)[number],
+    id_file_url: row.id_file_url,
+    address: row.address,
+    created_at: toIso(row.created_at),
+    updated_at: toIso(row.updated_at),
+  });
+
+  const actor = (credential: PartnerCredential) => ({
+    partnerId: credential.partnerId,
+    actorType: 'partner' as const,
+    actorId: credential.kind === 'api_key' ? `api_key:${credential.apiKeyId}` : credential.partnerId,
+  });
+
+  function checkDob(dob: string): void {
+    const problem = dobProblem(dob, clock.now());
+    if (problem) throw validationError({ dob: [problem] });
+  }
+
+  async function create(credential: PartnerCredential, input: CreateTeamMemberBody, meta: RequestMeta) {
+    checkDob(input.dob);
+    if (!(await hasRepresentative(credential.partnerId))) throw new AppError('REPRESENTATIVE_REQUIRED');
+    const now = clock.now();
+    const id = newId();
+    const { bvn, ...fields } = input;
+    try {
+      await db.transaction().execute(async (trx) => {
+        await repo.insertMember(trx, {
+          id,
+          partner_id: credential.partnerId,
+          ...fields,
+          ...sealBvn(keys, bvn),
+          created_at: now,
+          updated_at: now,
+        });
+        await insertAuditEvent(
+          trx,
+          {
+            ...actor(credential),
+            action: 'team.member_added',
+            targetType: 'team_member',
+            targetId: id,
+            metadata: { email: input.email, bvn: maskBvn(bvn.slice(-4)) },
+          },
+          meta,
+          now,
+        );
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw validationError(EMAIL_TAKEN);
+      throw error;
+    }
+    return get(credential.partnerId, id);
+  }
+
+  async function get(partnerId: number, id: string) {
+    const row = await repo.findMember(db, partnerId, id);
+    if (!row) throw new AppError('NOT_FOUND');
+    return view(row);
+  }
+
+  async function list(partnerId: number, filter: { cursor?: string; limit: number }) {
+    const afterId = decodeCursor(filter.cursor, 'string');
+    const rows = await repo.listMembers(db, partnerId, {
+      limit: filter.limit,
+      ...(afterId ? { afterId } : {}),
+    });
+    const page = paginate(rows, filter.limit, (row) => row.id);
+    return { items: page.items.map(view), next_cursor: page.next_cursor };
+  }
+
+  async function update(
+    credential: PartnerCredential,
+    id: string,
+    input: UpdateTeamMemberBody,
+    meta: RequestMeta,
+  ) {
+    checkDob(input.dob);
+    const existing = await repo.findMember(db, credential.partnerId, id);
+    if (!existing) throw new AppError('NOT_FOUND');
+    const { bvn, ...fields } = input;
+    if (bvn !== undefined && bvnHash(keys, bvn) !== existing.bvn_hash) throw new AppError('BVN_IMMUTABLE');
+    const now = clock.now();
+    try {
+      await db.transaction().execute(async (trx) => {
+        if (!(await repo.updateMember(trx, credential.partnerId, id, { ...fields, updated_at: now }))) {
+          throw new AppError('NOT_FOUND');
+        }
+        const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter(
+          (field) => fields[field] !== existing[field],
+        );
+        await insertAuditEvent(
+          trx,
+          {
+            ...actor(credential),
+            action: 'team.member_updated',
+            targetType: 'team_member',
+            targetId: id,
+            metadata: { fields: changed },
+          },
+          meta,
+          now,
+        );
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw validationError(EMAIL_TAKEN);
+      throw error;
+    }
+    return get(credential.partnerId, id);
+  }
+
+  async function remove(credential: PartnerCredential, id: string, meta: RequestMeta) {
+    const member = await get(credential.partnerId, id);
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      if (!(await repo.deleteMember(trx, credential.partnerId, id))) throw new AppError('NOT_FOUND');
+      await insertAuditEvent(
+        trx,
+        {
+          ...actor(credential),
+          action: 'team.member_removed',
+          targetType: 'team_member',
+          targetId: id,
+          metadata: { email: member.email },
+        },
+        meta,
+        now,
+      );
+    });
+    return member;
+  }
+
+  return { create, get, list, update, remove };
+}

@@ -1,0 +1,271 @@
+import { randomInt } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { type Clock, toIso } from '../../platform/clock.js';
+import { sealBvn } from '../../platform/crypto/bvn.js';
+import type { KeyRing } from '../../platform/crypto/keys.js';
+import { newId } from '../../platform/crypto/tokens.js';
+import { isUniqueViolation } from '../../platform/db/errors.js';
+import type { Database } from '../../platform/db/schema.js';
+import { enqueueEvent } from '../../platform/events/outbox.repository.js';
+import type { PartnerCredential } from '../../platform/http/auth.js';
+import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { AppError, validationError } from '../../platform/http/errors.js';
+import type { Environment } from '../../platform/http/schemas.js';
+import { koboToDecimal, koboToNaira, nairaToKobo } from './money.js';
+import { nuban } from './nuban.js';
+import * as repo from './virtual-accounts.repository.js';
+import {
+  type CreateVirtualAccountBody,
+  MAX_CREDIT_KOBO,
+  type SimulateCreditBody,
+} from './virtual-accounts.schemas.js';
+
+export interface VirtualAccountsDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  keys: KeyRing;
+  bankCodes: Record<Environment, string>;
+  bankName: string;
+}
+
+const MAX_ALLOCATION_ATTEMPTS = 10;
+
+export type VirtualAccountsService = ReturnType<typeof createVirtualAccountsService>;
+
+export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankName }: VirtualAccountsDeps) {
+  const scopeOf = (credential: PartnerCredential): repo.Scope => ({
+    partnerId: credential.partnerId,
+    environment: credential.environment,
+  });
+
+  const actor = (credential: PartnerCredential) => ({
+    partnerId: credential.partnerId,
+    actorType: 'partner' as const,
+    actorId: credential.kind === 'api_key' ? `api_key:${credential.apiKeyId}` : credential.partnerId,
+  });
+
+  function view(row: repo.VirtualAccountRow, balanceKobo: number) {
+    return {
+      id: row.id,
+      account_number: row.account_number,
+      account_name: row.account_name,
+      bank_name: row.bank_name,
+      bank_code: row.bank_code,
+      currency: 'NGN' as const,
+      status: 'active' as const,
+      balance: koboToNaira(balanceKobo),
+      balance_kobo: balanceKobo,
+      environment: row.environment as Environment,
+      customer: {
+        first_name: row.first_name,
+        last_name: row.last_name,
+        email: row.customer_email,
+        phone: row.phone,
+      },
+      created_at: toIso(row.created_at),
+    };
+  }
+
+  function transactionView(row: repo.TransactionRow) {
+    return {
+      id: row.id,
+      type: 'credit' as const,
+      amount: koboToNaira(row.amount_kobo),
+      amount_kobo: row.amount_kobo,
+      currency: 'NGN' as const,
+      narration: row.narration,
+      reference: row.reference,
+      created_at: toIso(row.created_at),
+    };
+  }
+
+  async function existingAccountError(scope: repo.Scope, email: string): Promise<AppError | undefined> {
+    const existing = await repo.findAccountByEmail(db, scope, email);
+    if (!existing) return undefined;
+    const balances = await repo.balancesOf(db, [existing.id]);
+    return new AppError('VIRTUAL_ACCOUNT_EXISTS', { data: view(existing, balances.get(existing.id) ?? 0) });
+  }
+
+  /**
+   * Serials are drawn from the CSPRNG, so a number says nothing about the next one. The unique
+   * constraint on (bank_code, account_number) decides every allocation, across processes: a
+   * collision retries with a new serial, and a duplicate e-mail answers with the existing account.
+   */
+  async function create(credential: PartnerCredential, input: CreateVirtualAccountBody, meta: RequestMeta) {
+    const scope = scopeOf(credential);
+    const exists = await existingAccountError(scope, input.email);
+    if (exists) throw exists;
+    const businessName = await repo.businessNameOf(db, credential.partnerId);
+    if (businessName === undefined) throw new AppError('UNAUTHENTICATED');
+    const bankCode = bankCodes[credential.environment];
+
+    for (let attempt = 1; attempt <= MAX_ALLOCATION_ATTEMPTS; attempt++) {
+      const accountNumber = nuban(bankCode, String(randomInt(0, 1_000_000_000)).padStart(9, '0'));
+      const now = clock.now();
+      const row = {
+        id: newId(),
+        partner_id: credential.partnerId,
+        environment: credential.environment,
+        account_number: accountNumber,
+        bank_code: bankCode,
+        bank_name: bankName,
+        account_name: `${businessName}/${input.first_name} ${input.last_name}`,
+        currency: 'NGN',
+        status: 'active',
+        first_name: input.first_name,
+        last_name: input.last_name,
+        customer_email: input.email,
+        phone: input.phone,
+        ...(input.bvn ? sealBvn(keys, input.bvn) : { bvn_encrypted: null, bvn_hash: null, bvn_last4: null }),
+        created_at: now,
+      };
+      const account = view(row, 0);
+      try {
+        await db.transaction().execute(async (trx) => {
+          await repo.insertAccount(trx, row);
+          await insertAuditEvent(
+            trx,
+            {
+              ...actor(credential),
+              action: 'virtual_account.created',
+              targetType: 'virtual_account',
+              targetId: row.id,
+              metadata: { account_number: accountNumber, environment: credential.environment },
+            },
+            meta,
+            now,
+          );
+          await enqueueEvent(
+            trx,
+            {
+              partnerId: credential.partnerId,
+              environments: [credential.environment],
+              type: 'virtual_account.created',
+              data: account,
+            },
+            now,
+          );
+        });
+        return account;
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        const duplicate = await existingAccountError(scope, input.email);
+        if (duplicate) throw duplicate;
+      }
+    }
+    throw new Error(`no free account number after ${MAX_ALLOCATION_ATTEMPTS} attempts`);
+  }
+
+  async function findAccount(credential: PartnerCredential, accountNumber: string) {
+    const row = await repo.findAccountByNumber(db, scopeOf(credential), accountNumber);
+    if (!row) throw new AppError('NOT_FOUND');
+    return row;
+  }
+
+  async function get(credential: PartnerCredential, accountNumber: string) {
+    const row = await findAccount(credential, accountNumber);
+    const balances = await repo.balancesOf(db, [row.id]);
+    return view(row, balances.get(row.id) ?? 0);
+  }
+
+  async function list(credential: PartnerCredential, filter: { cursor?: string; limit: number }) {
+    const beforeId = decodeCursor(filter.cursor, 'string');
+    const rows = await repo.listAccounts(db, scopeOf(credential), {
+      limit: filter.limit,
+      ...(beforeId ? { beforeId } : {}),
+    });
+    const page = paginate(rows, filter.limit, (row) => row.id);
+    const balances = await repo.balancesOf(
+      db,
+      page.items.map((row) => row.id),
+    );
+    return {
+      items: page.items.map((row) => view(row, balances.get(row.id) ?? 0)),
+      next_cursor: page.next_cursor,
+    };
+  }
+
+  function creditAmount(amount: number | string): number {
+    const kobo = nairaToKobo(amount);
+    if (kobo === undefined)
+      throw validationError({ amount: ['must be a naira amount with at most 2 decimals'] });
+    if (kobo <= 0) throw validationError({ amount: ['must be greater than 0'] });
+    if (kobo > MAX_CREDIT_KOBO)
+      throw validationError({ amount: [`must be at most ${koboToDecimal(MAX_CREDIT_KOBO)}`] });
+    return kobo;
+  }
+
+  async function simulateCredit(
+    credential: PartnerCredential,
+    accountNumber: string,
+    input: SimulateCreditBody,
+    meta: RequestMeta,
+  ) {
+    if (credential.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
+    const amountKobo = creditAmount(input.amount);
+    const account = await findAccount(credential, accountNumber);
+    const now = clock.now();
+    const transaction = {
+      id: newId(),
+      account_id: account.id,
+      partner_id: credential.partnerId,
+      environment: credential.environment,
+      type: 'credit',
+      amount_kobo: amountKobo,
+      narration: input.narration ?? null,
+      reference: `SIM-${newId()}`,
+      created_at: now,
+    };
+    return db.transaction().execute(async (trx) => {
+      await repo.lockAccount(trx, account.id);
+      await repo.insertTransaction(trx, transaction);
+      const balance = (await repo.balancesOf(trx, [account.id])).get(account.id) ?? 0;
+      const result = { transaction: transactionView(transaction), account: view(account, balance) };
+      await insertAuditEvent(
+        trx,
+        {
+          ...actor(credential),
+          action: 'virtual_account.credited',
+          targetType: 'virtual_account',
+          targetId: account.id,
+          metadata: {
+            account_number: accountNumber,
+            amount_kobo: amountKobo,
+            reference: transaction.reference,
+          },
+        },
+        meta,
+        now,
+      );
+      await enqueueEvent(
+        trx,
+        {
+          partnerId: credential.partnerId,
+          environments: [credential.environment],
+          type: 'virtual_account.credited',
+          data: result,
+        },
+        now,
+      );
+      return result;
+    });
+  }
+
+  async function transactions(
+    credential: PartnerCredential,
+    accountNumber: string,
+    filter: { cursor?: string; limit: number },
+  ) {
+    const account = await findAccount(credential, accountNumber);
+    const beforeId = decodeCursor(filter.cursor, 'string');
+    const rows = await repo.listTransactions(db, account.id, {
+      limit: filter.limit,
+      ...(beforeId ? { beforeId } : {}),
+    });
+    const page = paginate(rows, filter.limit, (row) => row.id);
+    return { items: page.items.map(transactionView), next_cursor: page.next_cursor };
+  }
+
+  return { create, get, list, simulateCredit, transactions };
+}

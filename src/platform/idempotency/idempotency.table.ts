@@ -1,0 +1,13 @@
+export interface IdempotencyKeysTable {
+  partner_id: number;
+  environment: string;
+  key: string;
+  request_hash: string;
+  /** in_progress | completed */
+  status: string;
+  response_status: number | null;
+  /** The first response, encrypted (it may hold a freshly issued API key or personal data). */
+  response_body: string | null;
+  created_at: number;
+  expires_at: number;
+}

@@ -1,0 +1,102 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import type { Clock } from '../clock.js';
+import type { KeyRing } from '../crypto/keys.js';
+import { decrypt, encrypt } from '../crypto/secret-box.js';
+import type { Database } from '../db/schema.js';
+import { AppError } from '../http/errors.js';
+import * as repo from './idempotency.repository.js';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
+/** A record still in progress after this long belongs to a request that died with its process. */
+const STALE_IN_PROGRESS_MS = 60_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    idempotencyScope: repo.IdempotencyScope | undefined;
+  }
+}
+
+/** JSON with sorted keys: the same request body always hashes the same. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.keys(value as Record<string, unknown>)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
+    return `{${entries.join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/**
+ * CONTRACT 4.4 on every POST under /services/ (routes with config.idempotent): the first response
+ * to a key is stored (encrypted: it may hold a new API key or personal data) and replayed with
+ * `Idempotent-Replayed: true`; the same key with another request is 422, while the first is still
+ * running 409. Keys are scoped to partner and environment and kept 24 hours. Server errors (5xx) are
+ * not stored, so a retry runs again.
+ */
+export function registerIdempotency(
+  app: FastifyInstance,
+  { db, clock, keys }: { db: Kysely<Database>; clock: Clock; keys: KeyRing },
+): void {
+  app.decorateRequest('idempotencyScope', undefined);
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (!request.routeOptions.config.idempotent) return;
+    const key = request.headers['idempotency-key'];
+    if (key === undefined) return;
+    const credential = request.credential;
+    if (!credential || typeof key !== 'string') return;
+    const scope = { partnerId: credential.partnerId, environment: credential.environment, key };
+    const requestHash = createHash('sha256')
+      .update(
+        `${request.method} ${request.routeOptions.url} ${canonicalJson(request.params)} ${canonicalJson(request.body)}`,
+      )
+      .digest('base64url');
+    const now = clock.now();
+    const claim = { requestHash, now, expiresAt: now + IDEMPOTENCY_TTL_MS };
+
+    if (
+      (await repo.claimKey(db, scope, claim)) ||
+      (await repo.reclaimKey(db, scope, { ...claim, staleBefore: now - STALE_IN_PROGRESS_MS }))
+    ) {
+      request.idempotencyScope = scope;
+      return;
+    }
+    const existing = await repo.findKey(db, scope);
+    if (!existing) throw new AppError('IDEMPOTENCY_IN_PROGRESS', { headers: { 'retry-after': '1' } });
+    if (existing.request_hash !== requestHash) throw new AppError('IDEMPOTENCY_KEY_REUSED');
+    if (
+      existing.status !== 'completed' ||
+      existing.response_status === null ||
+      existing.response_body === null
+    ) {
+      throw new AppError('IDEMPOTENCY_IN_PROGRESS', { headers: { 'retry-after': '1' } });
+    }
+    return reply
+      .code(existing.response_status)
+      .header('idempotent-replayed', 'true')
+      .type('application/json; charset=utf-8')
+      .send(decrypt(keys.encryption, existing.response_body));
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const scope = request.idempotencyScope;
+    if (!scope) return payload;
+    request.idempotencyScope = undefined;
+    if (reply.statusCode >= 500 || typeof payload !== 'string') {
+      await repo.releaseKey(db, scope);
+    } else {
+      await repo.completeKey(db, scope, {
+        status: reply.statusCode,
+        body: encrypt(keys.encryption, payload),
+      });
+    }
+    return payload;
+  });
+}
+
+export const purgeExpiredIdempotencyKeys = (db: Kysely<Database>, now: number) =>
+  repo.purgeExpiredKeys(db, now);
