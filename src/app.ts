@@ -14,6 +14,9 @@ import { teamRoutes } from './modules/team/team.routes.js';
 import { createTeamService } from './modules/team/team.service.js';
 import { virtualAccountsRoutes } from './modules/virtual-accounts/virtual-accounts.routes.js';
 import { createVirtualAccountsService } from './modules/virtual-accounts/virtual-accounts.service.js';
+import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
+import { addressPolicy, createWebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createWebhookWorker } from './modules/webhooks/webhooks.worker.js';
 import { createAuditService } from './platform/audit/audit.service.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
@@ -92,6 +95,24 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keys,
     hasRepresentative: onboarding.hasRepresentative,
   });
+  const webhooks = createWebhooksService({
+    db: database.db,
+    clock,
+    keys,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+  });
+  const webhookWorker = createWebhookWorker({
+    db: database.db,
+    clock,
+    keys,
+    log,
+    skipLocked: database.dialect === 'postgres',
+    pollMs: config.WEBHOOK_POLL_MS,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+    policyFor: (environment) => addressPolicy(environment, config.WEBHOOK_ALLOW_PRIVATE),
+  });
   const virtualAccounts = createVirtualAccountsService({
     db: database.db,
     clock,
@@ -140,6 +161,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(teamRoutes, { team });
       await api.register(virtualAccountsRoutes, { virtualAccounts });
+      await api.register(webhooksRoutes, { webhooks });
       if (config.ADMIN_API_KEY) await api.register(adminRoutes, { onboarding, audit });
     },
     { prefix: API_PREFIX },
@@ -152,8 +174,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
 
+  app.addHook('onReady', async () => webhookWorker.start());
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    await webhookWorker.stop();
     await accounts.flush();
     mailer.close();
     await rateLimitStore.close();

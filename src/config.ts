@@ -45,6 +45,12 @@ export const ConfigSchema = Type.Object({
   BANK_NAME: Type.String({ minLength: 1, maxLength: 100, default: 'BaaS Partner Bank' }),
   WEBHOOK_ALLOW_PRIVATE: Bool('lift the SSRF guard on webhook URLs (development and tests only)'),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 1, default: 30000 }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000, description: 'per delivery attempt' }),
+  WEBHOOK_POLL_MS: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    description: 'how often the worker looks for due events',
+  }),
   TRUST_PROXY: Type.String({
     default: 'false',
     pattern: '^(true|false|[0-9]+|[0-9a-fA-F.:/, ]+)$',

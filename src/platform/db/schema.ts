@@ -6,6 +6,7 @@ import type {
   AccountTransactionsTable,
   VirtualAccountsTable,
 } from '../../modules/virtual-accounts/virtual-accounts.table.js';
+import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../modules/webhooks/webhooks.table.js';
 import type { AuditTables } from '../audit/audit.table.js';
 import type { OutboxTables } from '../events/outbox.table.js';
 import type { IdempotencyKeysTable } from '../idempotency/idempotency.table.js';
@@ -17,4 +18,6 @@ export interface Database extends AccountsTables, AuditTables, OnboardingTables,
   virtual_accounts: VirtualAccountsTable;
   account_transactions: AccountTransactionsTable;
   idempotency_keys: IdempotencyKeysTable;
+  webhook_endpoints: WebhookEndpointsTable;
+  webhook_attempts: WebhookAttemptsTable;
 }

@@ -41,6 +41,7 @@ export async function enqueueEvent(
         attempts: 0,
         next_attempt_at: now,
         locked_until: null,
+        lease_token: null,
         delivered_at: null,
         last_error: null,
       })),

@@ -13,7 +13,9 @@ export interface OutboxEventsTable {
   status: string;
   attempts: number;
   next_attempt_at: number;
+  /** A worker's claim: only the holder of the lease records the attempt's outcome. */
   locked_until: number | null;
+  lease_token: string | null;
   delivered_at: number | null;
   last_error: string | null;
 }

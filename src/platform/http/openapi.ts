@@ -45,6 +45,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
           name: 'Virtual accounts',
           description: 'Dedicated NUBAN accounts for end users, balances and sandbox credits.',
         },
+        {
+          name: 'Webhooks',
+          description: 'Signed event deliveries (Standard Webhooks), retries and the delivery log.',
+        },
         { name: 'Back office', description: "The operator's review of partners (ADMIN_API_KEY)." },
         { name: 'Operations', description: 'Health and readiness probes.' },
       ],

@@ -83,6 +83,7 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('attempts', 'integer', (c) => c.notNull().defaultTo(0))
     .addColumn('next_attempt_at', 'bigint', (c) => c.notNull())
     .addColumn('locked_until', 'bigint')
+    .addColumn('lease_token', 'text')
     .addColumn('delivered_at', 'bigint')
     .addColumn('last_error', 'text')
     .execute();

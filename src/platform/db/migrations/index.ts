@@ -2,10 +2,12 @@ import type { Migration } from 'kysely';
 import * as accounts from './2026-11-21-01-accounts.js';
 import * as onboarding from './2026-11-21-02-onboarding.js';
 import * as services from './2026-11-21-03-services.js';
+import * as webhooks from './2026-11-21-04-webhooks.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
   '2026-11-21-01-accounts': accounts,
   '2026-11-21-02-onboarding': onboarding,
   '2026-11-21-03-services': services,
+  '2026-11-21-04-webhooks': webhooks,
 };

@@ -1,0 +1,231 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import type { OutboxEventsTable } from '../../platform/events/outbox.table.js';
+import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.table.js';
+
+export type EndpointRow = Selectable<WebhookEndpointsTable>;
+export type EventRow = Selectable<OutboxEventsTable>;
+export type AttemptRow = Selectable<WebhookAttemptsTable>;
+
+export interface Scope {
+  partnerId: number;
+  environment: string;
+}
+
+export function findEndpoint(db: Kysely<Database>, scope: Scope): Promise<EndpointRow | undefined> {
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .executeTakeFirst();
+}
+
+export async function upsertEndpoint(
+  db: Kysely<Database>,
+  row: Insertable<WebhookEndpointsTable>,
+): Promise<void> {
+  await db
+    .insertInto('webhook_endpoints')
+    .values(row)
+    .onConflict((conflict) =>
+      conflict.columns(['partner_id', 'environment']).doUpdateSet({
+        url: row.url,
+        secret_encrypted: row.secret_encrypted,
+        previous_secret_encrypted: row.previous_secret_encrypted ?? null,
+        previous_secret_expires_at: row.previous_secret_expires_at ?? null,
+        updated_at: row.updated_at,
+      }),
+    )
+    .execute();
+}
+
+export async function deleteEndpoint(db: Kysely<Database>, scope: Scope): Promise<boolean> {
+  const result = await db
+    .deleteFrom('webhook_endpoints')
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/**
+ * Leases up to `limit` due events to one worker. Per partner and environment, only the oldest due
+ * event is taken and only while none of its events is in flight, so deliveries go out in order
+ * where the receiver keeps up. On PostgreSQL the candidate rows are locked with SKIP LOCKED, so
+ * workers of several instances never lease the same event.
+ */
+export async function claimDueEvents(
+  db: Kysely<Database>,
+  claim: { now: number; leaseUntil: number; token: string; limit: number; skipLocked: boolean },
+): Promise<EventRow[]> {
+  const { now } = claim;
+  let due = db
+    .selectFrom('outbox_events as e')
+    .select('e.id')
+    .where('e.status', '=', 'pending')
+    .where('e.next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('e.locked_until', 'is', null), eb('e.locked_until', '<', now)]))
+    .where((eb) =>
+      eb.not(
+        eb.exists(
+          eb
+            .selectFrom('outbox_events as o')
+            .select('o.id')
+            .whereRef('o.partner_id', '=', 'e.partner_id')
+            .whereRef('o.environment', '=', 'e.environment')
+            .where('o.status', '=', 'pending')
+            .where((inner) =>
+              inner.or([
+                inner('o.locked_until', '>=', now),
+                inner.and([
+                  inner('o.next_attempt_at', '<=', now),
+                  inner.or([
+                    inner('o.created_at', '<', inner.ref('e.created_at')),
+                    inner.and([
+                      inner('o.created_at', '=', inner.ref('e.created_at')),
+                      inner('o.id', '<', inner.ref('e.id')),
+                    ]),
+                  ]),
+                ]),
+              ]),
+            ),
+        ),
+      ),
+    )
+    .orderBy('e.created_at')
+    .orderBy('e.id')
+    .limit(claim.limit);
+  if (claim.skipLocked) due = due.forUpdate().skipLocked();
+
+  return db
+    .updateTable('outbox_events')
+    .set({ locked_until: claim.leaseUntil, lease_token: claim.token })
+    .where('id', 'in', due)
+    .where('status', '=', 'pending')
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .returningAll()
+    .execute();
+}
+
+/** Records the outcome of a leased event; a worker whose lease was taken over changes nothing. */
+export async function settleEvent(
+  db: Kysely<Database>,
+  event: { id: string; token: string },
+  outcome: {
+    status: string;
+    attempts: number;
+    nextAttemptAt: number;
+    deliveredAt: number | null;
+    lastError: string | null;
+  },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('outbox_events')
+    .set({
+      status: outcome.status,
+      attempts: outcome.attempts,
+      next_attempt_at: outcome.nextAttemptAt,
+      delivered_at: outcome.deliveredAt,
+      last_error: outcome.lastError,
+      locked_until: null,
+      lease_token: null,
+    })
+    .where('id', '=', event.id)
+    .where('lease_token', '=', event.token)
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
+}
+
+/** A successful manual resend also settles an event that was still pending or had given up. */
+export async function markDelivered(db: Kysely<Database>, eventId: string, now: number): Promise<void> {
+  await db
+    .updateTable('outbox_events')
+    .set({ status: 'delivered', delivered_at: now, last_error: null })
+    .where('id', '=', eventId)
+    .where('status', '!=', 'delivered')
+    .execute();
+}
+
+export function findEvent(
+  db: Kysely<Database>,
+  scope: Scope,
+  eventId: string,
+): Promise<EventRow | undefined> {
+  return db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('id', '=', eventId)
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .executeTakeFirst();
+}
+
+export async function countAttempts(db: Kysely<Database>, eventId: string): Promise<number> {
+  const row = await db
+    .selectFrom('webhook_attempts')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('event_id', '=', eventId)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+export async function insertAttempt(
+  db: Kysely<Database>,
+  row: Insertable<WebhookAttemptsTable>,
+): Promise<void> {
+  await db.insertInto('webhook_attempts').values(row).execute();
+}
+
+const ATTEMPT_COLUMNS = [
+  'a.id',
+  'a.event_id',
+  'a.attempt',
+  'a.trigger',
+  'a.url',
+  'a.succeeded',
+  'a.status_code',
+  'a.latency_ms',
+  'a.error',
+  'a.created_at',
+  'e.type as event_type',
+] as const;
+
+export function listAttempts(
+  db: Kysely<Database>,
+  scope: Scope,
+  filter: { beforeId?: string; eventId?: string; limit: number },
+) {
+  let query = db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('outbox_events as e', 'e.id', 'a.event_id')
+    .select(ATTEMPT_COLUMNS)
+    .where('a.partner_id', '=', scope.partnerId)
+    .where('a.environment', '=', scope.environment)
+    .orderBy('a.id', 'desc')
+    .limit(filter.limit + 1);
+  if (filter.beforeId !== undefined) query = query.where('a.id', '<', filter.beforeId);
+  if (filter.eventId !== undefined) query = query.where('a.event_id', '=', filter.eventId);
+  return query.execute();
+}
+export type AttemptListRow = Awaited<ReturnType<typeof listAttempts>>[number];
+
+export function findAttempt(db: Kysely<Database>, scope: Scope, attemptId: string) {
+  return db
+    .selectFrom('webhook_attempts as a')
+    .innerJoin('outbox_events as e', 'e.id', 'a.event_id')
+    .select(ATTEMPT_COLUMNS)
+    .where('a.partner_id', '=', scope.partnerId)
+    .where('a.environment', '=', scope.environment)
+    .where('a.id', '=', attemptId)
+    .executeTakeFirst();
+}
+
+/** Housekeeping: settled events and their attempts are kept 30 days. */
+export async function purgeSettledEvents(db: Kysely<Database>, before: number): Promise<void> {
+  await db
+    .deleteFrom('outbox_events')
+    .where('status', 'in', ['delivered', 'failed', 'skipped'])
+    .where('created_at', '<', before)
+    .execute();
+}

@@ -1,0 +1,150 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { credentialOf, requestMeta } from '../../platform/http/auth.js';
+import { operation } from '../../platform/http/route.js';
+import {
+  DeliveriesQuery,
+  DeliveriesResponse,
+  DeliveryParams,
+  RetryResponse,
+  SetWebhookBody,
+  WebhookResponse,
+  WebhookWithSecretResponse,
+} from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+const tags = ['Webhooks'];
+const PATH = '/services/partner/settings/webhook';
+
+export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (
+  app,
+  { webhooks },
+) => {
+  app.put(
+    PATH,
+    operation({
+      operationId: 'setWebhookEndpoint',
+      summary: "Set this environment's webhook URL",
+      description:
+        'Events (virtual_account.created, virtual_account.credited, onboarding.status_changed, document.reviewed) ' +
+        'are POSTed as {type, timestamp, data} with Standard Webhooks headers webhook-id, webhook-timestamp and ' +
+        'webhook-signature. Any non-2xx answer or no answer within 10 s is retried with exponential backoff ' +
+        '(WEBHOOK_RETRY_BASE_MS, doubling) for 24 hours, with the same webhook-id. The first set returns a new ' +
+        'secret (201); changing the URL keeps the secret (200). Events of an environment without an endpoint ' +
+        'when they are dispatched are skipped.',
+      tags,
+      auth: 'partner',
+      body: SetWebhookBody,
+      response: { 201: WebhookWithSecretResponse, 200: WebhookWithSecretResponse },
+    }),
+    async (request, reply) => {
+      const { created, data } = await webhooks.setEndpoint(
+        credentialOf(request),
+        request.body.url,
+        requestMeta(request),
+      );
+      return reply
+        .code(created ? 201 : 200)
+        .send({ status: 'success', message: 'Webhook endpoint set.', data });
+    },
+  );
+
+  app.get(
+    PATH,
+    operation({
+      operationId: 'getWebhookEndpoint',
+      summary: "Read this environment's webhook endpoint (without the secret)",
+      tags,
+      auth: 'partner',
+      response: { 200: WebhookResponse },
+      errors: ['NOT_FOUND'],
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'Webhook endpoint.',
+      data: await webhooks.getEndpoint(credentialOf(request)),
+    }),
+  );
+
+  app.delete(
+    PATH,
+    operation({
+      operationId: 'deleteWebhookEndpoint',
+      summary: "Remove this environment's webhook endpoint",
+      tags,
+      auth: 'partner',
+      response: { 200: WebhookResponse },
+      errors: ['NOT_FOUND'],
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'Webhook endpoint removed.',
+      data: await webhooks.deleteEndpoint(credentialOf(request), requestMeta(request)),
+    }),
+  );
+
+  app.post(
+    `${PATH}/rotate-secret`,
+    operation({
+      operationId: 'rotateWebhookSecret',
+      summary: 'Rotate the signing secret',
+      description:
+        'Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over.',
+      tags,
+      auth: 'partner',
+      idempotent: true,
+      response: { 200: WebhookWithSecretResponse },
+      errors: ['NOT_FOUND'],
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'Webhook secret rotated.',
+      data: await webhooks.rotateSecret(credentialOf(request), requestMeta(request)),
+    }),
+  );
+
+  app.get(
+    `${PATH}/deliveries`,
+    operation({
+      operationId: 'listWebhookDeliveries',
+      summary: 'Delivery log: every attempt, newest first',
+      tags,
+      auth: 'partner',
+      querystring: DeliveriesQuery,
+      response: { 200: DeliveriesResponse },
+    }),
+    async (request) => ({
+      status: 'success',
+      message: 'Delivery attempts.',
+      data: await webhooks.listDeliveries(credentialOf(request), {
+        limit: request.query.limit ?? 20,
+        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+        ...(request.query.event_id !== undefined ? { eventId: request.query.event_id } : {}),
+      }),
+    }),
+  );
+
+  app.post(
+    `${PATH}/deliveries/:id/retry`,
+    operation({
+      operationId: 'retryWebhookDelivery',
+      summary: "Resend an attempt's event now",
+      description:
+        'Sends the event again (same webhook-id, fresh timestamp and signature) and records a manual attempt (201).',
+      tags,
+      auth: 'partner',
+      params: DeliveryParams,
+      idempotent: true,
+      response: { 201: RetryResponse },
+    }),
+    async (request, reply) => {
+      const data = await webhooks.retryDelivery(
+        credentialOf(request),
+        request.params.id,
+        requestMeta(request),
+      );
+      return reply
+        .code(201)
+        .send({ status: 'success', message: data.succeeded ? 'Delivered.' : 'Delivery failed again.', data });
+    },
+  );
+};

@@ -1,0 +1,254 @@
+import type { Kysely } from 'kysely';
+import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { type Clock, toIso } from '../../platform/clock.js';
+import type { KeyRing } from '../../platform/crypto/keys.js';
+import { decrypt, encrypt } from '../../platform/crypto/secret-box.js';
+import { newId } from '../../platform/crypto/tokens.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { PartnerCredential } from '../../platform/http/auth.js';
+import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { AppError, validationError } from '../../platform/http/errors.js';
+import { deliver } from './delivery.js';
+import { checkDestination } from './sender.js';
+import { newWebhookSecret } from './signature.js';
+import type { AddressPolicy } from './ssrf.js';
+import * as repo from './webhooks.repository.js';
+
+/** After a rotation the previous secret keeps signing for this long. */
+export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+
+export interface WebhooksDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  keys: KeyRing;
+  timeoutMs: number;
+  allowPrivate: boolean;
+}
+
+/**
+ * The SSRF guard (CONTRACT 4.5): live endpoints must be public addresses; sandbox endpoints may be
+ * private (a developer's tunnel or local receiver) but never link-local, where cloud metadata
+ * services live. WEBHOOK_ALLOW_PRIVATE lifts both for development and tests.
+ */
+export function addressPolicy(environment: string, allowPrivate: boolean): AddressPolicy {
+  if (allowPrivate) return 'any';
+  return environment === 'live' ? 'public-only' : 'no-link-local';
+}
+
+export type WebhooksService = ReturnType<typeof createWebhooksService>;
+
+export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate }: WebhooksDeps) {
+  const scopeOf = (credential: PartnerCredential): repo.Scope => ({
+    partnerId: credential.partnerId,
+    environment: credential.environment,
+  });
+  const actor = (credential: PartnerCredential) => ({
+    partnerId: credential.partnerId,
+    actorType: 'partner' as const,
+    actorId: credential.kind === 'api_key' ? `api_key:${credential.apiKeyId}` : credential.partnerId,
+  });
+
+  function endpointView(endpoint: repo.EndpointRow) {
+    const now = clock.now();
+    return {
+      url: endpoint.url,
+      environment: endpoint.environment as 'sandbox' | 'live',
+      previous_secret_expires_at:
+        endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at > now
+          ? toIso(endpoint.previous_secret_expires_at)
+          : null,
+      created_at: toIso(endpoint.created_at),
+      updated_at: toIso(endpoint.updated_at),
+    };
+  }
+
+  async function validateUrl(url: string, environment: string): Promise<void> {
+    const parsed = new URL(url);
+    if (environment === 'live' && parsed.protocol !== 'https:') {
+      throw validationError({ url: ['must be an https URL in the live environment'] });
+    }
+    const problem = await checkDestination(parsed, addressPolicy(environment, allowPrivate));
+    if (problem) throw validationError({ url: [`${problem}; webhooks are only sent to public addresses`] });
+  }
+
+  /** Sets the URL. The first set issues a secret; changing the URL keeps it, so receivers keep verifying. */
+  async function setEndpoint(credential: PartnerCredential, url: string, meta: RequestMeta) {
+    const scope = scopeOf(credential);
+    await validateUrl(url, scope.environment);
+    const now = clock.now();
+    const existing = await repo.findEndpoint(db, scope);
+    const secret = existing ? decrypt(keys.encryption, existing.secret_encrypted) : newWebhookSecret();
+    await db.transaction().execute(async (trx) => {
+      await repo.upsertEndpoint(trx, {
+        partner_id: scope.partnerId,
+        environment: scope.environment,
+        url,
+        secret_encrypted: existing?.secret_encrypted ?? encrypt(keys.encryption, secret),
+        previous_secret_encrypted: existing?.previous_secret_encrypted ?? null,
+        previous_secret_expires_at: existing?.previous_secret_expires_at ?? null,
+        created_at: existing?.created_at ?? now,
+        updated_at: now,
+      });
+      await insertAuditEvent(
+        trx,
+        {
+          ...actor(credential),
+          action: existing ? 'webhook.endpoint_updated' : 'webhook.endpoint_set',
+          targetType: 'webhook_endpoint',
+          targetId: scope.environment,
+          metadata: { url },
+        },
+        meta,
+        now,
+      );
+    });
+    const endpoint = await repo.findEndpoint(db, scope);
+    return { created: !existing, data: { ...endpointView(endpoint!), secret } };
+  }
+
+  async function getEndpoint(credential: PartnerCredential) {
+    const endpoint = await repo.findEndpoint(db, scopeOf(credential));
+    if (!endpoint)
+      throw new AppError('NOT_FOUND', { message: 'No webhook endpoint is set for this environment.' });
+    return endpointView(endpoint);
+  }
+
+  async function deleteEndpoint(credential: PartnerCredential, meta: RequestMeta) {
+    const scope = scopeOf(credential);
+    const endpoint = await getEndpoint(credential);
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      await repo.deleteEndpoint(trx, scope);
+      await insertAuditEvent(
+        trx,
+        {
+          ...actor(credential),
+          action: 'webhook.endpoint_deleted',
+          targetType: 'webhook_endpoint',
+          targetId: scope.environment,
+        },
+        meta,
+        now,
+      );
+    });
+    return endpoint;
+  }
+
+  /** New secret; the old one keeps signing beside it for 24 hours (space-separated signatures). */
+  async function rotateSecret(credential: PartnerCredential, meta: RequestMeta) {
+    const scope = scopeOf(credential);
+    const endpoint = await repo.findEndpoint(db, scope);
+    if (!endpoint)
+      throw new AppError('NOT_FOUND', { message: 'No webhook endpoint is set for this environment.' });
+    const secret = newWebhookSecret();
+    const now = clock.now();
+    await db.transaction().execute(async (trx) => {
+      await repo.upsertEndpoint(trx, {
+        ...endpoint,
+        secret_encrypted: encrypt(keys.encryption, secret),
+        previous_secret_encrypted: endpoint.secret_encrypted,
+        previous_secret_expires_at: now + PREVIOUS_SECRET_TTL_MS,
+        updated_at: now,
+      });
+      await insertAuditEvent(
+        trx,
+        {
+          ...actor(credential),
+          action: 'webhook.secret_rotated',
+          targetType: 'webhook_endpoint',
+          targetId: scope.environment,
+        },
+        meta,
+        now,
+      );
+    });
+    const rotated = await repo.findEndpoint(db, scope);
+    return { ...endpointView(rotated!), secret };
+  }
+
+  function attemptView(row: repo.AttemptListRow) {
+    return {
+      id: row.id,
+      event_id: row.event_id,
+      event_type: row.event_type,
+      attempt: row.attempt,
+      trigger: row.trigger as 'automatic' | 'manual',
+      url: row.url,
+      succeeded: row.succeeded === 1,
+      status_code: row.status_code,
+      latency_ms: row.latency_ms,
+      error: row.error,
+      created_at: toIso(row.created_at),
+    };
+  }
+
+  async function listDeliveries(
+    credential: PartnerCredential,
+    filter: { cursor?: string; eventId?: string; limit: number },
+  ) {
+    const beforeId = decodeCursor(filter.cursor, 'string');
+    const rows = await repo.listAttempts(db, scopeOf(credential), {
+      limit: filter.limit,
+      ...(beforeId !== undefined ? { beforeId } : {}),
+      ...(filter.eventId !== undefined ? { eventId: filter.eventId } : {}),
+    });
+    const page = paginate(rows, filter.limit, (row) => row.id);
+    return { items: page.items.map(attemptView), next_cursor: page.next_cursor };
+  }
+
+  /** Resends the attempt's event now, with the same webhook-id, to the current endpoint. */
+  async function retryDelivery(credential: PartnerCredential, attemptId: string, meta: RequestMeta) {
+    const scope = scopeOf(credential);
+    const previous = await repo.findAttempt(db, scope, attemptId);
+    if (!previous) throw new AppError('NOT_FOUND');
+    const [event, endpoint] = await Promise.all([
+      repo.findEvent(db, scope, previous.event_id),
+      repo.findEndpoint(db, scope),
+    ]);
+    if (!event) throw new AppError('NOT_FOUND');
+    if (!endpoint)
+      throw new AppError('NOT_FOUND', { message: 'No webhook endpoint is set for this environment.' });
+    const outcome = await deliver(event, endpoint, {
+      keys,
+      timeoutMs,
+      policy: addressPolicy(scope.environment, allowPrivate),
+      now: clock.now(),
+    });
+    const now = clock.now();
+    const id = newId();
+    await db.transaction().execute(async (trx) => {
+      const attempt = (await repo.countAttempts(trx, event.id)) + 1;
+      await repo.insertAttempt(trx, {
+        id,
+        event_id: event.id,
+        partner_id: scope.partnerId,
+        environment: scope.environment,
+        attempt,
+        trigger: 'manual',
+        url: outcome.url,
+        succeeded: outcome.succeeded ? 1 : 0,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+        error: outcome.error,
+        created_at: now,
+      });
+      if (outcome.succeeded) await repo.markDelivered(trx, event.id, now);
+      await insertAuditEvent(
+        trx,
+        {
+          ...actor(credential),
+          action: 'webhook.delivery_retried',
+          targetType: 'webhook_event',
+          targetId: event.id,
+          metadata: { succeeded: outcome.succeeded, status_code: outcome.statusCode },
+        },
+        meta,
+        now,
+      );
+    });
+    const attempt = await repo.findAttempt(db, scope, id);
+    return attemptView(attempt!);
+  }
+
+  return { setEndpoint, getEndpoint, deleteEndpoint, rotateSecret, listDeliveries, retryDelivery };
+}

@@ -1,0 +1,30 @@
+export interface WebhookEndpointsTable {
+  partner_id: number;
+  environment: string;
+  url: string;
+  /** Encrypted, not hashed: the service needs the secret to sign. */
+  secret_encrypted: string;
+  /** After a rotation the old secret keeps signing (beside the new one) until it expires. */
+  previous_secret_encrypted: string | null;
+  previous_secret_expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+/** The delivery log: one row per HTTP attempt. */
+export interface WebhookAttemptsTable {
+  id: string;
+  event_id: string;
+  partner_id: number;
+  environment: string;
+  attempt: number;
+  /** automatic | manual */
+  trigger: string;
+  url: string;
+  /** 1 when the receiver answered 2xx. */
+  succeeded: number;
+  status_code: number | null;
+  latency_ms: number;
+  error: string | null;
+  created_at: number;
+}

@@ -1,0 +1,156 @@
+import { randomUUID } from 'node:crypto';
+import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
+import type { Clock } from '../../platform/clock.js';
+import type { KeyRing } from '../../platform/crypto/keys.js';
+import { newId } from '../../platform/crypto/tokens.js';
+import type { Database } from '../../platform/db/schema.js';
+import { deliver } from './delivery.js';
+import type { AddressPolicy } from './ssrf.js';
+import * as repo from './webhooks.repository.js';
+
+/** Retries stop this long after the event was created. */
+export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+const BATCH = 10;
+
+export interface WebhookWorkerOptions {
+  db: Kysely<Database>;
+  clock: Clock;
+  keys: KeyRing;
+  log: Logger;
+  skipLocked: boolean;
+  pollMs: number;
+  timeoutMs: number;
+  retryBaseMs: number;
+  policyFor(environment: string): AddressPolicy;
+}
+
+/** Delay before attempt n+1 after n failed attempts: base, 2·base, 4·base, … */
+export const backoffMs = (base: number, failedAttempts: number): number =>
+  base * 2 ** Math.min(Math.max(failedAttempts - 1, 0), 30);
+
+/**
+ * Drains the outbox: leases due events, delivers them, and records each attempt. A crash between
+ * commit and delivery loses nothing: the event stays pending and its lease expires, so this or
+ * another instance delivers it (at least once, with the same webhook-id).
+ */
+export function createWebhookWorker(options: WebhookWorkerOptions) {
+  const { db, clock, log } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = true;
+
+  async function settle(event: repo.EventRow, token: string): Promise<void> {
+    const scope = { partnerId: event.partner_id, environment: event.environment };
+    const endpoint = await repo.findEndpoint(db, scope);
+    const now = clock.now();
+    if (!endpoint) {
+      await repo.settleEvent(
+        db,
+        { id: event.id, token },
+        {
+          status: 'skipped',
+          attempts: event.attempts,
+          nextAttemptAt: event.next_attempt_at,
+          deliveredAt: null,
+          lastError: 'no webhook endpoint is set for this environment',
+        },
+      );
+      return;
+    }
+    const outcome = await deliver(event, endpoint, {
+      keys: options.keys,
+      timeoutMs: options.timeoutMs,
+      policy: options.policyFor(event.environment),
+      now,
+    });
+    const attempts = event.attempts + 1;
+    const finishedAt = clock.now();
+    const nextAttemptAt = finishedAt + backoffMs(options.retryBaseMs, attempts);
+    const givesUp = !outcome.succeeded && nextAttemptAt > event.created_at + RETRY_WINDOW_MS;
+    await db.transaction().execute(async (trx) => {
+      const settled = await repo.settleEvent(
+        trx,
+        { id: event.id, token },
+        {
+          status: outcome.succeeded ? 'delivered' : givesUp ? 'failed' : 'pending',
+          attempts,
+          nextAttemptAt: outcome.succeeded || givesUp ? event.next_attempt_at : nextAttemptAt,
+          deliveredAt: outcome.succeeded ? finishedAt : null,
+          lastError: outcome.error,
+        },
+      );
+      if (!settled) return;
+      await repo.insertAttempt(trx, {
+        id: newId(),
+        event_id: event.id,
+        partner_id: event.partner_id,
+        environment: event.environment,
+        attempt: attempts,
+        trigger: 'automatic',
+        url: outcome.url,
+        succeeded: outcome.succeeded ? 1 : 0,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+        error: outcome.error,
+        created_at: finishedAt,
+      });
+    });
+    if (!outcome.succeeded) {
+      log.info(
+        { event_id: event.id, attempt: attempts, error: outcome.error, gave_up: givesUp },
+        'webhook delivery failed',
+      );
+    }
+  }
+
+  /** One pass: lease a batch and deliver it. Returns how many events were leased. */
+  async function runOnce(): Promise<number> {
+    const now = clock.now();
+    const token = randomUUID();
+    const events = await repo.claimDueEvents(db, {
+      now,
+      // The lease outlives the 10 s delivery timeout comfortably; an expired lease is re-leased.
+      leaseUntil: now + options.timeoutMs * 3,
+      token,
+      limit: BATCH,
+      skipLocked: options.skipLocked,
+    });
+    await Promise.all(
+      events.map((event) =>
+        settle(event, token).catch((error: unknown) =>
+          log.error({ err: error, event_id: event.id }, 'webhook worker failed'),
+        ),
+      ),
+    );
+    return events.length;
+  }
+
+  function schedule(delay: number): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = runOnce()
+        .catch((error: unknown) => {
+          log.error({ err: error }, 'webhook worker pass failed');
+          return 0;
+        })
+        .then((count) => schedule(count === BATCH ? 0 : options.pollMs));
+    }, delay);
+    timer.unref();
+  }
+
+  return {
+    runOnce,
+    start(): void {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    /** Stops polling and waits for deliveries in flight. */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+    },
+  };
+}

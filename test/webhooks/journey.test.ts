@@ -1,0 +1,97 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { createPartner } from '../support/factories.js';
+import { V1 } from '../support/http.js';
+import { SmtpSink } from '../support/smtp-sink.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+for (const dialect of DIALECTS) {
+  describe(`webhooks journey [${dialect.name}]`, { skip: dialect.skip }, () => {
+    let t: TestApp;
+    let sink: SmtpSink;
+    let receiver: WebhookReceiver;
+    before(async () => {
+      sink = await new SmtpSink().start();
+      receiver = await new WebhookReceiver().start();
+      t = await createTestApp(dialect.name, {
+        env: {
+          SMTP_URL: sink.url,
+          WEBHOOK_POLL_MS: '20',
+          WEBHOOK_RETRY_BASE_MS: '50',
+          WEBHOOK_TIMEOUT_MS: '1000',
+        },
+      });
+    });
+    after(async () => {
+      await t?.close();
+      await receiver?.stop();
+      await sink?.stop();
+    });
+
+    it('delivers signed events, retries a failing receiver with the same id, and signs with both secrets after rotation', async () => {
+      const partner = await createPartner(t, sink);
+      const set = await t.api.put(
+        `${V1}/services/partner/settings/webhook`,
+        { url: receiver.url },
+        { token: partner.token },
+      );
+      assert.equal(set.status, 201, set.text);
+      assert.match(set.body.data.secret, /^whsec_[A-Za-z0-9+/=]{40,}$/);
+      receiver.secret = set.body.data.secret;
+
+      let failures = 2;
+      receiver.respond = () => (failures-- > 0 ? 500 : 200);
+      const created = await t.api.post(
+        `${V1}/services/virtual-account/create`,
+        { first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com', phone: '+2348090000000' },
+        { token: partner.token },
+      );
+      assert.equal(created.status, 201, created.text);
+      await receiver.waitFor((deliveries) => deliveries.length >= 3);
+      const ids = new Set(receiver.received.map((delivery) => delivery.id));
+      assert.equal(ids.size, 1, 'retries reuse the webhook-id');
+      assert.ok(
+        receiver.received.every((delivery) => delivery.verified !== undefined),
+        'every delivery verifies',
+      );
+      const payload = receiver.received[2]!.verified as { type: string; data: { account_number: string } };
+      assert.equal(payload.type, 'virtual_account.created');
+      assert.equal(payload.data.account_number, created.body.data.account_number);
+
+      const log = await t.api.get(`${V1}/services/partner/settings/webhook/deliveries`, {
+        token: partner.token,
+      });
+      assert.equal(log.status, 200);
+      assert.deepEqual(
+        log.body.data.items.map((item: { status_code: number }) => item.status_code),
+        [200, 500, 500],
+      );
+
+      const rotated = await t.api.post(`${V1}/services/partner/settings/webhook/rotate-secret`, undefined, {
+        token: partner.token,
+      });
+      assert.equal(rotated.status, 200, rotated.text);
+      const before = receiver.received.length;
+      await t.api.post(
+        `${V1}/services/virtual-account/create`,
+        { first_name: 'Bola', last_name: 'Ade', email: 'bola@example.com', phone: '+2348090000001' },
+        { token: partner.token },
+      );
+      await receiver.waitFor((deliveries) => deliveries.length > before);
+      const last = receiver.received.at(-1)!;
+      assert.equal(last.signature.split(' ').length, 2, 'signed with the new and the previous secret');
+      assert.ok(last.verified, 'the old secret still verifies');
+      const headers = {
+        'webhook-id': last.id,
+        'webhook-timestamp': last.timestamp,
+        'webhook-signature': last.signature,
+      };
+      assert.doesNotThrow(
+        () => new Webhook(rotated.body.data.secret).verify(last.body, headers),
+        'the new secret verifies',
+      );
+    });
+  });
+}
