@@ -168,7 +168,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   );
 
   const housekeeping = setInterval(() => {
-    Promise.all([accounts.purgeExpired(), purgeExpiredIdempotencyKeys(database.db, clock.now())]).catch(
+    Promise.all([
+      accounts.purgeExpired(),
+      purgeExpiredIdempotencyKeys(database.db, clock.now()),
+      webhookWorker.purgeSettled(),
+    ]).catch(
       (error: unknown) => log.error({ err: error }, 'housekeeping failed'),
     );
   }, HOUSEKEEPING_INTERVAL_MS);

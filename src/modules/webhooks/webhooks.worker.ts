@@ -141,6 +141,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
 
   return {
     runOnce,
+    /** Housekeeping: delivered, failed and skipped events (and their attempts) go after 30 days. */
+    purgeSettled: () => repo.purgeSettledEvents(db, clock.now() - 30 * 24 * 60 * 60 * 1000),
     start(): void {
       if (!stopped) return;
       stopped = false;

@@ -70,6 +70,18 @@ const IdempotencyHeaders = Type.Object({
   ),
 });
 
+const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
+
+/** @fastify/swagger takes a response's description from its schema. */
+function described(responses: Record<number, TSchema>): Record<number, TSchema> {
+  return Object.fromEntries(
+    Object.entries(responses).map(([status, schema]) => [
+      status,
+      { ...schema, description: schema.description ?? SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success' },
+    ]),
+  );
+}
+
 /** Fastify warns about a schema key that is present but undefined. */
 function present(parts: Record<string, TSchema | undefined>): Record<string, TSchema> {
   return Object.fromEntries(Object.entries(parts).filter(([, schema]) => schema !== undefined)) as Record<
@@ -118,7 +130,7 @@ export function operation<
         params: P;
         headers: H;
       }),
-      response: { ...spec.response, ...errorResponses(codes, spec.errorData) },
+      response: { ...described(spec.response), ...errorResponses(codes, spec.errorData) },
     },
     config: {
       auth: spec.auth,

@@ -66,13 +66,14 @@ export const ErrorEnvelope = (codes: readonly ErrorCode[], data?: TSchema) =>
     {
       status: Type.Literal('error'),
       message: Type.String({ examples: [ERROR_REGISTRY[codes[0]!].message] }),
-      error_code: StringEnum(codes, {
-        description: codes.map((code) => `${code}: ${ERROR_REGISTRY[code].message}`).join('\n'),
-      }),
+      error_code: StringEnum(codes),
       errors: Type.Optional(FieldErrorsSchema),
       ...(data ? { data: Type.Optional(data) } : {}),
     },
-    { additionalProperties: false },
+    {
+      additionalProperties: false,
+      description: codes.map((code) => `${code}: ${ERROR_REGISTRY[code].message}`).join(' | '),
+    },
   );
 
 /** Groups error codes by HTTP status into response schemas, for serialization and the OpenAPI document. */
