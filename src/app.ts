@@ -61,7 +61,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {},
   );
   try {
-    await migrateToLatest(database.db);
+    await migrateToLatest(database.db, database.schema);
   } catch (error) {
     await database.close();
     throw error;
@@ -172,9 +172,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       accounts.purgeExpired(),
       purgeExpiredIdempotencyKeys(database.db, clock.now()),
       webhookWorker.purgeSettled(),
-    ]).catch(
-      (error: unknown) => log.error({ err: error }, 'housekeeping failed'),
-    );
+    ]).catch((error: unknown) => log.error({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
 

@@ -7,7 +7,7 @@ readDotEnv();
 const config = loadConfig(process.env);
 const database = openDatabase(config.DATABASE_URL);
 try {
-  const applied = await migrateToLatest(database.db);
+  const applied = await migrateToLatest(database.db, database.schema);
   process.stdout.write(applied.length > 0 ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
 } catch (error) {
   process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

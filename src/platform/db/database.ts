@@ -10,6 +10,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** The PostgreSQL schema in use when it is not the default one. */
+  schema?: string;
   /** Resolves when a trivial query succeeds (readiness). */
   ping(): Promise<void>;
   close(): Promise<void>;
@@ -36,8 +38,15 @@ export function dialectOfUrl(url: string): Dialect {
   return url.startsWith('postgres') ? 'postgres' : 'sqlite';
 }
 
+/** The schema named by `?options=-c search_path=<schema>` in a PostgreSQL URL, if any. */
+function searchPathOf(url: string): string | undefined {
+  const options = URL.canParse(url) ? new URL(url).searchParams.get('options') : null;
+  return options ? /(?:^|\s)-c\s*search_path=([A-Za-z_][A-Za-z0-9_]*)/.exec(options)?.[1] : undefined;
+}
+
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
   if (dialectOfUrl(url) === 'postgres') {
+    const schema = options.pgSchema ?? searchPathOf(url);
     const pool = new pg.Pool({
       connectionString: url,
       max: options.poolSize ?? 10,
@@ -48,6 +57,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     return {
       db,
       dialect: 'postgres',
+      ...(schema ? { schema } : {}),
       ping: async () => {
         await sql`select 1`.execute(db);
       },

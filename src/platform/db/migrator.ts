@@ -1,9 +1,17 @@
 import { type Kysely, Migrator } from 'kysely';
 import { migrations } from './migrations/index.js';
 
-/** Applies pending migrations; throws (with the failing migration's name) if any fails. */
-export async function migrateToLatest<T>(db: Kysely<T>): Promise<string[]> {
-  const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
+/**
+ * Applies pending migrations; throws (with the failing migration's name) if any fails. On
+ * PostgreSQL with a non-default schema, Kysely must be told the schema, or it finds its
+ * bookkeeping tables in another schema and never creates its own.
+ */
+export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((result) => result.status === 'Error');
   if (error || failed) {
