@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { PartnersTable, SessionsTable } from './accounts.table.js';
 
@@ -60,36 +60,44 @@ export function findOtp(db: Kysely<Database>, partnerId: number) {
 }
 
 /**
- * Takes one of the code's attempts before the guess is compared. The increment is a single
- * conditional UPDATE, so however many guesses race, at most OTP_MAX_ATTEMPTS are ever compared.
- * Returns the stored hash to compare with, or undefined when no live code with attempts left exists.
+ * Records a wrong guess: one conditional UPDATE both compares and counts, so however many guesses
+ * race, no more than OTP_MAX_ATTEMPTS wrong ones are ever evaluated against a live code. Returns
+ * false when the guess was not counted as wrong: it matched, or the code is dead, expired or gone.
  */
-export async function reserveOtpAttempt(
+export async function countWrongGuess(
   db: Kysely<Database>,
   partnerId: number,
+  guessHash: string,
   now: number,
-): Promise<string | undefined> {
+): Promise<boolean> {
   const row = await db
     .updateTable('otp_codes')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('partner_id', '=', partnerId)
+    .where('code_hash', '!=', guessHash)
     .where('attempts', '<', OTP_MAX_ATTEMPTS)
     .where('expires_at', '>', now)
-    .returning('code_hash')
+    .returning('attempts')
     .executeTakeFirst();
-  return row?.code_hash;
+  return row !== undefined;
 }
 
-/** Deletes the code if it is still the one that matched: exactly one of two racing requests wins. */
+/**
+ * Consumes the code if the guess is it and it is still live: exactly one of several racing
+ * requests with the right code deletes the row.
+ */
 export async function consumeOtp(
   db: Kysely<Database>,
   partnerId: number,
-  codeHash: string,
+  guessHash: string,
+  now: number,
 ): Promise<boolean> {
   const row = await db
     .deleteFrom('otp_codes')
     .where('partner_id', '=', partnerId)
-    .where('code_hash', '=', codeHash)
+    .where('code_hash', '=', guessHash)
+    .where('attempts', '<', OTP_MAX_ATTEMPTS)
+    .where('expires_at', '>', now)
     .returning('partner_id')
     .executeTakeFirst();
   return row !== undefined;
@@ -128,40 +136,48 @@ export async function updateSessionEnvironment(
 }
 
 /**
- * When the e-mail is locked out (`limit` failures inside the window), the time the lock lifts:
- * the limit-th most recent failure leaving the window.
+ * Numbers this login attempt within the e-mail's window with one atomic upsert: however many
+ * attempts race, each gets its own number, so exactly the first `limit` are checked. A window older
+ * than `windowMs` starts over at 1.
  */
-export async function loginLockedUntil(
+export async function reserveLoginAttempt(
   db: Kysely<Database>,
   email: string,
   now: number,
   windowMs: number,
-  limit: number,
-): Promise<number | undefined> {
+): Promise<{ attempt: number; windowStartedAt: number }> {
+  const expired = sql<boolean>`login_attempts.window_started_at <= ${now - windowMs}`;
   const row = await db
-    .selectFrom('login_failures')
-    .select('failed_at')
-    .where('email', '=', email)
-    .where('failed_at', '>', now - windowMs)
-    .orderBy('failed_at', 'desc')
-    .limit(1)
-    .offset(limit - 1)
-    .executeTakeFirst();
-  return row ? row.failed_at + windowMs : undefined;
+    .insertInto('login_attempts')
+    .values({ email, window_started_at: now, attempts: 1 })
+    .onConflict((conflict) =>
+      conflict.column('email').doUpdateSet({
+        attempts: sql<number>`case when ${expired} then 1 else login_attempts.attempts + 1 end`,
+        window_started_at: sql<number>`case when ${expired} then ${now} else login_attempts.window_started_at end`,
+      }),
+    )
+    .returning(['attempts', 'window_started_at'])
+    .executeTakeFirstOrThrow();
+  return { attempt: row.attempts, windowStartedAt: row.window_started_at };
 }
 
-export async function insertLoginFailure(
+/** Gives an attempt back (the right password on an unverified account is no failure). */
+export async function releaseLoginAttempt(
   db: Kysely<Database>,
-  row: { id: string; email: string; failedAt: number },
+  email: string,
+  windowStartedAt: number,
 ): Promise<void> {
   await db
-    .insertInto('login_failures')
-    .values({ id: row.id, email: row.email, failed_at: row.failedAt })
+    .updateTable('login_attempts')
+    .set((eb) => ({ attempts: eb('attempts', '-', 1) }))
+    .where('email', '=', email)
+    .where('window_started_at', '=', windowStartedAt)
+    .where('attempts', '>', 0)
     .execute();
 }
 
-export async function clearLoginFailures(db: Kysely<Database>, email: string): Promise<void> {
-  await db.deleteFrom('login_failures').where('email', '=', email).execute();
+export async function clearLoginAttempts(db: Kysely<Database>, email: string): Promise<void> {
+  await db.deleteFrom('login_attempts').where('email', '=', email).execute();
 }
 
 /**
@@ -202,8 +218,8 @@ export async function purgeExpiredAccountRows(db: Kysely<Database>, now: number)
     .where('expires_at', '<', now - day)
     .execute();
   await db
-    .deleteFrom('login_failures')
-    .where('failed_at', '<', now - day)
+    .deleteFrom('login_attempts')
+    .where('window_started_at', '<', now - day)
     .execute();
   await db
     .deleteFrom('throttles')

@@ -4,7 +4,7 @@ import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.r
 import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
-import { keyedHash, safeEqual } from '../../platform/crypto/secret-box.js';
+import { keyedHash } from '../../platform/crypto/secret-box.js';
 import { newId, randomOtp, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -153,17 +153,8 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
     if (partner.verified_at !== null) throw new AppError('ACCOUNT_ALREADY_VERIFIED');
 
     const now = clock.now();
-    const storedHash = await repo.reserveOtpAttempt(db, partner.id, now);
-    if (storedHash === undefined) {
-      const otp = await repo.findOtp(db, partner.id);
-      if (!otp)
-        throw new AppError('OTP_INVALID', { message: 'No verification code is pending; request a new one.' });
-      if (otp.attempts >= repo.OTP_MAX_ATTEMPTS) throw new AppError('OTP_ATTEMPTS_EXCEEDED');
-      throw new AppError('OTP_EXPIRED');
-    }
-
     const guessHash = otpHash(partner.id, input.otp);
-    if (!safeEqual(guessHash, storedHash)) {
+    if (await repo.countWrongGuess(db, partner.id, guessHash, now)) {
       await insertAuditEvent(
         db,
         {
@@ -180,7 +171,7 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
     }
 
     const verified = await db.transaction().execute(async (trx) => {
-      if (!(await repo.consumeOtp(trx, partner.id, storedHash))) return false;
+      if (!(await repo.consumeOtp(trx, partner.id, guessHash, now))) return false;
       await repo.markVerified(trx, partner.id, now);
       await insertAuditEvent(
         trx,
@@ -197,9 +188,16 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
       );
       return true;
     });
-    // The loser of two racing verifications with the right code finds the account verified.
-    if (!verified) throw new AppError('ACCOUNT_ALREADY_VERIFIED');
-    return { company_id: partner.id, email: partner.email, verified: true as const };
+    if (verified) return { company_id: partner.id, email: partner.email, verified: true as const };
+
+    // Neither counted as wrong nor consumed: say why.
+    const current = await repo.findPartnerById(db, partner.id);
+    if (current?.verified_at !== null) throw new AppError('ACCOUNT_ALREADY_VERIFIED');
+    const otp = await repo.findOtp(db, partner.id);
+    if (!otp)
+      throw new AppError('OTP_INVALID', { message: 'No verification code is pending; request a new one.' });
+    if (otp.attempts >= repo.OTP_MAX_ATTEMPTS) throw new AppError('OTP_ATTEMPTS_EXCEEDED');
+    throw new AppError('OTP_EXPIRED');
   }
 
   /**
@@ -242,16 +240,20 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
     });
   }
 
+  /**
+   * The attempt is numbered before the password is checked: past the tenth in the e-mail's 15-minute
+   * window, it is refused without an argon2id verification, however many attempts race. A successful
+   * login clears the count.
+   */
   async function login(input: { email: string; password: string }, meta: RequestMeta) {
     const now = clock.now();
-    const lockedUntil = await repo.loginLockedUntil(
+    const { attempt, windowStartedAt } = await repo.reserveLoginAttempt(
       db,
       input.email,
       now,
       LOGIN_WINDOW_MS,
-      LOGIN_MAX_FAILURES,
     );
-    if (lockedUntil !== undefined) {
+    if (attempt > LOGIN_MAX_FAILURES) {
       await insertAuditEvent(
         db,
         {
@@ -263,7 +265,7 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
         meta,
         now,
       );
-      throw rateLimited(lockedUntil - now);
+      throw rateLimited(windowStartedAt + LOGIN_WINDOW_MS - now);
     }
 
     const partner = await repo.findPartnerByEmail(db, input.email);
@@ -273,24 +275,24 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
       input.password,
     );
     if (!partner || !passwordOk) {
-      await db.transaction().execute(async (trx) => {
-        await repo.insertLoginFailure(trx, { id: newId(), email: input.email, failedAt: now });
-        await insertAuditEvent(
-          trx,
-          {
-            partnerId: partner?.id ?? null,
-            actorType: 'anonymous',
-            action: 'account.login_failed',
-            ...(partner ? { targetType: 'partner', targetId: partner.id } : {}),
-            metadata: { email: input.email, reason: partner ? 'wrong_password' : 'unknown_email' },
-          },
-          meta,
-          now,
-        );
-      });
+      await insertAuditEvent(
+        db,
+        {
+          partnerId: partner?.id ?? null,
+          actorType: 'anonymous',
+          action: 'account.login_failed',
+          ...(partner ? { targetType: 'partner', targetId: partner.id } : {}),
+          metadata: { email: input.email, reason: partner ? 'wrong_password' : 'unknown_email' },
+        },
+        meta,
+        now,
+      );
       throw new AppError('INVALID_CREDENTIALS');
     }
-    if (partner.verified_at === null) throw new AppError('ACCOUNT_NOT_VERIFIED');
+    if (partner.verified_at === null) {
+      await repo.releaseLoginAttempt(db, input.email, windowStartedAt);
+      throw new AppError('ACCOUNT_NOT_VERIFIED');
+    }
 
     const token = randomToken();
     const environment: Environment = 'sandbox';
@@ -304,7 +306,7 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
         created_at: now,
         expires_at: now + SESSION_TTL_SECONDS * 1000,
       });
-      await repo.clearLoginFailures(trx, input.email);
+      await repo.clearLoginAttempts(trx, input.email);
       await insertAuditEvent(
         trx,
         {

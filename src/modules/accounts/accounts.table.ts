@@ -36,10 +36,11 @@ export interface SessionsTable {
   expires_at: number;
 }
 
-export interface LoginFailuresTable {
-  id: string;
+/** Login attempts per e-mail in the current window (from its first attempt, 15 minutes). */
+export interface LoginAttemptsTable {
   email: string;
-  failed_at: number;
+  window_started_at: number;
+  attempts: number;
 }
 
 /** One row per throttled action key; `last_at` is when the action was last allowed. */
@@ -52,6 +53,6 @@ export interface AccountsTables {
   partners: PartnersTable;
   otp_codes: OtpCodesTable;
   sessions: SessionsTable;
-  login_failures: LoginFailuresTable;
+  login_attempts: LoginAttemptsTable;
   throttles: ThrottlesTable;
 }

@@ -47,15 +47,10 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema.createIndex('sessions_expires_idx').on('sessions').column('expires_at').execute();
 
   await db.schema
-    .createTable('login_failures')
-    .addColumn('id', 'text', (c) => c.primaryKey())
-    .addColumn('email', 'text', (c) => c.notNull())
-    .addColumn('failed_at', 'bigint', (c) => c.notNull())
-    .execute();
-  await db.schema
-    .createIndex('login_failures_email_idx')
-    .on('login_failures')
-    .columns(['email', 'failed_at'])
+    .createTable('login_attempts')
+    .addColumn('email', 'text', (c) => c.primaryKey())
+    .addColumn('window_started_at', 'bigint', (c) => c.notNull())
+    .addColumn('attempts', 'integer', (c) => c.notNull())
     .execute();
 
   await db.schema
@@ -86,7 +81,7 @@ export async function up(db: AnyDb): Promise<void> {
 }
 
 export async function down(db: AnyDb): Promise<void> {
-  for (const table of ['audit_events', 'throttles', 'login_failures', 'sessions', 'otp_codes', 'partners']) {
+  for (const table of ['audit_events', 'throttles', 'login_attempts', 'sessions', 'otp_codes', 'partners']) {
     await db.schema.dropTable(table).execute();
   }
 }
