@@ -1,4 +1,4 @@
-import multipart from '@fastify/multipart';
+import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from './errors.js';
 
@@ -13,46 +13,89 @@ const LIMITS = {
   headerPairs: 50,
 };
 
-function isFrameworkError(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && code.startsWith('FST_');
-}
+/** Names that would reach an object's prototype are dropped, like any unknown field. */
+const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+
+const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', { message });
+const malformed = (message: string) => new AppError('MALFORMED_REQUEST', { message });
 
 /**
  * Reads a multipart body into request.body before validation: text parts become strings, the file
- * part a Buffer (at most 5 MiB, one file), so the route's schema validates it like a JSON body.
- * A repeated name becomes an array, which the schema refuses. A stream that is not valid multipart
- * is 400 MALFORMED_REQUEST; a file over the limit is 413 PAYLOAD_TOO_LARGE.
+ * part a Buffer (one file, at most 5 MiB), so the route's schema validates it like a JSON body. A
+ * repeated name becomes an array, which the schema refuses. A body that is not valid multipart, or
+ * ends before its closing boundary, is 400 MALFORMED_REQUEST; a limit passed is 413.
  */
-async function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>> {
-  const body: Record<string, unknown> = Object.create(null);
-  const errors: FieldErrors = {};
-  const add = (name: string, value: unknown) => {
-    const existing = body[name];
-    body[name] = existing === undefined ? value : [existing, value].flat();
-  };
-  try {
-    for await (const part of request.parts({ limits: LIMITS })) {
-      if (part.type === 'file') {
-        add(part.fieldname, await part.toBuffer());
-      } else {
-        if (part.valueTruncated)
-          addFieldError(errors, part.fieldname, `must be at most ${LIMITS.fieldSize} bytes`);
-        add(part.fieldname, part.value);
-      }
+function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    let parser: BusboyInstance;
+    try {
+      parser = Busboy({ headers: request.headers as BusboyHeaders, limits: LIMITS });
+    } catch {
+      reject(malformed('The multipart Content-Type needs a boundary parameter.'));
+      return;
     }
-  } catch (error) {
-    if (error instanceof AppError || isFrameworkError(error)) throw error;
-    throw new AppError('MALFORMED_REQUEST', { message: 'The multipart body could not be parsed.' });
-  }
-  if (Object.keys(errors).length > 0) throw new AppError('VALIDATION_FAILED', { errors });
-  return { ...body };
+    const body: Record<string, unknown> = Object.create(null);
+    const errors: FieldErrors = {};
+    let settled = false;
+    let parsed = false;
+    let openFiles = 0;
+
+    const fail = (error: AppError) => {
+      if (settled) return;
+      settled = true;
+      request.raw.unpipe(parser);
+      request.raw.resume();
+      reject(error);
+    };
+    const finish = () => {
+      if (settled || !parsed || openFiles > 0) return;
+      settled = true;
+      if (Object.keys(errors).length > 0) reject(new AppError('VALIDATION_FAILED', { errors }));
+      else resolve({ ...body });
+    };
+    const add = (name: string, value: unknown) => {
+      if (FORBIDDEN_NAMES.has(name)) return;
+      const existing = body[name];
+      body[name] = existing === undefined ? value : [existing, value].flat();
+    };
+
+    parser.on('field', (name, value, nameTruncated, valueTruncated) => {
+      if (nameTruncated || valueTruncated)
+        addFieldError(errors, name, `must be at most ${LIMITS.fieldSize} bytes`);
+      add(name, value);
+    });
+    parser.on('file', (name, stream) => {
+      openFiles += 1;
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('limit', () => fail(tooLarge('The file is larger than 5 MiB.')));
+      stream.on('end', () => {
+        openFiles -= 1;
+        if (!stream.truncated) add(name, Buffer.concat(chunks));
+        finish();
+      });
+    });
+    parser.on('partsLimit', () => fail(tooLarge(`The multipart body has more than ${LIMITS.parts} parts.`)));
+    parser.on('filesLimit', () => fail(tooLarge('The multipart body has more than one file.')));
+    parser.on('fieldsLimit', () =>
+      fail(tooLarge(`The multipart body has more than ${LIMITS.fields} fields.`)),
+    );
+    parser.on('error', () => fail(malformed('The multipart body could not be parsed.')));
+    parser.on('finish', () => {
+      parsed = true;
+      finish();
+    });
+    request.raw.on('error', () => fail(malformed('The request body was cut off.')));
+    request.raw.pipe(parser);
+  });
 }
 
-export async function registerMultipart(app: FastifyInstance): Promise<void> {
-  await app.register(multipart, { limits: LIMITS });
+export function registerMultipart(app: FastifyInstance): void {
+  // The stream is left unread here: the preValidation hook reads it for multipart routes only.
+  app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
   app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.consumes !== 'multipart' || !request.isMultipart()) return;
+    if (request.routeOptions.config.consumes !== 'multipart') return;
+    if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) return;
     request.body = await readMultipart(request);
   });
 }
