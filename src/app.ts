@@ -24,7 +24,12 @@ import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import { registerAuth } from './platform/http/auth.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
-import { genReqId, registerHttpPlatform } from './platform/http/http-platform.js';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  genReqId,
+  registerHttpPlatform,
+} from './platform/http/http-platform.js';
 import { registerMultipart } from './platform/http/multipart.js';
 import { DOCS_PREFIX, registerOpenApi } from './platform/http/openapi.js';
 import {
@@ -126,6 +131,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     // One access line per request is written by the platform's onResponse hook instead.
     logController: new LogController({ disableRequestLogging: true }),
     genReqId,
+    frameworkErrors,
+    clientErrorHandler,
     bodyLimit: JSON_BODY_LIMIT,
     trustProxy:
       typeof config.TRUST_PROXY === 'number'
@@ -149,7 +156,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     adminApiKey: config.ADMIN_API_KEY,
   });
-  await registerMultipart(app);
+  registerMultipart(app);
   registerIdempotency(app, { db: database.db, clock, keys });
   await registerOpenApi(app);
 

@@ -100,11 +100,20 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const value = env[key];
     if (value !== undefined && value.trim() !== '') input[key] = value.trim();
   }
-  const withDefaults = Value.Default(ConfigSchema, input);
-  const converted = Value.Convert(ConfigSchema, withDefaults);
-  const problems = [...Value.Errors(ConfigSchema, converted)].map(
-    (error) => `${error.path.slice(1) || 'config'}: ${error.message} (got ${JSON.stringify(error.value)})`,
-  );
+  // Value.Convert would turn "3000.5" into 3000 and "1e3" into 1: integers must be plain digits.
+  const problems: string[] = [];
+  for (const [key, schema] of Object.entries(ConfigSchema.properties)) {
+    if (schema.type === 'integer' && input[key] !== undefined && !/^[0-9]+$/.test(String(input[key]))) {
+      problems.push(`${key}: must be a whole number (got ${JSON.stringify(input[key])})`);
+      delete input[key];
+    }
+  }
+  const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input));
+  for (const error of Value.Errors(ConfigSchema, converted)) {
+    problems.push(
+      `${error.path.slice(1) || 'config'}: ${error.message} (got ${JSON.stringify(error.value)})`,
+    );
+  }
   if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   const raw = converted as RawConfig;
 

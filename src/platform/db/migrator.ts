@@ -1,4 +1,4 @@
-import { type Kysely, Migrator } from 'kysely';
+import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 /**
@@ -7,10 +7,11 @@ import { migrations } from './migrations/index.js';
  * bookkeeping tables in another schema and never creates its own.
  */
 export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promise<string[]> {
+  const tableSchema = schema ?? (await currentPostgresSchema(db));
   const migrator = new Migrator({
     db,
     provider: { getMigrations: async () => migrations },
-    ...(schema ? { migrationTableSchema: schema } : {}),
+    ...(tableSchema ? { migrationTableSchema: tableSchema } : {}),
   });
   const { error, results = [] } = await migrator.migrateToLatest();
   const failed = results.find((result) => result.status === 'Error');
@@ -19,4 +20,10 @@ export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promis
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${cause}`, { cause: error });
   }
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+async function currentPostgresSchema<T>(db: Kysely<T>): Promise<string | undefined> {
+  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  return rows[0]?.schema;
 }

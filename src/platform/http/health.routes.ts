@@ -11,7 +11,12 @@ export function registerHealthRoutes(app: FastifyInstance, ping: () => Promise<v
   app.get(
     '/healthz',
     {
-      schema: { operationId: 'getHealth', summary: 'The process is up', tags, response: { 200: Health } },
+      schema: {
+        operationId: 'getHealth',
+        summary: 'The process is up',
+        tags,
+        response: { 200: Health, ...errorResponses(['INTERNAL_ERROR']) },
+      },
       config: { rateLimit: false },
     },
     async () => ({ status: 'success', message: 'OK', data: { status: 'ok' } }),

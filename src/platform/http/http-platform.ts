@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError, type ErrorCode } from './errors.js';
@@ -69,15 +70,6 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = 
     message: 'The request body is not valid JSON.',
   },
   FST_ERR_BAD_URL: { code: 'NOT_FOUND' },
-  FST_REQ_FILE_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'The file is larger than 5 MiB.' },
-  FST_PARTS_LIMIT: { code: 'PAYLOAD_TOO_LARGE', message: 'The multipart body has too many parts.' },
-  FST_FILES_LIMIT: { code: 'PAYLOAD_TOO_LARGE', message: 'The multipart body has too many files.' },
-  FST_FIELDS_LIMIT: { code: 'PAYLOAD_TOO_LARGE', message: 'The multipart body has too many fields.' },
-  FST_PROTO_VIOLATION: {
-    code: 'MALFORMED_REQUEST',
-    message: 'The multipart body has a forbidden field name.',
-  },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: { code: 'UNSUPPORTED_MEDIA_TYPE' },
 };
 
 /** Turns anything thrown into an AppError; unknown errors become INTERNAL_ERROR (and are logged). */
@@ -109,6 +101,36 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
   request.errorCode = error.code;
   if (error.headers) reply.headers(error.headers);
   return reply.code(error.status).send(errorBody(error));
+}
+
+/**
+ * Errors Node raises before a request exists (malformed request line, header block too large,
+ * timeouts) answered with the envelope instead of the server's default body.
+ */
+export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    const appError =
+      error.code === 'HPE_HEADER_OVERFLOW'
+        ? new AppError('PAYLOAD_TOO_LARGE', { message: 'The request headers are too large.' })
+        : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+          ? new AppError('MALFORMED_REQUEST', { message: 'The request was not received in time.' })
+          : new AppError('MALFORMED_REQUEST', { message: 'The request is not valid HTTP.' });
+    const body = JSON.stringify(errorBody(appError));
+    socket.write(
+      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n` +
+        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
+        `x-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
+}
+
+/** Router-level failures (a URL with broken percent-encoding) get the envelope like any other error. */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply): void {
+  reply.header('x-request-id', request.id);
+  reply.headers(API_HEADERS);
+  sendError(request, reply, toAppError(error));
 }
 
 function pathPattern(url: string): RegExp {

@@ -54,7 +54,7 @@ export function createMailer(options: MailerOptions): Mailer {
       );
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
       options.log.info(
-        { to: message.to, subject: message.subject, file },
+        { to: message.to, subject: message.subject, outbox_file: file },
         'SMTP_URL is not set: e-mail written to the outbox',
       );
     },
