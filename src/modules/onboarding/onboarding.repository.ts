@@ -28,6 +28,15 @@ export function findPartnerProfile(db: Kysely<Database>, partnerId: number) {
 }
 export type PartnerProfileRow = NonNullable<Awaited<ReturnType<typeof findPartnerProfile>>>;
 
+/** Takes the partner row's lock for the rest of the transaction (PostgreSQL; SQLite has one writer). */
+export async function lockPartner(db: Kysely<Database>, partnerId: number): Promise<void> {
+  await db
+    .updateTable('partners')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', partnerId)
+    .execute();
+}
+
 export async function updatePartnerProfile(
   db: Kysely<Database>,
   partnerId: number,

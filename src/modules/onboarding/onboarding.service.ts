@@ -10,7 +10,6 @@ import { type Clock, toIso } from '../../platform/clock.js';
 import { bvnHash, maskBvn, sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import { enqueueEvent } from '../../platform/events/outbox.repository.js';
 import type { SessionCredential } from '../../platform/http/auth.js';
@@ -58,15 +57,19 @@ export interface Actor {
 /** An uploaded file or a partner-hosted URL, already checked. */
 type FileSource = { kind: 'upload'; bytes: Buffer; contentType: string } | { kind: 'url'; url: string };
 
-const YEAR_MS = 365.2425 * 24 * 60 * 60 * 1000;
-
-/** Age limits of CONTRACT 3.3 on a real date in the past. */
+/**
+ * Age limits of CONTRACT 3.3 on a real date (YYYY-MM-DD) in the past, in completed calendar years on
+ * today's UTC date: the 18th birthday is the first day a person is 18.
+ */
 export function dobProblem(dob: string, now: number): string | undefined {
-  const born = Date.parse(`${dob}T00:00:00Z`);
-  if (born >= now) return 'must be in the past';
-  const age = (now - born) / YEAR_MS;
+  const today = new Date(now).toISOString().slice(0, 10);
+  if (dob >= today) return 'must be in the past';
+  const [year, month, day] = dob.split('-').map(Number) as [number, number, number];
+  const [thisYear, thisMonth, thisDay] = today.split('-').map(Number) as [number, number, number];
+  const hadBirthday = thisMonth > month || (thisMonth === month && thisDay >= day);
+  const age = thisYear - year - (hadBirthday ? 0 : 1);
   if (age < 18) return 'the person must be at least 18 years old';
-  if (age > 120) return 'must be at most 120 years ago';
+  if (age > 120) return 'the person must be at most 120 years old';
   return undefined;
 }
 
@@ -200,7 +203,12 @@ export function createOnboardingService(deps: OnboardingDeps) {
     return getProfile(session);
   }
 
-  async function assertChangeable(trx: Kysely<Database>, partnerId: number): Promise<void> {
+  /**
+   * Inside a transaction, also takes the partner's row lock: a partner's representative and document
+   * writes run one at a time, so racing uploads of one type supersede each other in order.
+   */
+  async function assertChangeable(trx: Kysely<Database>, partnerId: number, lock = false): Promise<void> {
+    if (lock) await repo.lockPartner(trx, partnerId);
     const partner = await repo.findPartnerProfile(trx, partnerId);
     if (!partner) throw new AppError('NOT_FOUND');
     if (LOCKED_STATUSES.includes(partner.onboarding_status)) {
@@ -222,20 +230,6 @@ export function createOnboardingService(deps: OnboardingDeps) {
       size_bytes: source.bytes.length,
       sha256: createHash('sha256').update(source.bytes).digest('hex'),
     };
-  }
-
-  /**
-   * Two uploads of one type racing on PostgreSQL: the partial unique index lets one transaction
-   * commit and the other retry, so exactly one document stays current.
-   */
-  async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return await work();
-      } catch (error) {
-        if (!isUniqueViolation(error) || attempt >= 3) throw error;
-      }
-    }
   }
 
   async function checkKyc(input: RepresentativeBody): Promise<KycResult> {
@@ -275,86 +269,84 @@ export function createOnboardingService(deps: OnboardingDeps) {
     const result = await checkKyc(input);
     const now = clock.now();
     try {
-      const created = await retryOnConflict(() =>
-        db.transaction().execute(async (trx) => {
-          await assertChangeable(trx, partnerId);
-          const current = await repo.findRepresentative(trx, partnerId);
-          if (current?.bvn_verified_at && current.bvn_hash !== hash) throw new AppError('BVN_IMMUTABLE');
-          const documentId = newId();
-          await repo.replaceCurrentDocument(
-            trx,
-            {
-              id: documentId,
-              partner_id: partnerId,
-              document_type: 'valid_id',
-              status: 'pending_review',
-              uploaded_at: now,
-              ...stored,
-            },
-            now,
-          );
-          const passed = result.outcome === 'passed';
-          await repo.upsertRepresentative(trx, {
+      const created = await db.transaction().execute(async (trx) => {
+        await assertChangeable(trx, partnerId, true);
+        const current = await repo.findRepresentative(trx, partnerId);
+        if (current?.bvn_verified_at && current.bvn_hash !== hash) throw new AppError('BVN_IMMUTABLE');
+        const documentId = newId();
+        await repo.replaceCurrentDocument(
+          trx,
+          {
+            id: documentId,
             partner_id: partnerId,
-            first_name: input.first_name,
-            last_name: input.last_name,
-            email: input.email,
-            phone: input.phone,
-            dob: input.dob,
-            gender: input.gender,
-            designation: input.designation,
-            id_type: input.id_type,
-            id_file_url: stored.file_url,
-            id_document_id: documentId,
-            address: input.address,
-            ...sealBvn(keys, input.bvn),
-            kyc_status: result.outcome,
-            kyc_message: result.message,
-            kyc_provider: kyc.name,
-            kyc_checked_at: now,
-            // Once a check has passed for this BVN it stays set, whatever later checks say.
-            bvn_verified_at: current?.bvn_verified_at ?? (passed ? now : null),
-            created_at: now,
-            updated_at: now,
-          });
-          await repo.insertKycCheck(trx, {
-            id: newId(),
-            partner_id: partnerId,
-            subject: 'representative',
-            provider: kyc.name,
-            outcome: result.outcome,
-            reason: result.reason,
-            message: result.message,
-            bvn_last4: input.bvn.slice(-4),
-            created_at: now,
-          });
-          await audit(
-            trx,
-            {
-              ...partnerActor(partnerId),
-              action: current ? 'onboarding.representative_updated' : 'onboarding.representative_added',
-              targetType: 'representative',
-              targetId: partnerId,
-              metadata: { bvn: maskBvn(input.bvn.slice(-4)), id_document_id: documentId },
-            },
-            meta,
-            now,
-          );
-          await audit(
-            trx,
-            {
-              ...partnerActor(partnerId),
-              action: 'kyc.checked',
-              targetType: 'representative',
-              targetId: partnerId,
-              metadata: { provider: kyc.name, outcome: result.outcome, reason: result.reason },
-            },
-            meta,
-            now,
-          );
-          return current === undefined;
-        }),
-      );
+            document_type: 'valid_id',
+            status: 'pending_review',
+            uploaded_at: now,
+            ...stored,
+          },
+          now,
+        );
+        const passed = result.outcome === 'passed';
+        await repo.upsertRepresentative(trx, {
+          partner_id: partnerId,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          email: input.email,
+          phone: input.phone,
+          dob: input.dob,
+          gender: input.gender,
+          designation: input.designation,
+          id_type: input.id_type,
+          id_file_url: stored.file_url,
+          id_document_id: documentId,
+          address: input.address,
+          ...sealBvn(keys, input.bvn),
+          kyc_status: result.outcome,
+          kyc_message: result.message,
+          kyc_provider: kyc.name,
+          kyc_checked_at: now,
+          // Once a check has passed for this BVN it stays set, whatever later checks say.
+          bvn_verified_at: current?.bvn_verified_at ?? (passed ? now : null),
+          created_at: now,
+          updated_at: now,
+        });
+        await repo.insertKycCheck(trx, {
+          id: newId(),
+          partner_id: partnerId,
+          subject: 'representative',
+          provider: kyc.name,
+          outcome: result.outcome,
+          reason: result.reason,
+          message: result.message,
+          bvn_last4: input.bvn.slice(-4),
+          created_at: now,
+        });
+        await audit(
+          trx,
+          {
+            ...partnerActor(partnerId),
+            action: current ? 'onboarding.representative_updated' : 'onboarding.representative_added',
+            targetType: 'representative',
+            targetId: partnerId,
+            metadata: { bvn: maskBvn(input.bvn.slice(-4)), id_document_id: documentId },
+          },
+          meta,
+          now,
+        );
+        await audit(
+          trx,
+          {
+            ...partnerActor(partnerId),
+            action: 'kyc.checked',
+            targetType: 'representative',
+            targetId: partnerId,
+            metadata: { provider: kyc.name, outcome: result.outcome, reason: result.reason },
+          },
+          meta,
+          now,
+        );
+        return current === undefined;
+      });
       return {
         created,
         data: {
@@ -376,35 +368,33 @@ export function createOnboardingService(deps: OnboardingDeps) {
     const now = clock.now();
     const id = newId();
     try {
-      await retryOnConflict(() =>
-        db.transaction().execute(async (trx) => {
-          await assertChangeable(trx, partnerId);
-          await repo.replaceCurrentDocument(
-            trx,
-            {
-              id,
-              partner_id: partnerId,
-              document_type: input.document_type,
-              status: 'pending_review',
-              uploaded_at: now,
-              ...stored,
-            },
-            now,
-          );
-          await audit(
-            trx,
-            {
-              ...partnerActor(partnerId),
-              action: 'onboarding.document_uploaded',
-              targetType: 'document',
-              targetId: id,
-              metadata: { document_type: input.document_type, source: source.kind },
-            },
-            meta,
-            now,
-          );
-        }),
-      );
+      await db.transaction().execute(async (trx) => {
+        await assertChangeable(trx, partnerId, true);
+        await repo.replaceCurrentDocument(
+          trx,
+          {
+            id,
+            partner_id: partnerId,
+            document_type: input.document_type,
+            status: 'pending_review',
+            uploaded_at: now,
+            ...stored,
+          },
+          now,
+        );
+        await audit(
+          trx,
+          {
+            ...partnerActor(partnerId),
+            action: 'onboarding.document_uploaded',
+            targetType: 'document',
+            targetId: id,
+            metadata: { document_type: input.document_type, source: source.kind },
+          },
+          meta,
+          now,
+        );
+      });
     } catch (error) {
       if (stored.storage_key) await storage.delete(stored.storage_key).catch(() => undefined);
       throw error;
