@@ -1,4 +1,5 @@
 import { randomInt } from 'node:crypto';
+import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import { type Clock, toIso } from '../../platform/clock.js';
@@ -19,6 +20,8 @@ import {
   type CreateVirtualAccountBody,
   MAX_CREDIT_KOBO,
   type SimulateCreditBody,
+  type Transaction,
+  type VirtualAccount,
 } from './virtual-accounts.schemas.js';
 
 export interface VirtualAccountsDeps {
@@ -32,6 +35,11 @@ export interface VirtualAccountsDeps {
 const MAX_ALLOCATION_ATTEMPTS = 10;
 
 export type VirtualAccountsService = ReturnType<typeof createVirtualAccountsService>;
+
+export interface CreditResult {
+  transaction: Static<typeof Transaction>;
+  account: Static<typeof VirtualAccount>;
+}
 
 export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankName }: VirtualAccountsDeps) {
   const scopeOf = (credential: PartnerCredential): repo.Scope => ({
@@ -196,11 +204,13 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
     return kobo;
   }
 
+  /** `onCommit` runs inside the credit's transaction (the route records the idempotent response there). */
   async function simulateCredit(
     credential: PartnerCredential,
     accountNumber: string,
     input: SimulateCreditBody,
     meta: RequestMeta,
+    onCommit?: (trx: Kysely<Database>, result: CreditResult) => Promise<void>,
   ) {
     if (credential.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
     const amountKobo = creditAmount(input.amount);
@@ -248,6 +258,7 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
         },
         now,
       );
+      await onCommit?.(trx, result);
       return result;
     });
   }

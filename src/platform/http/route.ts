@@ -123,7 +123,7 @@ export function operation<
         body: spec.body,
         querystring: spec.querystring,
         params: spec.params,
-        headers: spec.headers,
+        headers,
       }) as {
         body: B;
         querystring: Q;

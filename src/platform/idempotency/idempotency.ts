@@ -12,9 +12,14 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A record still in progress after this long belongs to a request that died with its process. */
 const STALE_IN_PROGRESS_MS = 60_000;
 
+/** Records the response inside the caller's transaction (see registerIdempotency). */
+export type CommitResponse = (trx: Kysely<Database>, status: number, body: unknown) => Promise<void>;
+
 declare module 'fastify' {
   interface FastifyRequest {
     idempotencyScope: repo.IdempotencyScope | undefined;
+    /** Set while this request holds an Idempotency-Key: lets a service record the response atomically. */
+    commitIdempotentResponse: CommitResponse | undefined;
   }
 }
 
@@ -36,12 +41,17 @@ function canonicalJson(value: unknown): string {
  * `Idempotent-Replayed: true`; the same key with another request is 422, while the first is still
  * running 409. Keys are scoped to partner and environment and kept 24 hours. Server errors (5xx) are
  * not stored, so a retry runs again.
+ *
+ * A write that moves money records its response in its own transaction (commitIdempotentResponse),
+ * so a crash between commit and reply cannot lead a retry to do it twice; onSend then stores the
+ * exact bytes sent.
  */
 export function registerIdempotency(
   app: FastifyInstance,
   { db, clock, keys }: { db: Kysely<Database>; clock: Clock; keys: KeyRing },
 ): void {
   app.decorateRequest('idempotencyScope', undefined);
+  app.decorateRequest('commitIdempotentResponse', undefined);
 
   app.addHook('preHandler', async (request, reply) => {
     if (!request.routeOptions.config.idempotent) return;
@@ -63,6 +73,8 @@ export function registerIdempotency(
       (await repo.reclaimKey(db, scope, { ...claim, staleBefore: now - STALE_IN_PROGRESS_MS }))
     ) {
       request.idempotencyScope = scope;
+      request.commitIdempotentResponse = (trx, status, body) =>
+        repo.completeKey(trx, scope, { status, body: encrypt(keys.encryption, JSON.stringify(body)) });
       return;
     }
     const existing = await repo.findKey(db, scope);
