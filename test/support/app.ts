@@ -173,7 +173,10 @@ export async function startApp(
 /** One app on its own fresh database: what most tests want. */
 export async function createTestApp(dialect: DialectName, options: TestAppOptions = {}): Promise<TestApp> {
   const database = await createTestDatabase(dialect);
-  const started = await startApp(database, options);
+  const started = await startApp(database, options).catch(async (error: unknown) => {
+    await database.drop();
+    throw error;
+  });
   const handle = database.open();
   return {
     ...started,

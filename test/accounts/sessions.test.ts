@@ -1,0 +1,127 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  assertError,
+  auditActions,
+  BUSINESS_INFO,
+  LOGIN,
+  LOGOUT,
+  useAppWithSink,
+  verifiedAccount,
+} from '../support/account-flows.js';
+import { DIALECTS } from '../support/app.js';
+import { createPartner } from '../support/factories.js';
+
+const SESSION_TTL_MS = 7200 * 1000;
+
+for (const dialect of DIALECTS) {
+  describe(`session tokens and logout [${dialect.name}]`, { skip: dialect.skip }, () => {
+    const ctx = useAppWithSink(dialect.name);
+
+    it('lets a session token read GET /client/onboarding/business-info', async () => {
+      const partner = await createPartner(ctx.t, ctx.sink);
+      const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
+      assert.equal(response.status, 200, response.text);
+      assert.equal(response.body.data.company_id, partner.companyId);
+      assert.equal(response.body.data.email, partner.email);
+      assert.equal(response.body.data.environment, 'sandbox');
+    });
+
+    it('returns 401 UNAUTHENTICATED for a missing, empty, malformed or unknown credential', async () => {
+      const partner = await createPartner(ctx.t, ctx.sink);
+      const headerCases: Array<[string, Record<string, string>]> = [
+        ['no Authorization header', {}],
+        ['an empty header', { authorization: '' }],
+        ['"Bearer" with no token', { authorization: 'Bearer' }],
+        ['"Bearer " with no token', { authorization: 'Bearer ' }],
+        ['a garbage token', { authorization: 'Bearer garbage-token-that-was-never-issued' }],
+        ['Basic credentials', { authorization: 'Basic xyz' }],
+        ['Basic with the real token', { authorization: `Basic ${partner.token}` }],
+        ['the token without a scheme', { authorization: partner.token }],
+        ['a token one character short', { authorization: `Bearer ${partner.token.slice(0, -1)}` }],
+        ['a token with one character more', { authorization: `Bearer ${partner.token}A` }],
+        ['an API-key-shaped token', { authorization: 'Bearer sk_sandbox_0123456789abcdefghijklmnop' }],
+        ['an oversized token', { authorization: `Bearer ${'a'.repeat(5000)}` }],
+        ['two tokens', { authorization: `Bearer ${partner.token} ${partner.token}` }],
+      ];
+      for (const [label, headers] of headerCases) {
+        const response = await ctx.t.api.get(BUSINESS_INFO, { headers });
+        assert.equal(response.status, 401, `${label}: ${response.text}`);
+        assertError(response, 401, 'UNAUTHENTICATED');
+      }
+      // The real token still works: the refusals above were about the credentials, not the route.
+      const ok = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
+      assert.equal(ok.status, 200, ok.text);
+    });
+
+    it('keeps a token valid shortly before 7200 seconds have passed', async () => {
+      const partner = await createPartner(ctx.t, ctx.sink);
+      ctx.t.clock.advance(SESSION_TTL_MS - 5_000);
+      const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
+      assert.equal(response.status, 200, response.text);
+    });
+
+    it('returns 401 TOKEN_EXPIRED once 7200 seconds have passed, on reads and on logout', async () => {
+      const partner = await createPartner(ctx.t, ctx.sink);
+      ctx.t.clock.advance(SESSION_TTL_MS);
+      const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
+      assertError(response, 401, 'TOKEN_EXPIRED');
+      const logout = await ctx.t.api.post(LOGOUT, undefined, { token: partner.token });
+      assertError(logout, 401, 'TOKEN_EXPIRED');
+      const fresh = await ctx.t.api.post(LOGIN, { email: partner.email, password: partner.password });
+      assert.equal(fresh.status, 200, fresh.text);
+      const again = await ctx.t.api.get(BUSINESS_INFO, { token: fresh.body.data.token });
+      assert.equal(again.status, 200, again.text);
+    });
+
+    it('logs out with 200, after which the token gets 401 UNAUTHENTICATED', async () => {
+      const partner = await createPartner(ctx.t, ctx.sink);
+      const logout = await ctx.t.api.post(LOGOUT, undefined, { token: partner.token });
+      assert.equal(logout.status, 200, logout.text);
+      assert.equal(logout.body.status, 'success');
+      const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
+      assertError(response, 401, 'UNAUTHENTICATED');
+      const sessions = await ctx.t.db
+        .selectFrom('sessions')
+        .select('id')
+        .where('partner_id', '=', partner.companyId)
+        .execute();
+      assert.equal(sessions.length, 0);
+      assert.equal((await auditActions(ctx.t, partner.companyId, 'account.logout')).length, 1);
+    });
+
+    it('returns 401 for a second logout with the same token', async () => {
+      const partner = await createPartner(ctx.t, ctx.sink);
+      assert.equal((await ctx.t.api.post(LOGOUT, undefined, { token: partner.token })).status, 200);
+      const second = await ctx.t.api.post(LOGOUT, undefined, { token: partner.token });
+      assertError(second, 401, 'UNAUTHENTICATED');
+    });
+
+    it('returns 401 UNAUTHENTICATED for a logout without a token', async () => {
+      const response = await ctx.t.api.post(LOGOUT);
+      assertError(response, 401, 'UNAUTHENTICATED');
+    });
+
+    it('revokes only the calling session', async () => {
+      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const login = () => ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
+      const [first, second] = await Promise.all([login(), login()]);
+      const [kept, revoked] = [first!.body.data.token, second!.body.data.token];
+      assert.equal((await ctx.t.api.post(LOGOUT, undefined, { token: revoked })).status, 200);
+      assertError(await ctx.t.api.get(BUSINESS_INFO, { token: revoked }), 401, 'UNAUTHENTICATED');
+      const response = await ctx.t.api.get(BUSINESS_INFO, { token: kept });
+      assert.equal(response.status, 200, response.text);
+    });
+
+    it("leaves another partner's session working when one partner logs out", async () => {
+      const alice = await createPartner(ctx.t, ctx.sink);
+      const bob = await createPartner(ctx.t, ctx.sink);
+      const profile = await ctx.t.api.get(BUSINESS_INFO, { token: bob.token });
+      assert.equal(profile.body.data.company_id, bob.companyId);
+      assert.equal((await ctx.t.api.post(LOGOUT, undefined, { token: alice.token })).status, 200);
+      const stillBob = await ctx.t.api.get(BUSINESS_INFO, { token: bob.token });
+      assert.equal(stillBob.status, 200, 'logging Alice out leaves Bob signed in');
+      assert.equal(stillBob.body.data.company_id, bob.companyId);
+    });
+  });
+}

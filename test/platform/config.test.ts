@@ -1,0 +1,140 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../src/config.js';
+import { DIALECTS, TEST_DATABASE_URL } from '../support/app.js';
+
+const KEY = randomBytes(32).toString('base64');
+
+/** Asserts that loadConfig refuses `env` with a ConfigError whose message names every variable given. */
+function assertRefused(env: Record<string, string>, ...variables: string[]): void {
+  assert.throws(
+    () => loadConfig(env),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+      for (const variable of variables) {
+        assert.ok(error.message.includes(variable), `message does not name ${variable}: ${error.message}`);
+      }
+      return true;
+    },
+  );
+}
+
+for (const dialect of DIALECTS) {
+  describe(`loadConfig with a ${dialect.name} DATABASE_URL [${dialect.name}]`, () => {
+    const databaseUrl =
+      dialect.name === 'postgres' ? TEST_DATABASE_URL : 'sqlite:/tmp/baas-config-test.sqlite';
+    const production = { NODE_ENV: 'production', DATABASE_URL: databaseUrl };
+
+    it('loads a development configuration with the documented defaults', () => {
+      const config = loadConfig({ DATABASE_URL: databaseUrl });
+      assert.equal(config.DATABASE_URL, databaseUrl);
+      assert.equal(config.PORT, 3000);
+      assert.equal(config.HOST, '127.0.0.1');
+      assert.equal(config.RATE_LIMIT_IP_PER_MINUTE, 600);
+      assert.equal(config.KYC_PROVIDER, 'sandbox');
+      assert.equal(config.DATA_DIR, path.resolve('./data'));
+      assert.equal(config.WEBHOOK_RETRY_BASE_MS, 30000);
+    });
+
+    it('defaults DATABASE_URL to SQLite under DATA_DIR', () => {
+      const config = loadConfig({ DATA_DIR: '/tmp/baas-config-dir' });
+      assert.equal(config.DATABASE_URL, `sqlite:${path.join('/tmp/baas-config-dir', 'baas.sqlite')}`);
+    });
+
+    it('loads a production configuration that has SMTP_URL and DATA_ENCRYPTION_KEY', () => {
+      const config = loadConfig({
+        ...production,
+        SMTP_URL: 'smtp://mail.example.com:587',
+        DATA_ENCRYPTION_KEY: KEY,
+      });
+      assert.equal(config.NODE_ENV, 'production');
+      assert.equal(config.DATA_ENCRYPTION_KEY, KEY);
+    });
+
+    it('refuses production without SMTP_URL, naming it', () => {
+      assertRefused({ ...production, DATA_ENCRYPTION_KEY: KEY }, 'SMTP_URL');
+    });
+
+    it('refuses production without DATA_ENCRYPTION_KEY, naming it', () => {
+      assertRefused({ ...production, SMTP_URL: 'smtp://mail.example.com:587' }, 'DATA_ENCRYPTION_KEY');
+    });
+
+    it('names both when production has neither', () => {
+      assertRefused(production, 'SMTP_URL', 'DATA_ENCRYPTION_KEY');
+    });
+
+    it('refuses a DATA_ENCRYPTION_KEY that is not base64 of exactly 32 bytes, in any environment', () => {
+      for (const key of [
+        'abc',
+        'not base64 at all, but forty-four chars!!!!',
+        randomBytes(16).toString('base64'),
+        randomBytes(31).toString('base64'),
+        randomBytes(33).toString('base64'),
+        randomBytes(32).toString('hex'),
+      ]) {
+        assertRefused({ DATABASE_URL: databaseUrl, DATA_ENCRYPTION_KEY: key }, 'DATA_ENCRYPTION_KEY');
+        assertRefused(
+          { ...production, SMTP_URL: 'smtp://mail.example.com', DATA_ENCRYPTION_KEY: key },
+          'DATA_ENCRYPTION_KEY',
+        );
+      }
+    });
+
+    it('refuses a PORT that is not an integer from 0 to 65535', () => {
+      for (const port of ['abc', '-1', '65536', '80abc']) {
+        assertRefused({ DATABASE_URL: databaseUrl, PORT: port }, 'PORT');
+      }
+      assert.equal(loadConfig({ DATABASE_URL: databaseUrl, PORT: '8080' }).PORT, 8080);
+    });
+
+    it('refuses integer settings written as fractions or in exponent notation instead of truncating them', () => {
+      for (const value of ['3000.5', '1e3']) {
+        assertRefused({ DATABASE_URL: databaseUrl, PORT: value }, 'PORT');
+        assertRefused(
+          { DATABASE_URL: databaseUrl, RATE_LIMIT_IP_PER_MINUTE: value },
+          'RATE_LIMIT_IP_PER_MINUTE',
+        );
+      }
+    });
+
+    it('refuses a bank code that is not 6 digits', () => {
+      for (const code of ['12345', '1234567', 'abcdef', '12 456', '０９０９９９']) {
+        assertRefused({ DATABASE_URL: databaseUrl, BANK_CODE_SANDBOX: code }, 'BANK_CODE_SANDBOX');
+        assertRefused({ DATABASE_URL: databaseUrl, BANK_CODE_LIVE: code }, 'BANK_CODE_LIVE');
+      }
+      assert.equal(
+        loadConfig({ DATABASE_URL: databaseUrl, BANK_CODE_SANDBOX: '000011' }).BANK_CODE_SANDBOX,
+        '000011',
+      );
+    });
+
+    it('refuses a negative or non-numeric RATE_LIMIT_IP_PER_MINUTE and accepts 0', () => {
+      for (const value of ['-1', 'lots']) {
+        assertRefused(
+          { DATABASE_URL: databaseUrl, RATE_LIMIT_IP_PER_MINUTE: value },
+          'RATE_LIMIT_IP_PER_MINUTE',
+        );
+      }
+      assert.equal(
+        loadConfig({ DATABASE_URL: databaseUrl, RATE_LIMIT_IP_PER_MINUTE: '0' }).RATE_LIMIT_IP_PER_MINUTE,
+        0,
+      );
+    });
+
+    it('refuses an unsupported DATABASE_URL, SMTP_URL or REDIS_URL', () => {
+      assertRefused({ DATABASE_URL: 'mysql://root@localhost/baas' }, 'DATABASE_URL');
+      assertRefused({ DATABASE_URL: databaseUrl, SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL');
+      assertRefused({ DATABASE_URL: databaseUrl, REDIS_URL: 'localhost:6379' }, 'REDIS_URL');
+    });
+
+    it('names every problem at once', () => {
+      assertRefused(
+        { DATABASE_URL: databaseUrl, PORT: 'abc', BANK_CODE_SANDBOX: '1' },
+        'PORT',
+        'BANK_CODE_SANDBOX',
+      );
+    });
+  });
+}

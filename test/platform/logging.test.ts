@@ -1,0 +1,87 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  BUSINESS_INFO,
+  eventually,
+  LOGIN,
+  LOGOUT,
+  REGISTER,
+  RESEND_OTP,
+  randomPassword,
+  useAppWithSink,
+  VERIFY_OTP,
+  wrongCode,
+} from '../support/account-flows.js';
+import { DIALECTS } from '../support/app.js';
+import { registration } from '../support/factories.js';
+import type { ApiResponse } from '../support/http.js';
+
+/** The code as a token of its own: six digits may occur inside ids and timestamps by chance. */
+const standalone = (digits: string) => new RegExp(`(?<![0-9A-Za-z])${digits}(?![0-9A-Za-z])`);
+
+for (const dialect of DIALECTS) {
+  describe(`logs [${dialect.name}]`, { skip: dialect.skip }, () => {
+    const ctx = useAppWithSink(dialect.name);
+
+    it('never contain the password, the OTP or the session token, and log one JSON line per request with its id', async () => {
+      const password = `Pw-${randomPassword(20)}`;
+      const wrongPassword = `Wrong-${randomPassword(20)}`;
+      const body = registration({ password, password_confirmation: password });
+      const responses: ApiResponse[] = [];
+      const call = async (promise: Promise<ApiResponse>) => {
+        const response = await promise;
+        responses.push(response);
+        return response;
+      };
+
+      assert.equal((await call(ctx.t.api.post(REGISTER, body))).status, 201);
+      const firstOtp = await ctx.sink.otpFor(body.email);
+      await call(ctx.t.api.post(RESEND_OTP, { email: body.email }));
+      const otp = await ctx.sink.otpFor(body.email, 2);
+      await call(ctx.t.api.post(VERIFY_OTP, { email: body.email, otp: wrongCode(otp) }));
+      assert.equal((await call(ctx.t.api.post(VERIFY_OTP, { email: body.email, otp }))).status, 200);
+      await call(ctx.t.api.post(LOGIN, { email: body.email, password: wrongPassword }));
+      await call(ctx.t.api.post(LOGIN, { email: 'nobody-here@example.com', password }));
+      const login = await call(
+        ctx.t.api.post(
+          LOGIN,
+          { email: body.email, password },
+          { headers: { 'x-request-id': 'client-trace-0042' } },
+        ),
+      );
+      assert.equal(login.status, 200);
+      const token: string = login.body.data.token;
+      assert.equal((await call(ctx.t.api.get(BUSINESS_INFO, { token }))).status, 200);
+      await call(ctx.t.api.get(BUSINESS_INFO, { token: `${token}x` }));
+      assert.equal((await call(ctx.t.api.post(LOGOUT, undefined, { token }))).status, 200);
+      await call(ctx.t.api.get(BUSINESS_INFO, { token }));
+
+      const ids = responses.map((r) => String(r.headers.get('x-request-id')));
+      assert.ok(ids.includes('client-trace-0042'));
+      const requestLines = () =>
+        ctx.t.logs
+          .map((line) => JSON.parse(line) as Record<string, unknown>)
+          .filter((l) => l['msg'] === 'request');
+      // The access line is written after the response is sent.
+      await eventually(
+        () => ids.every((id) => requestLines().some((line) => line['reqId'] === id)),
+        'an access log line for every request',
+      );
+      const lines = requestLines();
+      for (const [index, id] of ids.entries()) {
+        const matching = lines.filter((line) => line['reqId'] === id);
+        assert.equal(matching.length, 1, `request ${index} (${id}) has ${matching.length} access lines`);
+        assert.equal(matching[0]!['status'], responses[index]!.status);
+      }
+
+      for (const line of ctx.t.logs) {
+        assert.doesNotThrow(() => JSON.parse(line), `not JSON: ${line}`);
+        assert.ok(!line.includes(password), `password in: ${line}`);
+        assert.ok(!line.includes(wrongPassword), `wrong password in: ${line}`);
+        assert.ok(!line.includes(token), `token in: ${line}`);
+        assert.doesNotMatch(line, standalone(otp), `OTP in: ${line}`);
+        assert.doesNotMatch(line, standalone(firstOtp), `first OTP in: ${line}`);
+      }
+    });
+  });
+}

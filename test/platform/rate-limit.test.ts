@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { Redis } from 'ioredis';
+import {
+  BUSINESS_INFO,
+  type RawResponse,
+  randomLoopbackAddress,
+  requestFrom,
+  retryAfterSeconds,
+} from '../support/account-flows.js';
+import {
+  createTestApp,
+  createTestDatabase,
+  DIALECTS,
+  startApp,
+  type TestApp,
+  type TestDatabase,
+} from '../support/app.js';
+
+const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+async function redisProblem(): Promise<string | false> {
+  const redis = new Redis(REDIS_URL, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+    return false;
+  } catch (error) {
+    return `Redis not reachable at ${REDIS_URL} (${(error as Error).message})`;
+  } finally {
+    redis.disconnect();
+  }
+}
+const redisSkip = await redisProblem();
+
+function assertRateLimited(response: RawResponse): void {
+  assert.equal(response.status, 429, response.text);
+  const body = JSON.parse(response.text) as Record<string, unknown>;
+  assert.equal(body['status'], 'error');
+  assert.equal(body['error_code'], 'RATE_LIMITED');
+  const seconds = retryAfterSeconds(response);
+  assert.ok(seconds <= 60, `Retry-After ${seconds}`);
+}
+
+for (const dialect of DIALECTS) {
+  describe(`per-IP rate limit, in memory [${dialect.name}]`, { skip: dialect.skip }, () => {
+    let t: TestApp;
+    before(async () => {
+      t = await createTestApp(dialect.name, { env: { RATE_LIMIT_IP_PER_MINUTE: '5' } });
+    });
+    after(async () => {
+      await t?.close();
+    });
+
+    it('answers the 6th request in a minute from one IP with 429 RATE_LIMITED and Retry-After', async () => {
+      const ip = randomLoopbackAddress();
+      for (let i = 1; i <= 5; i++) {
+        const response = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+        assert.equal(response.status, 401, `request ${i}: ${response.text}`);
+      }
+      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
+      assertRateLimited(
+        await requestFrom(ip, `${t.url}/baas/api/v1/client/onboarding/login`, { method: 'POST' }),
+      );
+    });
+
+    it('keeps /healthz and /readyz outside the budget', async () => {
+      const ip = randomLoopbackAddress();
+      for (let i = 0; i < 6; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+      for (let i = 0; i < 10; i++) {
+        for (const path of ['/healthz', '/readyz']) {
+          const response = await requestFrom(ip, `${t.url}${path}`);
+          assert.equal(response.status, 200, `${path}: ${response.text}`);
+        }
+      }
+      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
+    });
+
+    it('gives every IP its own budget and ignores a spoofed X-Forwarded-For', async () => {
+      const ip = randomLoopbackAddress();
+      for (let i = 0; i < 5; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+      const spoofed = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`, {
+        headers: { 'x-forwarded-for': '203.0.113.9' },
+      });
+      assertRateLimited(spoofed);
+      const other = await requestFrom(randomLoopbackAddress(), `${t.url}${BUSINESS_INFO}`);
+      assert.equal(other.status, 401, other.text);
+    });
+
+    it('restores the budget once the minute has passed', async () => {
+      const ip = randomLoopbackAddress();
+      for (let i = 0; i < 6; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
+      t.clock.advance(60_000);
+      const response = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+      assert.equal(response.status, 401, response.text);
+    });
+  });
+
+  describe(`per-IP rate limit shared through Redis by two instances [${dialect.name}]`, {
+    skip: dialect.skip || (redisSkip ? `skipped: ${redisSkip}` : false),
+  }, () => {
+    let database: TestDatabase;
+    let first: Awaited<ReturnType<typeof startApp>>;
+    let second: Awaited<ReturnType<typeof startApp>>;
+    before(async () => {
+      database = await createTestDatabase(dialect.name);
+      const env = { RATE_LIMIT_IP_PER_MINUTE: '5', REDIS_URL };
+      first = await startApp(database, { env });
+      second = await startApp(database, { env });
+    });
+    after(async () => {
+      await first?.stop();
+      await second?.stop();
+      await database?.drop();
+    });
+
+    it('lets two instances share one budget per IP', async () => {
+      // A fresh source address, so no earlier run's Redis counter applies.
+      const ip = randomLoopbackAddress();
+      for (let i = 0; i < 3; i++) {
+        assert.equal((await requestFrom(ip, `${first.url}${BUSINESS_INFO}`)).status, 401);
+      }
+      for (let i = 0; i < 2; i++) {
+        assert.equal((await requestFrom(ip, `${second.url}${BUSINESS_INFO}`)).status, 401);
+      }
+      assertRateLimited(await requestFrom(ip, `${second.url}${BUSINESS_INFO}`));
+      assertRateLimited(await requestFrom(ip, `${first.url}${BUSINESS_INFO}`));
+      const health = await requestFrom(ip, `${second.url}/healthz`);
+      assert.equal(health.status, 200, 'the probes stay exempt');
+      const otherIp = await requestFrom(randomLoopbackAddress(), `${first.url}${BUSINESS_INFO}`);
+      assert.equal(otherIp.status, 401, otherIp.text);
+    });
+  });
+}

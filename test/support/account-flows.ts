@@ -1,0 +1,185 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { after, before } from 'node:test';
+import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
+import { registration } from './factories.js';
+import { type ApiResponse, V1 } from './http.js';
+import { SmtpSink } from './smtp-sink.js';
+
+export const REGISTER = `${V1}/client/onboarding/register`;
+export const VERIFY_OTP = `${V1}/client/onboarding/verify-otp`;
+export const RESEND_OTP = `${V1}/client/onboarding/resend-otp`;
+export const LOGIN = `${V1}/client/onboarding/login`;
+export const LOGOUT = `${V1}/client/onboarding/logout`;
+export const BUSINESS_INFO = `${V1}/client/onboarding/business-info`;
+
+export interface AppWithSink {
+  t: TestApp;
+  sink: SmtpSink;
+}
+
+/**
+ * Inside a describe(): one SMTP sink and one app (sending through it) for the suite, closed afterwards.
+ * The returned object is filled in by the before() hook.
+ */
+export function useAppWithSink(dialect: DialectName, options: TestAppOptions = {}): AppWithSink {
+  const context = {} as AppWithSink;
+  before(async () => {
+    context.sink = await new SmtpSink().start();
+    context.t = await createTestApp(dialect, {
+      ...options,
+      env: { SMTP_URL: context.sink.url, ...options.env },
+    });
+  });
+  after(async () => {
+    await context.t?.close();
+    await context.sink?.stop();
+  });
+  return context;
+}
+
+/** A random password no common-password list holds. */
+export const randomPassword = (length = 24): string =>
+  randomBytes(length).toString('base64url').slice(0, length);
+
+export interface Registered {
+  email: string;
+  password: string;
+  companyId: number;
+  response: ApiResponse;
+}
+
+export async function register(t: Pick<TestApp, 'api'>, overrides: Record<string, unknown> = {}) {
+  const body = registration(overrides);
+  const response = await t.api.post(REGISTER, body);
+  assert.equal(response.status, 201, response.text);
+  return {
+    email: String(body.email).trim().toLowerCase(),
+    password: body.password as string,
+    companyId: response.body.data.company_id as number,
+    response,
+  } satisfies Registered;
+}
+
+/** Registers and reads the e-mailed code (the n-th mail to the address). */
+export async function registerWithOtp(
+  t: Pick<TestApp, 'api'>,
+  sink: SmtpSink,
+  overrides: Record<string, unknown> = {},
+): Promise<Registered & { otp: string }> {
+  const registered = await register(t, overrides);
+  const otp = await sink.otpFor(registered.email);
+  return { ...registered, otp };
+}
+
+/** Registers and verifies; no session. */
+export async function verifiedAccount(
+  t: Pick<TestApp, 'api'>,
+  sink: SmtpSink,
+  overrides: Record<string, unknown> = {},
+): Promise<Registered> {
+  const registered = await registerWithOtp(t, sink, overrides);
+  const verified = await t.api.post(VERIFY_OTP, { email: registered.email, otp: registered.otp });
+  assert.equal(verified.status, 200, verified.text);
+  return registered;
+}
+
+/** A 6-digit code that is certainly not `code`. */
+export const wrongCode = (code: string, offset = 1): string =>
+  String((Number(code) + offset) % 1_000_000).padStart(6, '0');
+
+/** Asserts the error envelope of the contract, with the given status and error_code. */
+export function assertError(response: ApiResponse, status: number, errorCode: string): void {
+  assert.equal(response.status, status, response.text);
+  assert.equal(response.body.status, 'error', response.text);
+  assert.equal(response.body.error_code, errorCode, response.text);
+  assert.equal(typeof response.body.message, 'string');
+  assert.ok(response.body.message.length > 0);
+  assert.equal(response.body.data, undefined, 'an error carries no data here');
+}
+
+/** 422 VALIDATION_FAILED whose `errors` names `field` (with at least one message). */
+export function assertFieldError(response: ApiResponse, field: string): void {
+  assertError(response, 422, 'VALIDATION_FAILED');
+  const messages = response.body.errors?.[field];
+  assert.ok(
+    Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === 'string'),
+    `errors.${field} expected in ${response.text}`,
+  );
+}
+
+/** Retry-After as whole seconds; fails unless it is a positive integer. */
+export function retryAfterSeconds(response: ApiResponse | { headers: Headers }): number {
+  const header = response.headers.get('retry-after');
+  assert.ok(header !== null, 'Retry-After header expected');
+  assert.match(header, /^[0-9]+$/, `Retry-After must be delta-seconds, got ${header}`);
+  const seconds = Number(header);
+  assert.ok(seconds >= 1, `Retry-After must be at least 1, got ${seconds}`);
+  return seconds;
+}
+
+/** Polls until `condition` holds (background work: e-mail, log lines); fails after `timeoutMs`. */
+export async function eventually(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+export function auditActions(t: Pick<TestApp, 'db'>, partnerId: number, action: string) {
+  return t.db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('partner_id', '=', partnerId)
+    .where('action', '=', action)
+    .execute();
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+/**
+ * One HTTP request over node:http from a chosen loopback source address, so a test can act as a
+ * client IP of its own (127.0.0.0/8 is all loopback on Linux).
+ */
+export function requestFrom(
+  localAddress: string,
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, localAddress, agent: false },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+/** A random loopback address other than 127.0.0.1, unlikely to be shared with any other test. */
+export const randomLoopbackAddress = (): string => {
+  const [a, b, c] = randomBytes(3);
+  return `127.${a! % 250}.${b! % 250}.${(c! % 250) + 2}`;
+};

@@ -1,0 +1,255 @@
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { after, before } from 'node:test';
+import type { DialectName, TestApp, TestAppOptions } from './app.js';
+import { createPartner, type Partner } from './factories.js';
+import { type ApiResponse, V1 } from './http.js';
+import { createIsolatedTestApp } from './isolated-app.js';
+import {
+  adminHeaders,
+  approvePartner,
+  completeOnboarding,
+  form,
+  PNG_BYTES,
+  representativeFields,
+} from './onboarding.js';
+import { SmtpSink } from './smtp-sink.js';
+
+export const BUSINESS_INFO = `${V1}/client/onboarding/business-info`;
+export const REPRESENTATIVE = `${V1}/client/onboarding/representative`;
+export const DOCUMENTS = `${V1}/client/onboarding/documents`;
+export const SUBMIT = `${V1}/client/onboarding/submit`;
+export const ENVIRONMENT = `${V1}/client/onboarding/environment`;
+export const LOGIN = `${V1}/client/onboarding/login`;
+export const ADMIN_PARTNERS = `${V1}/admin/partners`;
+export const AUDIT_EVENTS = `${V1}/admin/audit-events`;
+
+export const MIB = 1024 * 1024;
+
+/** CONTRACT 3.4, written out here rather than read from the code under test. */
+export const CONTRACT_CHECKLISTS = {
+  limited_liability: ['cac_certificate', 'memart', 'valid_id'],
+  public_limited: ['cac_certificate', 'memart', 'cac_status_report', 'board_resolution', 'valid_id'],
+  sole_proprietorship: ['cac_certificate', 'cac_status_report', 'valid_id', 'proof_of_address'],
+  partnership: ['cac_certificate', 'cac_status_report', 'valid_id', 'proof_of_address'],
+  incorporated_trustees: ['cac_certificate', 'constitution', 'scuml_certificate', 'valid_id'],
+} as const;
+export type ContractBusinessType = keyof typeof CONTRACT_CHECKLISTS;
+export const CONTRACT_BUSINESS_TYPES = Object.keys(CONTRACT_CHECKLISTS) as ContractBusinessType[];
+export const CONTRACT_DOCUMENT_TYPES = [
+  ...new Set([...Object.values(CONTRACT_CHECKLISTS).flat(), 'tin_certificate', 'other']),
+];
+
+export interface Suite {
+  t: TestApp;
+  sink: SmtpSink;
+}
+
+/**
+ * Inside a describe(): one SMTP sink and one app on a fresh database for the suite (isolated-app.ts
+ * works around the migrator's cross-schema lookup, so suites run beside other test files).
+ */
+export function useSuiteApp(dialect: DialectName, options: TestAppOptions = {}): Suite {
+  const suite = {} as Suite;
+  before(async () => {
+    suite.sink = await new SmtpSink().start();
+    suite.t = await createIsolatedTestApp(dialect, {
+      ...options,
+      env: { SMTP_URL: suite.sink.url, ...options.env },
+    });
+  });
+  after(async () => {
+    await suite.t?.close();
+    await suite.sink?.stop();
+  });
+  return suite;
+}
+
+export const newPartner = (suite: Suite, overrides: Record<string, unknown> = {}): Promise<Partner> =>
+  createPartner(suite.t, suite.sink, overrides);
+
+export type FileSpec = { bytes: Buffer; name?: string; type?: string };
+
+/** POST /representative with the default (sandbox-passing) fields and a PNG id_file unless told otherwise. */
+export function postRepresentative(
+  t: Pick<TestApp, 'api'>,
+  token: string,
+  overrides: Record<string, string> = {},
+  files: Record<string, FileSpec> = { id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' } },
+): Promise<ApiResponse> {
+  return t.api.request('POST', REPRESENTATIVE, {
+    token,
+    body: form(representativeFields(overrides), files),
+  });
+}
+
+export function postDocument(
+  t: Pick<TestApp, 'api'>,
+  token: string,
+  fields: Record<string, string>,
+  files: Record<string, FileSpec> = {},
+): Promise<ApiResponse> {
+  return t.api.request('POST', DOCUMENTS, { token, body: form(fields, files) });
+}
+
+export async function profileOf(t: Pick<TestApp, 'api'>, token: string) {
+  const response = await t.api.get(BUSINESS_INFO, { token });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data;
+}
+
+export async function setBusinessType(t: Pick<TestApp, 'api'>, token: string, businessType: string) {
+  const response = await t.api.put(BUSINESS_INFO, { business_type: businessType }, { token });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data;
+}
+
+export async function submit(t: Pick<TestApp, 'api'>, token: string): Promise<ApiResponse> {
+  return t.api.post(SUBMIT, undefined, { token });
+}
+
+/** A partner whose complete application awaits the operator. */
+export async function submittedPartner(suite: Suite): Promise<Partner> {
+  const partner = await newPartner(suite);
+  await completeOnboarding(suite.t, partner.token);
+  const submitted = await submit(suite.t, partner.token);
+  assert.equal(submitted.status, 200, submitted.text);
+  return partner;
+}
+
+/** A partner the operator approved (onboarding_status active). */
+export async function activePartner(suite: Suite): Promise<Partner> {
+  const partner = await submittedPartner(suite);
+  await approvePartner(suite.t, partner.companyId);
+  return partner;
+}
+
+/** A partner the operator rejected (final). */
+export async function rejectedPartner(suite: Suite, reason = 'The business is out of scope.') {
+  const partner = await submittedPartner(suite);
+  const rejected = await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/reject`, { reason });
+  assert.equal(rejected.status, 200, rejected.text);
+  return partner;
+}
+
+export const adminGet = (t: Pick<TestApp, 'api'>, url: string, headers: Record<string, string> = {}) =>
+  t.api.get(url, { headers: { ...adminHeaders, ...headers } });
+
+export const adminPost = (
+  t: Pick<TestApp, 'api'>,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) => t.api.post(url, body, { headers: { ...adminHeaders, ...headers } });
+
+export async function partnerRecord(t: Pick<TestApp, 'api'>, companyId: number) {
+  const response = await adminGet(t, `${ADMIN_PARTNERS}/${companyId}`);
+  assert.equal(response.status, 200, response.text);
+  return response.body.data;
+}
+
+/** The admin file endpoint answers raw bytes, not JSON, so it is fetched directly. */
+export async function downloadFile(t: Pick<TestApp, 'url'>, companyId: number, documentId: string) {
+  const response = await fetch(`${t.url}${ADMIN_PARTNERS}/${companyId}/documents/${documentId}/file`, {
+    headers: adminHeaders,
+  });
+  return {
+    status: response.status,
+    headers: response.headers,
+    bytes: Buffer.from(await response.arrayBuffer()),
+  };
+}
+
+/** A file of exactly `size` bytes whose content starts with `header` (so its type is detected). */
+export function fileOfSize(size: number, header: Buffer = PNG_BYTES): Buffer {
+  const bytes = Buffer.alloc(size, 0x20);
+  header.copy(bytes, 0, 0, Math.min(header.length, size));
+  return bytes;
+}
+
+/** Every file stored under DATA_DIR/files, as paths relative to that folder. */
+export function storedFiles(t: Pick<TestApp, 'dataDir'>): string[] {
+  const root = path.join(t.dataDir, 'files');
+  if (!existsSync(root)) return [];
+  return readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((entry) =>
+    statSync(path.join(root, entry)).isFile(),
+  );
+}
+
+export const readStoredFile = (t: Pick<TestApp, 'dataDir'>, key: string): Buffer =>
+  readFileSync(path.join(t.dataDir, 'files', key));
+
+/**
+ * Moves the app's clock so that it reads `iso` now; returns a function that moves it back.
+ * Sessions are clock-based, so create partners after pinning the clock.
+ */
+export function pinClock(t: Pick<TestApp, 'clock'>, iso: string): () => void {
+  const delta = Date.parse(iso) - t.clock.now();
+  t.clock.advance(delta);
+  return () => t.clock.advance(-delta);
+}
+
+/** YYYY-MM-DD of a UTC date `years` years and `days` days before the app clock's today. */
+export function dateBefore(t: Pick<TestApp, 'clock'>, years: number, days = 0): string {
+  const now = new Date(t.clock.now());
+  const date = new Date(Date.UTC(now.getUTCFullYear() - years, now.getUTCMonth(), now.getUTCDate() - days));
+  return date.toISOString().slice(0, 10);
+}
+
+/** The partner's current documents straight from the database. */
+export function currentDocuments(t: Pick<TestApp, 'db'>, companyId: number, documentType?: string) {
+  let query = t.db
+    .selectFrom('documents')
+    .selectAll()
+    .where('partner_id', '=', companyId)
+    .where('superseded_at', 'is', null);
+  if (documentType) query = query.where('document_type', '=', documentType);
+  return query.execute();
+}
+
+export function auditActions(t: Pick<TestApp, 'db'>, companyId: number) {
+  return t.db
+    .selectFrom('audit_events')
+    .selectAll()
+    .where('partner_id', '=', companyId)
+    .orderBy('id')
+    .execute();
+}
+
+export function outboxEvents(t: Pick<TestApp, 'db'>, companyId: number) {
+  return t.db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('partner_id', '=', companyId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export function kycChecks(t: Pick<TestApp, 'db'>, companyId: number) {
+  return t.db
+    .selectFrom('kyc_checks')
+    .selectAll()
+    .where('partner_id', '=', companyId)
+    .orderBy('id')
+    .execute();
+}
+
+export function assertValidationError(response: ApiResponse, fields: string[]): void {
+  assert.equal(response.status, 422, response.text);
+  assert.equal(response.body.status, 'error');
+  assert.equal(response.body.error_code, 'VALIDATION_FAILED');
+  for (const field of fields) {
+    assert.ok(
+      Array.isArray(response.body.errors?.[field]) && response.body.errors[field].length > 0,
+      `errors.${field} expected in ${response.text}`,
+    );
+  }
+}
+
+export function assertError(response: ApiResponse, status: number, code: string): void {
+  assert.equal(response.status, status, response.text);
+  assert.equal(response.body.status, 'error', response.text);
+  assert.equal(response.body.error_code, code, response.text);
+}
