@@ -70,6 +70,8 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = 
     message: 'The request body is not valid JSON.',
   },
   FST_ERR_BAD_URL: { code: 'NOT_FOUND' },
+  // A path id longer than any real id names nothing.
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'NOT_FOUND' },
 };
 
 /** Turns anything thrown into an AppError; unknown errors become INTERNAL_ERROR (and are logged). */
