@@ -1,0 +1,458 @@
+import assert from 'node:assert/strict';
+import { randomInt, randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
+import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import type { ApiResponse } from '../support/http.js';
+import { adminHeaders } from '../support/onboarding.js';
+import {
+  type ActivePartner,
+  accountUrl,
+  activePartner,
+  assertError,
+  type Credential,
+  creditUrl,
+  customerBody,
+  listAll,
+  memberBody,
+  PATHS,
+  retryUrl,
+  transactionsUrl,
+  until,
+} from '../support/proofs.js';
+import { SmtpSink } from '../support/smtp-sink.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+
+/**
+ * CONTRACT 1 and 4: another partner's resource is 404 NOT_FOUND (never 403, never data), data never
+ * crosses sandbox/live, and the back office takes only ADMIN_API_KEY. The id-taking operations are
+ * read from the OpenAPI document, so a new one without a case here fails the coverage test.
+ */
+
+interface PartnerData {
+  partner: ActivePartner;
+  memberId: string;
+  sandboxAccount: { id: string; account_number: string; bank_code: string };
+  liveAccount: { id: string; account_number: string; bank_code: string };
+  transactionId: string;
+  attemptId: string;
+  eventId: string;
+  documentIds: string[];
+}
+
+interface Target {
+  label: string;
+  id: string;
+}
+
+interface IdCase {
+  /** Targets: A's ids that the case probes. */
+  targets(a: PartnerData): Target[];
+  /** A same-shaped id that exists nowhere. */
+  unknown(target: Target): string;
+  request(id: string): { method: string; path: string; json?: unknown };
+  /** What partner B's credential must get for partner A's id. */
+  expected(credential: Credential): { status: number; code: string };
+}
+
+const notFound = () => ({ status: 404, code: 'NOT_FOUND' });
+const unknownNumber = (code: string) => nuban(code, String(randomInt(0, 1e9)).padStart(9, '0'));
+const accountTargets = (a: PartnerData): Target[] => [
+  { label: 'sandbox account', id: a.sandboxAccount.account_number },
+  { label: 'live account', id: a.liveAccount.account_number },
+];
+const unknownAccount = (a: () => PartnerData) => (target: Target) =>
+  unknownNumber(
+    target.id === a().sandboxAccount.account_number
+      ? a().sandboxAccount.bank_code
+      : a().liveAccount.bank_code,
+  );
+
+/** Every id-taking operation outside /admin, keyed `METHOD /path/{param}` as in the OpenAPI document. */
+function idCases(a: () => PartnerData): Record<string, IdCase> {
+  return {
+    [`DELETE ${PATHS.apiKeys}/{id}`]: {
+      targets: (p) => [
+        { label: 'sandbox key', id: p.partner.sandboxKeyId },
+        { label: 'live key', id: p.partner.liveKeyId },
+      ],
+      unknown: () => randomUUID(),
+      request: (id) => ({ method: 'DELETE', path: `${PATHS.apiKeys}/${id}` }),
+      // Key management takes session tokens only: an API key is refused before any lookup.
+      expected: (credential) =>
+        credential.kind === 'session' ? notFound() : { status: 403, code: 'FORBIDDEN' },
+    },
+    [`GET ${PATHS.team}/{memberId}`]: {
+      targets: (p) => [{ label: 'member', id: p.memberId }],
+      unknown: () => randomUUID(),
+      request: (id) => ({ method: 'GET', path: `${PATHS.team}/${id}` }),
+      expected: notFound,
+    },
+    [`PUT ${PATHS.team}/{memberId}`]: {
+      targets: (p) => [{ label: 'member', id: p.memberId }],
+      unknown: () => randomUUID(),
+      request: (id) => ({
+        method: 'PUT',
+        path: `${PATHS.team}/${id}`,
+        json: memberBody({ first_name: 'Mallory', bvn: undefined }),
+      }),
+      expected: notFound,
+    },
+    [`DELETE ${PATHS.team}/{memberId}`]: {
+      targets: (p) => [{ label: 'member', id: p.memberId }],
+      unknown: () => randomUUID(),
+      request: (id) => ({ method: 'DELETE', path: `${PATHS.team}/${id}` }),
+      expected: notFound,
+    },
+    [`GET ${PATHS.accounts}/{account_number}`]: {
+      targets: accountTargets,
+      unknown: unknownAccount(a),
+      request: (id) => ({ method: 'GET', path: accountUrl(id) }),
+      expected: notFound,
+    },
+    [`POST ${PATHS.accounts}/{account_number}/simulate-credit`]: {
+      targets: accountTargets,
+      unknown: unknownAccount(a),
+      request: (id) => ({ method: 'POST', path: creditUrl(id), json: { amount: 1000 } }),
+      // Live credentials are refused before any lookup (a sandbox simulation).
+      expected: (credential) =>
+        credential.environment === 'sandbox' ? notFound() : { status: 403, code: 'SANDBOX_ONLY' },
+    },
+    [`GET ${PATHS.accounts}/{account_number}/transactions`]: {
+      targets: accountTargets,
+      unknown: unknownAccount(a),
+      request: (id) => ({ method: 'GET', path: transactionsUrl(id) }),
+      expected: notFound,
+    },
+    [`POST ${PATHS.deliveries}/{id}/retry`]: {
+      targets: (p) => [{ label: 'delivery attempt', id: p.attemptId }],
+      unknown: () => randomUUID(),
+      request: (id) => ({ method: 'POST', path: retryUrl(id) }),
+      expected: notFound,
+    },
+  };
+}
+
+function send(t: TestApp, token: string, call: { method: string; path: string; json?: unknown }) {
+  return t.api.request(call.method, call.path, {
+    token,
+    ...(call.json !== undefined ? { json: call.json } : {}),
+  });
+}
+
+/** Same status and error_code for a foreign id as for one that exists nowhere: no existence oracle. */
+function assertSameAnswer(foreign: ApiResponse, unknown: ApiResponse, what: string): void {
+  assert.equal(foreign.status, unknown.status, `${what}: ${foreign.text} vs ${unknown.text}`);
+  assert.equal(
+    foreign.body.error_code,
+    unknown.body.error_code,
+    `${what}: ${foreign.text} vs ${unknown.text}`,
+  );
+}
+
+// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document.
+type OpenApi = { paths: Record<string, Record<string, any>> };
+
+function operationsOf(doc: OpenApi): string[] {
+  return Object.entries(doc.paths).flatMap(([path, operations]) =>
+    Object.keys(operations)
+      .filter((method) => ['get', 'put', 'post', 'delete', 'patch'].includes(method))
+      .map((method) => `${method.toUpperCase()} ${path}`),
+  );
+}
+
+for (const dialect of DIALECTS) {
+  describe(`tenancy matrix [${dialect.name}]`, { skip: dialect.skip }, () => {
+    let sink: SmtpSink;
+    let receiver: WebhookReceiver;
+    let t: TestApp;
+    let doc: OpenApi;
+    let a: PartnerData;
+    let b: PartnerData;
+
+    /** A partner with a member, accounts in both environments, a sandbox credit and delivery attempt. */
+    async function populate(partner: ActivePartner, withWebhook: boolean): Promise<PartnerData> {
+      if (withWebhook) {
+        const endpoint = await t.api.put(PATHS.webhook, { url: receiver.url }, { token: partner.sandboxKey });
+        assert.equal(endpoint.status, 201, endpoint.text);
+        receiver.secret = endpoint.body.data.secret;
+      }
+      const member = await t.api.post(PATHS.team, memberBody(), { token: partner.sandboxToken });
+      assert.equal(member.status, 201, member.text);
+      const sandbox = await t.api.post(PATHS.createAccount, customerBody(), { token: partner.sandboxKey });
+      assert.equal(sandbox.status, 201, sandbox.text);
+      const live = await t.api.post(PATHS.createAccount, customerBody(), { token: partner.liveKey });
+      assert.equal(live.status, 201, live.text);
+      const credit = await t.api.post(
+        creditUrl(sandbox.body.data.account_number),
+        { amount: '2500.75', narration: 'tenancy' },
+        { token: partner.sandboxToken },
+      );
+      assert.equal(credit.status, 201, credit.text);
+      const attempt = withWebhook
+        ? await until(
+            'a sandbox delivery attempt',
+            async () => (await listAll(t.api, PATHS.deliveries, partner.sandboxKey))[0],
+            10_000,
+          )
+        : { id: randomUUID(), event_id: 'none' };
+      const record = await t.api.get(`${PATHS.adminPartners}/${partner.companyId}`, {
+        headers: adminHeaders,
+      });
+      assert.equal(record.status, 200, record.text);
+      return {
+        partner,
+        memberId: member.body.data.id,
+        sandboxAccount: sandbox.body.data,
+        liveAccount: live.body.data,
+        transactionId: credit.body.data.transaction.id,
+        attemptId: attempt.id,
+        eventId: attempt.event_id,
+        documentIds: (record.body.data.documents as Array<{ id: string }>).map((document) => document.id),
+      };
+    }
+
+    /** Every identifier of A that must never appear in anything B can read. */
+    const secretsOfA = () => [
+      a.memberId,
+      a.partner.sandboxKeyId,
+      a.partner.liveKeyId,
+      a.sandboxAccount.id,
+      a.sandboxAccount.account_number,
+      a.liveAccount.id,
+      a.liveAccount.account_number,
+      a.transactionId,
+      a.attemptId,
+      a.eventId,
+      a.partner.email,
+      ...a.documentIds,
+    ];
+
+    before(async () => {
+      sink = await new SmtpSink().start();
+      receiver = await new WebhookReceiver().start();
+      t = await createTestApp(dialect.name, {
+        env: {
+          SMTP_URL: sink.url,
+          WEBHOOK_POLL_MS: '20',
+          WEBHOOK_RETRY_BASE_MS: '50',
+          WEBHOOK_TIMEOUT_MS: '2000',
+        },
+      });
+      doc = (await t.api.get(PATHS.openapi)).body as unknown as OpenApi;
+      a = await populate(await activePartner(t, sink, { business_name: 'Alpha Tenancy Ltd' }), true);
+      b = await populate(await activePartner(t, sink, { business_name: 'Bravo Tenancy Ltd' }), false);
+      assert.ok(a.documentIds.length >= 3, 'A has its onboarding documents');
+    });
+    after(async () => {
+      await t?.close();
+      await receiver?.stop();
+      await sink?.stop();
+    });
+
+    it('has a case for every operation that takes a path id (from the OpenAPI document)', () => {
+      const withId = operationsOf(doc).filter((operation) => operation.includes('{'));
+      const admin = withId.filter((operation) => operation.includes(PATHS.admin));
+      assert.ok(admin.length >= 5, 'the back office has id-taking operations');
+      const cases = idCases(() => a);
+      const missing = withId.filter((operation) => !admin.includes(operation) && !(operation in cases));
+      assert.deepEqual(missing, [], 'id-taking operations without a tenancy case');
+      const stale = Object.keys(cases).filter((operation) => !withId.includes(operation));
+      assert.deepEqual(stale, [], 'cases for operations the OpenAPI document does not list');
+    });
+
+    it("answers every credential of partner B for each of partner A's ids exactly as for an id that exists nowhere", async () => {
+      const cases = idCases(() => a);
+      const before = {
+        balance: (
+          await t.api.get(accountUrl(a.sandboxAccount.account_number), { token: a.partner.sandboxKey })
+        ).body.data.balance_kobo,
+        attempts: (await listAll(t.api, PATHS.deliveries, a.partner.sandboxKey)).length,
+        received: receiver.received.length,
+      };
+      let probes = 0;
+      for (const [operation, idCase] of Object.entries(cases)) {
+        for (const credential of b.partner.credentials) {
+          for (const target of idCase.targets(a)) {
+            const what = `${operation} on A's ${target.label} with B's ${credential.label}`;
+            const foreign = await send(t, credential.token, idCase.request(target.id));
+            const expected = idCase.expected(credential);
+            assertError(foreign, expected.status, expected.code, what);
+            assert.equal(foreign.body.data, undefined, `${what}: an error carries no data`);
+            for (const secret of secretsOfA())
+              assert.ok(!foreign.text.includes(secret), `${what} leaks ${secret}`);
+            const unknown = await send(t, credential.token, idCase.request(idCase.unknown(target)));
+            assertSameAnswer(foreign, unknown, what);
+            probes += 1;
+          }
+        }
+      }
+      assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 1));
+
+      // Nothing of A's changed: member, keys, ledger, delivery log.
+      const member = await t.api.get(`${PATHS.team}/${a.memberId}`, { token: a.partner.liveKey });
+      assert.equal(member.status, 200, member.text);
+      assert.equal(member.body.data.first_name, 'Chidi');
+      for (const key of [a.partner.sandboxKey, a.partner.liveKey]) {
+        assert.equal((await t.api.get(PATHS.accounts, { token: key })).status, 200, 'A’s key still works');
+      }
+      const account = await t.api.get(accountUrl(a.sandboxAccount.account_number), {
+        token: a.partner.sandboxKey,
+      });
+      assert.equal(account.body.data.balance_kobo, before.balance);
+      assert.equal(before.balance, 250075);
+      assert.equal((await listAll(t.api, PATHS.deliveries, a.partner.sandboxKey)).length, before.attempts);
+      assert.equal(receiver.received.length, before.received, 'no delivery was retried for B');
+    });
+
+    it("never shows partner A's rows in partner B's lists, while B's own rows are there", async () => {
+      for (const credential of b.partner.credentials) {
+        const own = credential.environment === 'sandbox' ? b.sandboxAccount : b.liveAccount;
+        const lists: Array<{ url: string; mustHold?: string }> = [
+          { url: PATHS.team, mustHold: b.memberId },
+          { url: PATHS.accounts, mustHold: own.account_number },
+          {
+            url: transactionsUrl(own.account_number),
+            ...(credential.environment === 'sandbox' ? { mustHold: b.transactionId } : {}),
+          },
+          { url: PATHS.deliveries },
+          { url: `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}` },
+        ];
+        if (credential.kind === 'session') {
+          lists.push({
+            url: PATHS.apiKeys,
+            mustHold: credential.environment === 'sandbox' ? b.partner.sandboxKeyId : b.partner.liveKeyId,
+          });
+          lists.push({ url: PATHS.businessInfo });
+        }
+        for (const list of lists) {
+          const text =
+            list.url === PATHS.businessInfo
+              ? (await t.api.get(list.url, { token: credential.token })).text
+              : JSON.stringify(await listAll(t.api, list.url, credential.token));
+          if (list.mustHold) assert.ok(text.includes(list.mustHold), `${list.url} with ${credential.label}`);
+          for (const secret of secretsOfA()) {
+            assert.ok(!text.includes(secret), `${list.url} with B's ${credential.label} shows A's ${secret}`);
+          }
+        }
+        const filtered = await listAll(
+          t.api,
+          `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}`,
+          credential.token,
+        );
+        assert.deepEqual(filtered, [], `B's ${credential.label} filtered by A's event id`);
+      }
+      const profile = await t.api.get(PATHS.businessInfo, { token: b.partner.sandboxToken });
+      assert.equal(profile.body.data.company_id, b.partner.companyId);
+    });
+
+    it('keeps sandbox credentials away from live data and live credentials away from sandbox data', async () => {
+      const { partner } = a;
+      for (const credential of partner.credentials) {
+        const mine = credential.environment === 'sandbox' ? a.sandboxAccount : a.liveAccount;
+        const other = credential.environment === 'sandbox' ? a.liveAccount : a.sandboxAccount;
+        const what = `A's ${credential.label}`;
+        const read = await t.api.get(accountUrl(mine.account_number), { token: credential.token });
+        assert.equal(read.status, 200, `${what} reads its own environment's account: ${read.text}`);
+        assertError(
+          await t.api.get(accountUrl(other.account_number), { token: credential.token }),
+          404,
+          'NOT_FOUND',
+          `${what} GET other environment's account`,
+        );
+        assertError(
+          await t.api.get(transactionsUrl(other.account_number), { token: credential.token }),
+          404,
+          'NOT_FOUND',
+          `${what} transactions of other environment's account`,
+        );
+        const credit = await t.api.post(
+          creditUrl(other.account_number),
+          { amount: 1 },
+          { token: credential.token },
+        );
+        if (credential.environment === 'sandbox')
+          assertError(credit, 404, 'NOT_FOUND', `${what} credit live`);
+        else assertError(credit, 403, 'SANDBOX_ONLY', `${what} credit`);
+
+        const accounts = await listAll(t.api, PATHS.accounts, credential.token);
+        assert.ok(accounts.length > 0);
+        assert.deepEqual(
+          accounts.filter((account) => account.environment !== credential.environment),
+          [],
+          `${what} lists accounts of the other environment`,
+        );
+        assert.ok(accounts.some((account) => account.account_number === mine.account_number));
+        assert.ok(!accounts.some((account) => account.account_number === other.account_number));
+
+        const deliveries = await listAll(t.api, PATHS.deliveries, credential.token);
+        const filtered = await listAll(
+          t.api,
+          `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}`,
+          credential.token,
+        );
+        if (credential.environment === 'sandbox') {
+          assert.ok(
+            deliveries.some((attempt) => attempt.id === a.attemptId),
+            `${what} sees its attempt`,
+          );
+          assert.ok(filtered.length >= 1);
+        } else {
+          assert.ok(!JSON.stringify(deliveries).includes(a.eventId), `${what} sees sandbox deliveries`);
+          assert.deepEqual(filtered, []);
+          assertError(
+            await t.api.post(retryUrl(a.attemptId), undefined, { token: credential.token }),
+            404,
+            'NOT_FOUND',
+            `${what} retries a sandbox attempt`,
+          );
+          assertError(
+            await t.api.get(PATHS.webhook, { token: credential.token }),
+            404,
+            'NOT_FOUND',
+            `${what} reads the sandbox webhook endpoint`,
+          );
+        }
+      }
+      // The ledger holds only the one sandbox credit: nothing crossed over.
+      const ledger = await t.db
+        .selectFrom('account_transactions')
+        .select(['account_id', 'environment', 'amount_kobo'])
+        .where('partner_id', '=', partner.companyId)
+        .execute();
+      assert.deepEqual(
+        ledger.map((row) => ({ ...row, amount_kobo: Number(row.amount_kobo) })),
+        [{ account_id: a.sandboxAccount.id, environment: 'sandbox', amount_kobo: 250075 }],
+      );
+    });
+
+    it('answers 401 UNAUTHENTICATED to a partner session or API key on every back-office operation', async () => {
+      const adminOps = operationsOf(doc).filter((operation) => operation.includes(PATHS.admin));
+      assert.ok(adminOps.length >= 9, adminOps.join('\n'));
+      const statusBefore = (
+        await t.api.get(`${PATHS.adminPartners}/${a.partner.companyId}`, { headers: adminHeaders })
+      ).body.data.onboarding_status;
+      assert.equal(statusBefore, 'active');
+      for (const operation of adminOps) {
+        const [method, template] = operation.split(' ') as [string, string];
+        const path = template
+          .replace('{company_id}', String(a.partner.companyId))
+          .replace('{document_id}', a.documentIds[0]!);
+        for (const credential of [...a.partner.credentials, ...b.partner.credentials]) {
+          const response = await t.api.request(method, path, {
+            token: credential.token,
+            ...(method === 'POST' ? { json: { reason: 'Not the operator.' } } : {}),
+          });
+          assertError(response, 401, 'UNAUTHENTICATED', `${operation} with a ${credential.label}`);
+        }
+      }
+      const record = await t.api.get(`${PATHS.adminPartners}/${a.partner.companyId}`, {
+        headers: adminHeaders,
+      });
+      assert.equal(record.status, 200, 'the operator key does work');
+      assert.equal(record.body.data.onboarding_status, 'active', 'no partner credential changed A');
+      const documents = record.body.data.documents as Array<{ id: string; status: string }>;
+      assert.equal(documents.find((document) => document.id === a.documentIds[0])?.status, 'approved');
+    });
+  });
+}

@@ -1,0 +1,275 @@
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
+import { Redis } from 'ioredis';
+import type { Partner } from './factories.js';
+import { createPartner } from './factories.js';
+import { type Api, type ApiResponse, V1 } from './http.js';
+import { approvePartner, completeOnboarding } from './onboarding.js';
+import type { SmtpSink } from './smtp-sink.js';
+
+/** Helpers of the reliability and security proofs (test/security, test/reliability). */
+
+export const PATHS = {
+  login: `${V1}/client/onboarding/login`,
+  logout: `${V1}/client/onboarding/logout`,
+  businessInfo: `${V1}/client/onboarding/business-info`,
+  documents: `${V1}/client/onboarding/documents`,
+  representative: `${V1}/client/onboarding/representative`,
+  submit: `${V1}/client/onboarding/submit`,
+  environment: `${V1}/client/onboarding/environment`,
+  register: `${V1}/client/onboarding/register`,
+  apiKeys: `${V1}/services/partner/settings/api-keys`,
+  team: `${V1}/services/partner/settings/team`,
+  accounts: `${V1}/services/virtual-account`,
+  createAccount: `${V1}/services/virtual-account/create`,
+  webhook: `${V1}/services/partner/settings/webhook`,
+  deliveries: `${V1}/services/partner/settings/webhook/deliveries`,
+  openapi: `${V1}/openapi.json`,
+  admin: `${V1}/admin/`,
+  adminPartners: `${V1}/admin/partners`,
+} as const;
+
+export const accountUrl = (number: string) => `${PATHS.accounts}/${number}`;
+export const creditUrl = (number: string) => `${PATHS.accounts}/${number}/simulate-credit`;
+export const transactionsUrl = (number: string) => `${PATHS.accounts}/${number}/transactions`;
+export const retryUrl = (attemptId: string) => `${PATHS.deliveries}/${attemptId}/retry`;
+
+export const suffix = (): string => randomBytes(5).toString('hex');
+
+/** Polls `probe` until it returns something other than undefined/false; fails after `timeoutMs`. */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 5000,
+  intervalMs = 25,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** The contract's error envelope with this status and error_code. */
+export function assertError(response: ApiResponse, status: number, errorCode: string, what = ''): void {
+  const label = what ? `${what}: ` : '';
+  assert.equal(response.status, status, `${label}${response.text}`);
+  assert.equal(response.body.status, 'error', `${label}${response.text}`);
+  assert.equal(response.body.error_code, errorCode, `${label}${response.text}`);
+  assert.equal(typeof response.body.message, 'string', `${label}${response.text}`);
+}
+
+export type Environment = 'sandbox' | 'live';
+
+export interface Credential {
+  label: string;
+  token: string;
+  kind: 'session' | 'api_key';
+  environment: Environment;
+}
+
+/** A partner whose onboarding the operator approved: a session and an API key in each environment. */
+export interface ActivePartner extends Partner {
+  sandboxToken: string;
+  liveToken: string;
+  sandboxKey: string;
+  sandboxKeyId: string;
+  liveKey: string;
+  liveKeyId: string;
+  credentials: Credential[];
+}
+
+export async function loginSession(api: Api, email: string, password: string): Promise<string> {
+  const response = await api.post(PATHS.login, { email, password });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data.token as string;
+}
+
+export async function createApiKey(
+  api: Api,
+  token: string,
+  environment: Environment,
+): Promise<{ id: string; key: string }> {
+  const response = await api.post(PATHS.apiKeys, { name: `key-${suffix()}`, environment }, { token });
+  assert.equal(response.status, 201, response.text);
+  return { id: response.body.data.id as string, key: response.body.data.key as string };
+}
+
+/** Registers, onboards and has the operator approve a partner (all over HTTP). */
+export async function activePartner(
+  t: { api: Api },
+  sink: SmtpSink,
+  overrides: Record<string, unknown> = {},
+): Promise<ActivePartner> {
+  const partner = await createPartner(t, sink, overrides);
+  await completeOnboarding(t, partner.token);
+  const submitted = await t.api.post(PATHS.submit, undefined, { token: partner.token });
+  assert.equal(submitted.status, 200, submitted.text);
+  await approvePartner(t, partner.companyId);
+  const liveToken = await loginSession(t.api, partner.email, partner.password);
+  const switched = await t.api.put(PATHS.environment, { environment: 'live' }, { token: liveToken });
+  assert.equal(switched.status, 200, switched.text);
+  const sandboxKey = await createApiKey(t.api, partner.token, 'sandbox');
+  const liveKey = await createApiKey(t.api, partner.token, 'live');
+  return {
+    ...partner,
+    sandboxToken: partner.token,
+    liveToken,
+    sandboxKey: sandboxKey.key,
+    sandboxKeyId: sandboxKey.id,
+    liveKey: liveKey.key,
+    liveKeyId: liveKey.id,
+    credentials: [
+      { label: 'sandbox session', token: partner.token, kind: 'session', environment: 'sandbox' },
+      { label: 'live session', token: liveToken, kind: 'session', environment: 'live' },
+      { label: 'sandbox API key', token: sandboxKey.key, kind: 'api_key', environment: 'sandbox' },
+      { label: 'live API key', token: liveKey.key, kind: 'api_key', environment: 'live' },
+    ],
+  };
+}
+
+export function customerBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    first_name: 'Tunde',
+    last_name: 'Bakare',
+    email: `tunde-${suffix()}@example.com`,
+    phone: '+2348090000000',
+    ...overrides,
+  };
+}
+
+export function memberBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    first_name: 'Chidi',
+    last_name: 'Okafor',
+    email: `chidi-${suffix()}@acme.ng`,
+    phone: '+2348020000000',
+    dob: '1990-06-01',
+    gender: 'male',
+    designation: 'compliance_officer',
+    bvn: '22987654321',
+    id_type: 'drivers_license',
+    id_file_url: 'https://files.acme.ng/ids/chidi.pdf',
+    address: '4 Broad Street, Lagos',
+    ...overrides,
+  };
+}
+
+/** Every item of a list endpoint, following next_cursor with the largest page. */
+// biome-ignore lint/suspicious/noExplicitAny: list items as the API returns them.
+export async function listAll(api: Api, url: string, token: string): Promise<any[]> {
+  // biome-ignore lint/suspicious/noExplicitAny: list items as the API returns them.
+  const items: any[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page < 100; page++) {
+    const separator = url.includes('?') ? '&' : '?';
+    const query = `limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const response = await api.get(`${url}${separator}${query}`, { token });
+    assert.equal(response.status, 200, `${url}: ${response.text}`);
+    items.push(...response.body.data.items);
+    cursor = response.body.data.next_cursor;
+    if (!cursor) return items;
+  }
+  throw new Error(`${url}: pagination did not end`);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw HTTP: chosen source addresses (per-IP budgets) and hand-written requests.
+
+export interface RawResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  text: string;
+}
+
+/** A random loopback source address (127.0.0.0/8 is loopback on Linux), so a test has an IP of its own. */
+export const randomLoopbackAddress = (): string => {
+  const [a, b, c] = randomBytes(3);
+  return `127.${(a! % 250) + 1}.${b! % 250}.${(c! % 250) + 2}`;
+};
+
+/** One HTTP request over node:http, optionally from a chosen source address. */
+export function rawRequest(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string; localAddress?: string } = {},
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: false,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
+}
+
+/** Parses a body that must be the contract's envelope; fails with the text otherwise. */
+export function envelopeOf(text: string): { status: string; message: string; error_code?: string } {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    assert.fail(`not a JSON envelope: ${text.slice(0, 300)}`);
+  }
+  const envelope = body as { status?: unknown; message?: unknown; error_code?: unknown };
+  assert.ok(
+    (envelope.status === 'success' || envelope.status === 'error') && typeof envelope.message === 'string',
+    `not the contract's envelope: ${text.slice(0, 300)}`,
+  );
+  return envelope as { status: string; message: string; error_code?: string };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Redis
+
+export const TEST_REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
+
+/** Why Redis cannot be used (for a skip message), or false. */
+export async function redisProblem(url = TEST_REDIS_URL): Promise<string | false> {
+  const redis = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
+  redis.on('error', () => undefined);
+  try {
+    await redis.connect();
+    await redis.ping();
+    return false;
+  } catch (error) {
+    return `Redis not reachable at ${url} (${(error as Error).message})`;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+/** Deletes the per-IP counter of `ip` (key `baas:rl:ip:<ip>` in src/platform/http/rate-limit.ts). */
+export async function clearIpCounter(ip: string, url = TEST_REDIS_URL): Promise<void> {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1 });
+  try {
+    await redis.del(`baas:rl:ip:${ip}`);
+  } finally {
+    redis.disconnect();
+  }
+}
