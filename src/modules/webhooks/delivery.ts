@@ -67,7 +67,7 @@ export async function deliver(
     return {
       succeeded: false,
       statusCode: null,
-      latencyMs: 0,
+      latencyMs: error instanceof DeliveryError ? error.latencyMs : 0,
       error: message.slice(0, 500),
       url: endpoint.url,
     };

@@ -6,6 +6,12 @@ import { type AddressPolicy, addressAllowed } from './ssrf.js';
 
 export class DeliveryError extends Error {
   override name = 'DeliveryError';
+  /** How long the attempt took before it failed (0 when refused before connecting). */
+  readonly latencyMs: number;
+  constructor(message: string, latencyMs = 0) {
+    super(message);
+    this.latencyMs = latencyMs;
+  }
 }
 
 export interface DeliveryResult {
@@ -98,7 +104,7 @@ export function postJson(
           : error instanceof DeliveryError
             ? error.message
             : `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}`;
-      reject(new DeliveryError(message));
+      reject(new DeliveryError(message, Math.round(performance.now() - started)));
     });
     request.end(body);
   });

@@ -108,36 +108,51 @@ export async function claimDueEvents(
     .execute();
 }
 
-/** Records the outcome of a leased event; a worker whose lease was taken over changes nothing. */
+/**
+ * Numbers an attempt of the event (automatic or manual) with one atomic increment: attempt numbers
+ * never repeat, whoever made the attempt.
+ */
+export async function nextAttemptNumber(db: Kysely<Database>, eventId: string): Promise<number> {
+  const row = await db
+    .updateTable('outbox_events')
+    .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
+    .where('id', '=', eventId)
+    .returning('attempts')
+    .executeTakeFirstOrThrow();
+  return row.attempts;
+}
+
+/**
+ * Records the outcome of a leased event and releases the lease; a worker whose lease was taken over
+ * changes nothing. An event a manual retry delivered meanwhile stays delivered.
+ */
 export async function settleEvent(
   db: Kysely<Database>,
   event: { id: string; token: string },
-  outcome: {
-    status: string;
-    attempts: number;
-    nextAttemptAt: number;
-    deliveredAt: number | null;
-    lastError: string | null;
-  },
+  outcome: { status: string; nextAttemptAt?: number; deliveredAt: number | null; lastError: string | null },
 ): Promise<boolean> {
   const result = await db
     .updateTable('outbox_events')
-    .set({
-      status: outcome.status,
-      attempts: outcome.attempts,
-      next_attempt_at: outcome.nextAttemptAt,
-      delivered_at: outcome.deliveredAt,
+    .set((eb) => ({
+      status: eb.case().when('status', '=', 'delivered').then('delivered').else(outcome.status).end(),
+      delivered_at: eb
+        .case()
+        .when('status', '=', 'delivered')
+        .then(eb.ref('delivered_at'))
+        .else(outcome.deliveredAt)
+        .end(),
+      ...(outcome.nextAttemptAt !== undefined ? { next_attempt_at: outcome.nextAttemptAt } : {}),
       last_error: outcome.lastError,
       locked_until: null,
       lease_token: null,
-    })
+    }))
     .where('id', '=', event.id)
     .where('lease_token', '=', event.token)
     .executeTakeFirst();
   return result.numUpdatedRows > 0n;
 }
 
-/** A successful manual resend also settles an event that was still pending or had given up. */
+/** A successful manual resend settles an event that was still pending or had given up. */
 export async function markDelivered(db: Kysely<Database>, eventId: string, now: number): Promise<void> {
   await db
     .updateTable('outbox_events')
@@ -159,15 +174,6 @@ export function findEvent(
     .where('partner_id', '=', scope.partnerId)
     .where('environment', '=', scope.environment)
     .executeTakeFirst();
-}
-
-export async function countAttempts(db: Kysely<Database>, eventId: string): Promise<number> {
-  const row = await db
-    .selectFrom('webhook_attempts')
-    .select((eb) => eb.fn.countAll<number>().as('count'))
-    .where('event_id', '=', eventId)
-    .executeTakeFirst();
-  return Number(row?.count ?? 0);
 }
 
 export async function insertAttempt(

@@ -217,7 +217,7 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
     const now = clock.now();
     const id = newId();
     await db.transaction().execute(async (trx) => {
-      const attempt = (await repo.countAttempts(trx, event.id)) + 1;
+      const attempt = await repo.nextAttemptNumber(trx, event.id);
       await repo.insertAttempt(trx, {
         id,
         event_id: event.id,

@@ -11,7 +11,8 @@ import * as repo from './webhooks.repository.js';
 
 /** Retries stop this long after the event was created. */
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
-const BATCH = 10;
+/** Deliveries in flight per instance. */
+const MAX_IN_FLIGHT = 20;
 
 export interface WebhookWorkerOptions {
   db: Kysely<Database>;
@@ -39,19 +40,17 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
+  const inFlight = new Set<Promise<void>>();
 
   async function settle(event: repo.EventRow, token: string): Promise<void> {
     const scope = { partnerId: event.partner_id, environment: event.environment };
     const endpoint = await repo.findEndpoint(db, scope);
-    const now = clock.now();
     if (!endpoint) {
       await repo.settleEvent(
         db,
         { id: event.id, token },
         {
           status: 'skipped',
-          attempts: event.attempts,
-          nextAttemptAt: event.next_attempt_at,
           deliveredAt: null,
           lastError: 'no webhook endpoint is set for this environment',
         },
@@ -62,31 +61,32 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       keys: options.keys,
       timeoutMs: options.timeoutMs,
       policy: options.policyFor(event.environment),
-      now,
+      now: clock.now(),
     });
-    const attempts = event.attempts + 1;
     const finishedAt = clock.now();
-    const nextAttemptAt = finishedAt + backoffMs(options.retryBaseMs, attempts);
-    const givesUp = !outcome.succeeded && nextAttemptAt > event.created_at + RETRY_WINDOW_MS;
-    await db.transaction().execute(async (trx) => {
-      const settled = await repo.settleEvent(
+    const deadline = event.created_at + RETRY_WINDOW_MS;
+    const givesUp = !outcome.succeeded && finishedAt >= deadline;
+    const attempt = await db.transaction().execute(async (trx) => {
+      const number = await repo.nextAttemptNumber(trx, event.id);
+      await repo.settleEvent(
         trx,
         { id: event.id, token },
         {
           status: outcome.succeeded ? 'delivered' : givesUp ? 'failed' : 'pending',
-          attempts,
-          nextAttemptAt: outcome.succeeded || givesUp ? event.next_attempt_at : nextAttemptAt,
+          // The last retry lands on the deadline itself, so retries cover the whole 24 hours.
+          ...(outcome.succeeded || givesUp
+            ? {}
+            : { nextAttemptAt: Math.min(finishedAt + backoffMs(options.retryBaseMs, number), deadline) }),
           deliveredAt: outcome.succeeded ? finishedAt : null,
           lastError: outcome.error,
         },
       );
-      if (!settled) return;
       await repo.insertAttempt(trx, {
         id: newId(),
         event_id: event.id,
         partner_id: event.partner_id,
         environment: event.environment,
-        attempt: attempts,
+        attempt: number,
         trigger: 'automatic',
         url: outcome.url,
         succeeded: outcome.succeeded ? 1 : 0,
@@ -95,34 +95,39 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         error: outcome.error,
         created_at: finishedAt,
       });
+      return number;
     });
     if (!outcome.succeeded) {
       log.info(
-        { event_id: event.id, attempt: attempts, error: outcome.error, gave_up: givesUp },
+        { event_id: event.id, attempt, error: outcome.error, gave_up: givesUp },
         'webhook delivery failed',
       );
     }
   }
 
-  /** One pass: lease a batch and deliver it. Returns how many events were leased. */
+  /**
+   * One pass: leases as many due events as there is room for and starts delivering them. Deliveries
+   * run in the background, so one partner's slow endpoint does not hold up the others.
+   */
   async function runOnce(): Promise<number> {
+    const room = MAX_IN_FLIGHT - inFlight.size;
+    if (room <= 0) return 0;
     const now = clock.now();
     const token = randomUUID();
     const events = await repo.claimDueEvents(db, {
       now,
-      // The lease outlives the 10 s delivery timeout comfortably; an expired lease is re-leased.
+      // The lease outlives the delivery timeout comfortably; an expired lease is re-leased.
       leaseUntil: now + options.timeoutMs * 3,
       token,
-      limit: BATCH,
+      limit: room,
       skipLocked: options.skipLocked,
     });
-    await Promise.all(
-      events.map((event) =>
-        settle(event, token).catch((error: unknown) =>
-          log.error({ err: error, event_id: event.id }, 'webhook worker failed'),
-        ),
-      ),
-    );
+    for (const event of events) {
+      const delivery: Promise<void> = settle(event, token)
+        .catch((error: unknown) => log.error({ err: error, event_id: event.id }, 'webhook worker failed'))
+        .finally(() => inFlight.delete(delivery));
+      inFlight.add(delivery);
+    }
     return events.length;
   }
 
@@ -134,7 +139,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
           log.error({ err: error }, 'webhook worker pass failed');
           return 0;
         })
-        .then((count) => schedule(count === BATCH ? 0 : options.pollMs));
+        .then(() => schedule(options.pollMs));
     }, delay);
     timer.unref();
   }
@@ -153,6 +158,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       stopped = true;
       if (timer) clearTimeout(timer);
       await running;
+      await Promise.allSettled([...inFlight]);
     },
   };
 }

@@ -30,6 +30,12 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema
+    .createIndex('webhook_attempts_number_unique')
+    .on('webhook_attempts')
+    .columns(['event_id', 'attempt'])
+    .unique()
+    .execute();
+  await db.schema
     .createIndex('webhook_attempts_partner_idx')
     .on('webhook_attempts')
     .columns(['partner_id', 'environment', 'id'])
