@@ -13,7 +13,13 @@ export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promis
     provider: { getMigrations: async () => migrations },
     ...(tableSchema ? { migrationTableSchema: tableSchema } : {}),
   });
-  const { error, results = [] } = await migrator.migrateToLatest();
+  let outcome = await migrator.migrateToLatest();
+  // Kysely lists tables across every schema; a schema dropped meanwhile (another app sharing the
+  // database, e.g. test runs) fails that listing. It is transient: look again.
+  for (let retry = 0; retry < 3 && /schema "[^"]+" does not exist/.test(String(outcome.error)); retry++) {
+    outcome = await migrator.migrateToLatest();
+  }
+  const { error, results = [] } = outcome;
   const failed = results.find((result) => result.status === 'Error');
   if (error || failed) {
     const cause = error instanceof Error ? error.message : String(error ?? 'unknown error');
