@@ -60,9 +60,14 @@ for (const dialect of DIALECTS) {
       assert.equal(payload.type, 'virtual_account.created');
       assert.equal(payload.data.account_number, created.body.data.account_number);
 
-      const log = await t.api.get(`${V1}/services/partner/settings/webhook/deliveries`, {
-        token: partner.token,
-      });
+      // The worker records an attempt once the receiver has answered: wait for the third record.
+      const deliveries = () =>
+        t.api.get(`${V1}/services/partner/settings/webhook/deliveries`, { token: partner.token });
+      let log = await deliveries();
+      for (let waited = 0; log.body.data.items.length < 3 && waited < 5000; waited += 20) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        log = await deliveries();
+      }
       assert.equal(log.status, 200);
       assert.deepEqual(
         log.body.data.items.map((item: { status_code: number }) => item.status_code),

@@ -1,0 +1,493 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DIALECTS } from '../support/app.js';
+import { TestClock } from '../support/clock.js';
+import { createPartner } from '../support/factories.js';
+import { freePort } from '../support/smtp-sink.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import {
+  allDeliveries,
+  attemptsOf,
+  createAccount,
+  DELIVERIES,
+  outboxEvents,
+  retryUrl,
+  setEndpoint,
+  settled,
+  startReceiver,
+  until,
+  useWebhookApp,
+  verifiedPayload,
+  WEBHOOK,
+} from '../support/webhooks.js';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const TIMEOUT_MS = 1000;
+const RETRY_BASE_MS = 50;
+
+// The dialects' suites are independent (a database each), so they run side by side.
+describe('webhook failures', { concurrency: true }, () => {
+  for (const dialect of DIALECTS) {
+    describe(`webhook failures and retries [${dialect.name}]`, {
+      skip: dialect.skip,
+      concurrency: true,
+    }, () => {
+      const ctx = useWebhookApp(dialect.name, {
+        env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS) },
+      });
+
+      it('retries a receiver answering 500 with the same webhook-id until it answers 200', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
+        const account = await createAccount(t.api, partner.token);
+        await receiver.waitFor((deliveries) => deliveries.length >= 3, 10_000);
+        const [event] = await settled(t.db, partner.companyId);
+        assert.equal(event!.status, 'delivered');
+        assert.equal(event!.attempts, 3);
+        assert.equal(event!.last_error, null);
+        assert.deepEqual(
+          receiver.received.map((delivery) => delivery.id),
+          [event!.id, event!.id, event!.id],
+        );
+        for (const delivery of receiver.received) {
+          assert.equal(verifiedPayload(delivery).data.account_number, account.account_number);
+        }
+        assert.equal(
+          new Set(receiver.received.map((delivery) => delivery.body)).size,
+          1,
+          'the same body each time',
+        );
+        const attempts = await attemptsOf(t.db, event!.id);
+        assert.deepEqual(
+          attempts.map((attempt) => [
+            attempt.attempt,
+            attempt.status_code,
+            attempt.succeeded,
+            attempt.trigger,
+          ]),
+          [
+            [1, 500, 0, 'automatic'],
+            [2, 500, 0, 'automatic'],
+            [3, 200, 1, 'automatic'],
+          ],
+        );
+        assert.equal(receiver.received.length, 3, 'nothing is sent after the success');
+      });
+
+      it('treats a redirect as a failure and does not follow it', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => (receiver.received.length === 1 ? 302 : 200);
+        await createAccount(t.api, partner.token);
+        const [event] = await settled(t.db, partner.companyId);
+        assert.equal(event!.status, 'delivered');
+        const attempts = await attemptsOf(t.db, event!.id);
+        assert.deepEqual(
+          attempts.map((attempt) => attempt.status_code),
+          [302, 200],
+        );
+        assert.match(String(attempts[0]!.error), /302/);
+      });
+
+      it('records a receiver slower than WEBHOOK_TIMEOUT_MS as an error attempt and retries it', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => {
+          receiver.delayMs = receiver.received.length === 1 ? TIMEOUT_MS * 2.5 : 0;
+          return 200;
+        };
+        await createAccount(t.api, partner.token);
+        const [event] = await settled(t.db, partner.companyId);
+        assert.equal(event!.status, 'delivered');
+        const attempts = await attemptsOf(t.db, event!.id);
+        assert.equal(attempts.length, 2);
+        assert.equal(attempts[0]!.succeeded, 0);
+        assert.equal(attempts[0]!.status_code, null);
+        assert.match(String(attempts[0]!.error), new RegExp(`no response within ${TIMEOUT_MS} ms`));
+        assert.equal(attempts[1]!.status_code, 200);
+        assert.deepEqual(
+          receiver.received.map((delivery) => delivery.id),
+          [event!.id, event!.id],
+        );
+        const log = await allDeliveries(t.api, partner.token);
+        const timedOut = log.find((item) => item.attempt === 1);
+        assert.equal(timedOut.status_code, null, 'the API shows null for no answer');
+        assert.match(timedOut.error, /no response/);
+      });
+
+      it('retries while the connection is refused and delivers once a receiver listens on the port again', async () => {
+        const { t, sink } = ctx;
+        const partner = await createPartner(t, sink);
+        const port = await freePort();
+        const url = `http://127.0.0.1:${port}/hooks`;
+        const set = await t.api.put(WEBHOOK, { url }, { token: partner.token });
+        assert.equal(set.status, 201, set.text);
+        const account = await createAccount(t.api, partner.token);
+        const [event] = await outboxEvents(t.db, partner.companyId);
+        await until('two refused attempts', async () => (await attemptsOf(t.db, event!.id)).length >= 2);
+
+        const revived = await new WebhookReceiver().start(port);
+        try {
+          revived.secret = set.body.data.secret;
+          await revived.waitFor((deliveries) => deliveries.length >= 1, 10_000);
+          assert.equal(revived.received[0]!.id, event!.id);
+          assert.equal(verifiedPayload(revived.received[0]!).data.account_number, account.account_number);
+          const [done] = await settled(t.db, partner.companyId);
+          assert.equal(done!.status, 'delivered');
+          const attempts = await attemptsOf(t.db, event!.id);
+          const refused = attempts.slice(0, -1);
+          assert.ok(refused.length >= 2);
+          for (const attempt of refused) {
+            assert.equal(attempt.status_code, null);
+            assert.equal(attempt.succeeded, 0);
+            assert.match(String(attempt.error), /ECONNREFUSED/);
+          }
+          assert.equal(attempts.at(-1)!.status_code, 200);
+        } finally {
+          await revived.stop();
+        }
+      });
+
+      it('backs off exponentially: base, 2·base, 4·base, 8·base, 16·base', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => (receiver.received.length <= 5 ? 503 : 200);
+        await createAccount(t.api, partner.token);
+        const [event] = await outboxEvents(t.db, partner.companyId);
+
+        // After the 5th failure the event waits 16·base: long enough to read the schedule it was given.
+        const fifth = await until('the fifth failed attempt', async () => {
+          const row = await t.db
+            .selectFrom('outbox_events')
+            .selectAll()
+            .where('id', '=', event!.id)
+            .executeTakeFirstOrThrow();
+          return row.attempts === 5 && row;
+        });
+        const attempts = await attemptsOf(t.db, event!.id);
+        assert.equal(fifth.status, 'pending');
+        assert.equal(fifth.next_attempt_at - attempts[4]!.created_at, 16 * RETRY_BASE_MS);
+        assert.equal(fifth.last_error, 'receiver answered HTTP 503');
+
+        await settled(t.db, partner.companyId);
+        const all = await attemptsOf(t.db, event!.id);
+        assert.equal(all.length, 6);
+        // Each retry waits at least its backoff (the worker may be later: it polls, and the suite shares it).
+        const gaps = all.slice(1).map((attempt, index) => attempt.created_at - all[index]!.created_at);
+        gaps.forEach((gap, index) => {
+          const expected = RETRY_BASE_MS * 2 ** index;
+          assert.ok(
+            gap >= expected,
+            `gap ${index + 1} is ${gap} ms, at least ${expected} ms expected (${gaps})`,
+          );
+        });
+      });
+
+      it('lists attempts in the delivery log with attempt number, status, latency and error; paginates and filters by event', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
+        await createAccount(t.api, partner.token);
+        await settled(t.db, partner.companyId);
+        await createAccount(t.api, partner.token);
+        const events = await settled(t.db, partner.companyId);
+        const [retried, straight] = events;
+
+        const all = await allDeliveries(t.api, partner.token);
+        assert.equal(all.length, 4);
+        for (const item of all) {
+          assert.match(item.id, UUID);
+          assert.ok([retried!.id, straight!.id].includes(item.event_id));
+          assert.equal(item.event_type, 'virtual_account.created');
+          assert.equal(item.trigger, 'automatic');
+          assert.equal(item.url, receiver.url);
+          assert.ok(
+            Number.isInteger(item.latency_ms) && item.latency_ms >= 0,
+            `latency_ms ${item.latency_ms}`,
+          );
+          assert.match(item.created_at, ISO);
+          assert.equal(item.succeeded, item.status_code === 200);
+          assert.equal(item.error, item.succeeded ? null : 'receiver answered HTTP 500');
+        }
+        const times = all.map((item) => Date.parse(item.created_at));
+        assert.deepEqual(
+          times,
+          [...times].sort((a, b) => b - a),
+          'newest first',
+        );
+
+        const filtered = await allDeliveries(
+          t.api,
+          partner.token,
+          `event_id=${encodeURIComponent(retried!.id)}`,
+        );
+        assert.deepEqual(
+          filtered.map((item) => [item.attempt, item.status_code]),
+          [
+            [3, 200],
+            [2, 500],
+            [1, 500],
+          ],
+        );
+        const other = await allDeliveries(
+          t.api,
+          partner.token,
+          `event_id=${encodeURIComponent(straight!.id)}`,
+        );
+        assert.deepEqual(
+          other.map((item) => [item.attempt, item.status_code]),
+          [[1, 200]],
+        );
+        const unknown = await allDeliveries(t.api, partner.token, 'event_id=msg_unknown');
+        assert.deepEqual(unknown, []);
+
+        const first = await t.api.get(`${DELIVERIES}?limit=3`, { token: partner.token });
+        assert.equal(first.status, 200);
+        assert.equal(first.body.data.items.length, 3);
+        assert.equal(typeof first.body.data.next_cursor, 'string');
+        const second = await t.api.get(
+          `${DELIVERIES}?limit=3&cursor=${encodeURIComponent(first.body.data.next_cursor)}`,
+          { token: partner.token },
+        );
+        assert.equal(second.body.data.items.length, 1);
+        assert.equal(second.body.data.next_cursor, null);
+        assert.deepEqual(
+          [...first.body.data.items, ...second.body.data.items].map((item: { id: string }) => item.id),
+          all.map((item) => item.id),
+        );
+        const pagedOneByOne = await allDeliveries(t.api, partner.token, '', 1);
+        assert.deepEqual(
+          pagedOneByOne.map((item) => item.id),
+          all.map((item) => item.id),
+        );
+
+        for (const query of ['limit=0', 'limit=101', 'limit=abc', 'cursor=not-a-cursor']) {
+          const response = await t.api.get(`${DELIVERIES}?${query}`, { token: partner.token });
+          assert.equal(response.status, 422, `${query}: ${response.text}`);
+          assert.equal(response.body.error_code, 'VALIDATION_FAILED');
+        }
+
+        const stranger = await createPartner(t, sink);
+        const theirs = await t.api.get(DELIVERIES, { token: stranger.token });
+        assert.deepEqual(theirs.body.data.items, [], "another partner's log is empty");
+        const probe = await t.api.get(`${DELIVERIES}?event_id=${encodeURIComponent(retried!.id)}`, {
+          token: stranger.token,
+        });
+        assert.deepEqual(probe.body.data.items, []);
+      });
+
+      it('skips events of an environment without an endpoint, and sends no skipped event later', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await createAccount(t.api, partner.token);
+        const [skipped] = await settled(t.db, partner.companyId);
+        assert.equal(skipped!.status, 'skipped');
+        assert.equal(skipped!.attempts, 0);
+        assert.match(String(skipped!.last_error), /no webhook endpoint/);
+        assert.deepEqual(await attemptsOf(t.db, skipped!.id), []);
+
+        await setEndpoint(t.api, partner.token, receiver);
+        const later = await createAccount(t.api, partner.token);
+        await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
+        await settled(t.db, partner.companyId);
+        assert.deepEqual(
+          receiver.received.map((delivery) => verifiedPayload(delivery).data.account_number),
+          [later.account_number],
+        );
+      });
+
+      it('skips a failing event once its endpoint is deleted', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => 500;
+        await createAccount(t.api, partner.token);
+        await receiver.waitFor((deliveries) => deliveries.length >= 2, 10_000);
+        assert.equal((await t.api.delete(WEBHOOK, { token: partner.token })).status, 200);
+        const [event] = await settled(t.db, partner.companyId);
+        assert.equal(event!.status, 'skipped');
+        const sent = receiver.received.length;
+        assert.equal((await attemptsOf(t.db, event!.id)).length, sent);
+      });
+    });
+
+    describe(`manual webhook retry [${dialect.name}]`, { skip: dialect.skip, concurrency: true }, () => {
+      // A 10-minute backoff: after the first automatic attempt, only manual retries happen during a test.
+      const ctx = useWebhookApp(dialect.name, { env: { WEBHOOK_RETRY_BASE_MS: '600000' } });
+
+      it('resends with the same webhook-id, records a manual attempt, and marks the event delivered on success', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => 500;
+        const account = await createAccount(t.api, partner.token);
+        await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
+        const [event] = await outboxEvents(t.db, partner.companyId);
+        const automatic = await until(
+          'the automatic attempt',
+          async () => (await attemptsOf(t.db, event!.id))[0],
+        );
+
+        const failedAgain = await t.api.post(retryUrl(automatic.id), undefined, { token: partner.token });
+        assert.equal(failedAgain.status, 201, failedAgain.text);
+        assert.equal(failedAgain.body.data.trigger, 'manual');
+        assert.equal(failedAgain.body.data.attempt, 2);
+        assert.equal(failedAgain.body.data.succeeded, false);
+        assert.equal(failedAgain.body.data.status_code, 500);
+        assert.equal(failedAgain.body.data.event_id, event!.id);
+        const stillPending = (await outboxEvents(t.db, partner.companyId))[0]!;
+        assert.equal(stillPending.status, 'pending');
+
+        receiver.respond = () => 200;
+        const retried = await t.api.post(retryUrl(automatic.id), undefined, { token: partner.token });
+        assert.equal(retried.status, 201, retried.text);
+        assert.match(retried.body.data.id, UUID);
+        assert.equal(retried.body.data.trigger, 'manual');
+        assert.equal(retried.body.data.attempt, 3);
+        assert.equal(retried.body.data.succeeded, true);
+        assert.equal(retried.body.data.status_code, 200);
+        assert.equal(retried.body.data.error, null);
+        assert.equal(retried.body.data.event_type, 'virtual_account.created');
+
+        assert.equal(receiver.received.length, 3);
+        assert.deepEqual(new Set(receiver.received.map((delivery) => delivery.id)), new Set([event!.id]));
+        const payload = verifiedPayload(receiver.received[2]!);
+        assert.equal(payload.data.account_number, account.account_number);
+        assert.equal(
+          receiver.received[2]!.body,
+          receiver.received[0]!.body,
+          'the same body as the first attempt',
+        );
+
+        const [delivered] = await outboxEvents(t.db, partner.companyId);
+        assert.equal(delivered!.status, 'delivered');
+        assert.ok(delivered!.delivered_at);
+        const log = await allDeliveries(t.api, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
+        assert.deepEqual(
+          log.map((item) => [item.attempt, item.trigger, item.status_code]),
+          [
+            [3, 'manual', 200],
+            [2, 'manual', 500],
+            [1, 'automatic', 500],
+          ],
+        );
+      });
+
+      it("answers 404 for another partner's attempt, an unknown attempt, or when no endpoint is set", async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const owner = await createPartner(t, sink);
+        const stranger = await createPartner(t, sink);
+        await setEndpoint(t.api, owner.token, receiver);
+        await createAccount(t.api, owner.token);
+        const [event] = await settled(t.db, owner.companyId);
+        const [attempt] = await attemptsOf(t.db, event!.id);
+
+        const foreign = await t.api.post(retryUrl(attempt!.id), undefined, { token: stranger.token });
+        assert.equal(foreign.status, 404, foreign.text);
+        assert.equal(foreign.body.error_code, 'NOT_FOUND');
+        const unknown = await t.api.post(retryUrl('0190aaaa-0000-7000-8000-000000000000'), undefined, {
+          token: owner.token,
+        });
+        assert.equal(unknown.status, 404, unknown.text);
+        assert.equal(receiver.received.length, 1, 'nothing was resent');
+
+        assert.equal((await t.api.delete(WEBHOOK, { token: owner.token })).status, 200);
+        const noEndpoint = await t.api.post(retryUrl(attempt!.id), undefined, { token: owner.token });
+        assert.equal(noEndpoint.status, 404, noEndpoint.text);
+        assert.equal(receiver.received.length, 1);
+      });
+    });
+
+    describe(`manual retry while the worker retries too (test clock) [${dialect.name}]`, {
+      skip: dialect.skip,
+      concurrency: false,
+    }, () => {
+      const clock = new TestClock();
+      const ctx = useWebhookApp(dialect.name, { clock, env: { WEBHOOK_RETRY_BASE_MS: '600000' } });
+      const tenMinutes = 600_000 + 1000;
+
+      it("numbers an event's attempts 1, 2, 3 … whether they were manual or automatic", async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => 500;
+        await createAccount(t.api, partner.token);
+        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [first] = await until('the first automatic attempt', async () => {
+          const attempts = await attemptsOf(t.db, event!.id);
+          return attempts.length === 1 && attempts;
+        });
+        const manual = await t.api.post(retryUrl(first!.id), undefined, { token: partner.token });
+        assert.equal(manual.status, 201, manual.text);
+        assert.equal(manual.body.data.attempt, 2);
+
+        clock.advance(tenMinutes);
+        await until(
+          'the second automatic attempt',
+          async () => (await attemptsOf(t.db, event!.id)).length === 3,
+        );
+        const log = await allDeliveries(t.api, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
+        assert.deepEqual(
+          log.map((item) => [item.trigger, item.attempt]),
+          [
+            ['automatic', 3],
+            ['manual', 2],
+            ['automatic', 1],
+          ],
+        );
+      });
+
+      it('keeps an event delivered by a manual retry delivered when an automatic attempt in flight then fails', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        receiver.respond = () => 500;
+        await createAccount(t.api, partner.token);
+        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [first] = await until('the first automatic attempt', async () => {
+          const attempts = await attemptsOf(t.db, event!.id);
+          return attempts.length === 1 && attempts;
+        });
+
+        // The next automatic attempt hangs for a while and fails; the manual retry meanwhile succeeds.
+        receiver.respond = () => {
+          const automatic = receiver.received.length === 2;
+          receiver.delayMs = automatic ? 700 : 0;
+          return automatic ? 500 : 200;
+        };
+        clock.advance(tenMinutes);
+        await receiver.waitFor((deliveries) => deliveries.length >= 2, 10_000);
+        const manual = await t.api.post(retryUrl(first!.id), undefined, { token: partner.token });
+        assert.equal(manual.status, 201, manual.text);
+        assert.equal(manual.body.data.succeeded, true);
+        assert.equal((await outboxEvents(t.db, partner.companyId))[0]!.status, 'delivered');
+
+        await until('the in-flight automatic attempt to be recorded', async () => {
+          const attempts = await attemptsOf(t.db, event!.id);
+          return attempts.filter((attempt) => attempt.trigger === 'automatic').length === 2;
+        });
+        const [settledEvent] = await outboxEvents(t.db, partner.companyId);
+        assert.equal(settledEvent!.status, 'delivered', 'a delivered event stays delivered');
+        assert.ok(settledEvent!.delivered_at, 'and keeps its delivery time');
+      });
+    });
+  }
+});

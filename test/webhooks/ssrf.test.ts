@@ -1,0 +1,295 @@
+import assert from 'node:assert/strict';
+import dns from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
+import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { checkDestination, DeliveryError, postJson } from '../../src/modules/webhooks/sender.js';
+import { addressAllowed, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
+import { DIALECTS } from '../support/app.js';
+import { createPartner } from '../support/factories.js';
+import { WebhookReceiver } from '../support/webhook-receiver.js';
+import {
+  activePartner,
+  createAccount,
+  DELIVERIES,
+  setEndpoint,
+  settled,
+  startReceiver,
+  until,
+  useWebhookApp,
+  verifiedPayload,
+  WEBHOOK,
+} from '../support/webhooks.js';
+
+const PRIVATE = [
+  '127.0.0.1',
+  '127.255.0.9',
+  '10.0.0.1',
+  '172.16.5.4',
+  '192.168.1.1',
+  '169.254.169.254',
+  '100.64.0.1',
+  '0.0.0.0',
+  '[::1]',
+  '::1',
+  '::',
+  '::ffff:127.0.0.1',
+  '::ffff:7f00:1',
+  '::ffff:169.254.169.254',
+  'fd00:ec2::254',
+  'fe80::1',
+  'fe80::1%eth0',
+  'fc00::1',
+  '224.0.0.1',
+];
+const PUBLIC = ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '[2606:4700:4700::1111]', '93.184.216.34'];
+
+/** Makes `name` resolve to `answers` (one list per lookup, the last one repeating); other names resolve normally. */
+function fakeDns(name: string, answers: string[][]) {
+  const original = dns.lookup;
+  const seen: string[][] = [];
+  mock.method(dns, 'lookup', (hostname: string, options: unknown, callback: unknown) => {
+    if (hostname !== name) return (original as (...args: unknown[]) => void)(hostname, options, callback);
+    const answer = answers[Math.min(seen.length, answers.length - 1)]!;
+    seen.push(answer);
+    const all = answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+    const done = callback as (error: null, addresses: unknown, family?: number) => void;
+    if (typeof options === 'object' && options !== null && (options as { all?: boolean }).all) {
+      process.nextTick(done, null, all);
+    } else {
+      process.nextTick(done, null, all[0]!.address, all[0]!.family);
+    }
+  });
+  // The sender imports `lookup` from node:dns as an ES module binding; this makes it see the mock.
+  syncBuiltinESMExports();
+  return seen;
+}
+
+function restoreDns() {
+  mock.restoreAll();
+  syncBuiltinESMExports();
+}
+
+describe('SSRF guard: addresses', () => {
+  it('treats loopback, private, link-local, CGNAT, unspecified and mapped addresses as private', () => {
+    for (const address of PRIVATE) assert.equal(isPrivateAddress(address), true, address);
+  });
+
+  it('treats public addresses as public', () => {
+    for (const address of PUBLIC) assert.equal(isPrivateAddress(address), false, address);
+  });
+
+  it('fails closed on anything that is not an IP address', () => {
+    for (const value of ['localhost', 'example.com', '', '999.1.1.1']) {
+      assert.equal(isPrivateAddress(value), true, value);
+      assert.equal(addressAllowed(value, 'public-only'), false, value);
+    }
+  });
+
+  it("'public-only' allows only public addresses", () => {
+    for (const address of PRIVATE) assert.equal(addressAllowed(address, 'public-only'), false, address);
+    for (const address of PUBLIC) assert.equal(addressAllowed(address, 'public-only'), true, address);
+  });
+
+  it("'no-link-local' refuses link-local and metadata addresses but allows loopback and private ranges", () => {
+    for (const address of [
+      '169.254.169.254',
+      '169.254.1.1',
+      'fe80::1',
+      'fd00:ec2::254',
+      '::ffff:169.254.169.254',
+    ]) {
+      assert.equal(addressAllowed(address, 'no-link-local'), false, address);
+    }
+    for (const address of ['127.0.0.1', '::1', '10.0.0.1', '192.168.1.1', '8.8.8.8']) {
+      assert.equal(addressAllowed(address, 'no-link-local'), true, address);
+    }
+  });
+
+  it("'any' allows everything", () => {
+    for (const address of [...PRIVATE, ...PUBLIC])
+      assert.equal(addressAllowed(address, 'any'), true, address);
+  });
+
+  it('checks IP literals and DNS names of a URL before it is stored', async () => {
+    assert.match(
+      String(await checkDestination(new URL('https://127.0.0.1/x'), 'public-only')),
+      /not a public/,
+    );
+    assert.match(String(await checkDestination(new URL('https://[::1]/x'), 'public-only')), /not a public/);
+    assert.match(
+      String(await checkDestination(new URL('https://[::ffff:127.0.0.1]/x'), 'public-only')),
+      /not a public/,
+    );
+    // WHATWG URL parsing turns decimal and hex IPv4 forms into dotted quads before the check.
+    assert.match(
+      String(await checkDestination(new URL('https://2130706433/x'), 'public-only')),
+      /not a public/,
+    );
+    assert.match(
+      String(await checkDestination(new URL('https://localhost/x'), 'public-only')),
+      /resolves to/,
+    );
+    assert.equal(await checkDestination(new URL('https://8.8.8.8/x'), 'public-only'), undefined);
+    assert.equal(await checkDestination(new URL('http://localhost/x'), 'no-link-local'), undefined);
+    assert.match(
+      String(await checkDestination(new URL('http://169.254.169.254/x'), 'no-link-local')),
+      /not a public/,
+    );
+  });
+});
+
+describe('SSRF guard: the sender', () => {
+  let receiver: WebhookReceiver;
+  beforeEach(async () => {
+    receiver = await new WebhookReceiver().start();
+  });
+  afterEach(async () => {
+    restoreDns();
+    await receiver.stop();
+  });
+  const send = (url: string, policy: 'public-only' | 'no-link-local' | 'any') =>
+    postJson(url, '{}', { 'content-type': 'application/json' }, { timeoutMs: 1000, policy });
+
+  it("refuses a loopback receiver under 'public-only', by IP literal and by a name resolving to loopback", async () => {
+    const port = new URL(receiver.url).port;
+    await assert.rejects(send(receiver.url, 'public-only'), DeliveryError);
+    await assert.rejects(send(`http://localhost:${port}/hooks`, 'public-only'), (error: Error) => {
+      assert.ok(error instanceof DeliveryError);
+      assert.match(error.message, /localhost resolves to a disallowed address/);
+      return true;
+    });
+    await assert.rejects(send(`http://[::ffff:127.0.0.1]:${port}/hooks`, 'public-only'), DeliveryError);
+    assert.equal(receiver.received.length, 0, 'nothing reached the receiver');
+  });
+
+  it("refuses link-local under 'no-link-local' without connecting", async () => {
+    await assert.rejects(
+      send('http://169.254.169.254/latest/meta-data', 'no-link-local'),
+      /not a public address/,
+    );
+    await assert.rejects(send('http://[fe80::1]/', 'no-link-local'), /not a public address/);
+  });
+
+  it("delivers to the same loopback receiver under 'no-link-local' and 'any'", async () => {
+    const port = new URL(receiver.url).port;
+    assert.equal((await send(`http://localhost:${port}/hooks`, 'no-link-local')).statusCode, 200);
+    assert.equal((await send(receiver.url, 'any')).statusCode, 200);
+    assert.equal(receiver.received.length, 2);
+  });
+
+  it('is not fooled by DNS rebinding: the address checked is the address connected to', async () => {
+    const port = new URL(receiver.url).port;
+    const url = `http://rebind.test:${port}/hooks`;
+    const lookups = fakeDns('rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
+    assert.equal(await checkDestination(new URL(url), 'public-only'), undefined, 'first answer is public');
+    await assert.rejects(
+      send(url, 'public-only'),
+      /rebind\.test resolves to a disallowed address \(127\.0\.0\.1\)/,
+    );
+    assert.equal(lookups.length, 2, 'the connection did its own (guarded) lookup');
+    assert.equal(receiver.received.length, 0);
+  });
+
+  it('refuses a name when any one of its addresses is private', async () => {
+    const port = new URL(receiver.url).port;
+    fakeDns('mixed.test', [['93.184.216.34', '127.0.0.1']]);
+    assert.match(
+      String(await checkDestination(new URL(`http://mixed.test:${port}/`), 'public-only')),
+      /127\.0\.0\.1/,
+    );
+    await assert.rejects(send(`http://mixed.test:${port}/hooks`, 'public-only'), DeliveryError);
+    assert.equal(receiver.received.length, 0);
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`SSRF guard over HTTP, WEBHOOK_ALLOW_PRIVATE=false [${dialect.name}]`, {
+    skip: dialect.skip,
+    concurrency: true,
+  }, () => {
+    const ctx = useWebhookApp(dialect.name, { env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
+
+    it('refuses live URLs on loopback, private, link-local or names resolving to loopback (422 errors.url)', async () => {
+      const { t, sink } = ctx;
+      const partner = await activePartner(t, sink);
+      await settled(t.db, partner.companyId);
+      const refused = [
+        'https://127.0.0.1/hooks',
+        'https://10.0.0.1/hooks',
+        'https://172.16.5.4/hooks',
+        'https://192.168.1.1/hooks',
+        'https://169.254.169.254/latest/meta-data',
+        'https://100.64.0.1/hooks',
+        'https://[::1]/hooks',
+        'https://[::ffff:127.0.0.1]/hooks',
+        'https://[fd00:ec2::254]/hooks',
+        'https://[fe80::1]/hooks',
+        'https://localhost/hooks',
+        'https://2130706433/hooks',
+      ];
+      for (const url of refused) {
+        const response = await t.api.put(WEBHOOK, { url }, { token: partner.liveToken });
+        assert.equal(response.status, 422, `${url}: ${response.text}`);
+        assert.equal(response.body.error_code, 'VALIDATION_FAILED');
+        assert.ok(response.body.errors?.['url']?.length, `${url}: ${response.text}`);
+      }
+      const none = await t.api.get(WEBHOOK, { token: partner.liveToken });
+      assert.equal(none.status, 404, 'nothing was stored');
+
+      // The same partner may use a public address.
+      const accepted = await t.api.put(
+        WEBHOOK,
+        { url: 'https://8.8.8.8/hooks' },
+        { token: partner.liveToken },
+      );
+      assert.equal(accepted.status, 201, accepted.text);
+      const removed = await t.api.delete(WEBHOOK, { token: partner.liveToken });
+      assert.equal(removed.status, 200, removed.text);
+    });
+
+    it('in sandbox refuses link-local (cloud metadata) but accepts and delivers to a loopback receiver', async (test) => {
+      const { t, sink } = ctx;
+      const partner = await createPartner(t, sink);
+      for (const url of ['http://169.254.169.254/', 'http://[fe80::1]/hooks', 'http://[fd00:ec2::254]/']) {
+        const response = await t.api.put(WEBHOOK, { url }, { token: partner.token });
+        assert.equal(response.status, 422, `${url}: ${response.text}`);
+        assert.ok(response.body.errors?.['url']?.length, response.text);
+      }
+      const receiver = await startReceiver(test);
+      const set = await setEndpoint(t.api, partner.token, receiver);
+      assert.equal(set.status, 201, set.text);
+      const account = await createAccount(t.api, partner.token);
+      await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
+      assert.equal(verifiedPayload(receiver.received[0]!).data.account_number, account.account_number);
+    });
+
+    it('refuses at delivery time a live name that rebinds to loopback after it was accepted', async (test) => {
+      const { t, sink } = ctx;
+      const partner = await activePartner(t, sink);
+      await settled(t.db, partner.companyId);
+      const receiver = await startReceiver(test);
+      const port = new URL(receiver.url).port;
+      const lookups = fakeDns('hooks.rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
+      test.after(() => restoreDns());
+      const set = await t.api.put(
+        WEBHOOK,
+        { url: `https://hooks.rebind.test:${port}/hooks` },
+        { token: partner.liveToken },
+      );
+      assert.equal(set.status, 201, set.text);
+      assert.equal(lookups.length, 1);
+      await createAccount(t.api, partner.liveToken);
+      const attempt = await until('a refused live attempt', async () => {
+        const log = await t.api.get(DELIVERIES, { token: partner.liveToken });
+        return log.body.data.items.find(
+          (item: { event_type: string }) => item.event_type === 'virtual_account.created',
+        );
+      });
+      assert.equal(attempt.succeeded, false);
+      assert.equal(attempt.status_code, null);
+      assert.match(attempt.error, /disallowed address \(127\.0\.0\.1\)/);
+      assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
+      assert.equal((await t.api.delete(WEBHOOK, { token: partner.liveToken })).status, 200);
+    });
+  });
+}
