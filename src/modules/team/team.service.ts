@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { actorOf, insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import { bvnHash, maskBvn, sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
@@ -45,12 +45,6 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
     updated_at: toIso(row.updated_at),
   });
 
-  const actor = (credential: PartnerCredential) => ({
-    partnerId: credential.partnerId,
-    actorType: 'partner' as const,
-    actorId: credential.kind === 'api_key' ? `api_key:${credential.apiKeyId}` : credential.partnerId,
-  });
-
   function checkDob(dob: string): void {
     const problem = dobProblem(dob, clock.now());
     if (problem) throw validationError({ dob: [problem] });
@@ -75,7 +69,7 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
         await insertAuditEvent(
           trx,
           {
-            ...actor(credential),
+            ...actorOf(credential),
             action: 'team.member_added',
             targetType: 'team_member',
             targetId: id,
@@ -131,7 +125,7 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
         await insertAuditEvent(
           trx,
           {
-            ...actor(credential),
+            ...actorOf(credential),
             action: 'team.member_updated',
             targetType: 'team_member',
             targetId: id,
@@ -156,7 +150,7 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
       await insertAuditEvent(
         trx,
         {
-          ...actor(credential),
+          ...actorOf(credential),
           action: 'team.member_removed',
           targetType: 'team_member',
           targetId: id,

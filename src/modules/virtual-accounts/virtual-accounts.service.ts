@@ -1,7 +1,7 @@
 import { randomInt } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { actorOf, insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import { sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
@@ -9,7 +9,7 @@ import { newId } from '../../platform/crypto/tokens.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import { enqueueEvent } from '../../platform/events/outbox.repository.js';
-import type { PartnerCredential } from '../../platform/http/auth.js';
+import { type PartnerCredential, scopeOf } from '../../platform/http/auth.js';
 import { decodeCursor, paginate } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
 import type { Environment } from '../../platform/http/schemas.js';
@@ -42,17 +42,6 @@ export interface CreditResult {
 }
 
 export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankName }: VirtualAccountsDeps) {
-  const scopeOf = (credential: PartnerCredential): repo.Scope => ({
-    partnerId: credential.partnerId,
-    environment: credential.environment,
-  });
-
-  const actor = (credential: PartnerCredential) => ({
-    partnerId: credential.partnerId,
-    actorType: 'partner' as const,
-    actorId: credential.kind === 'api_key' ? `api_key:${credential.apiKeyId}` : credential.partnerId,
-  });
-
   function view(row: repo.VirtualAccountRow, balanceKobo: number) {
     return {
       id: row.id,
@@ -135,7 +124,7 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
           await insertAuditEvent(
             trx,
             {
-              ...actor(credential),
+              ...actorOf(credential),
               action: 'virtual_account.created',
               targetType: 'virtual_account',
               targetId: row.id,
@@ -235,7 +224,7 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
       await insertAuditEvent(
         trx,
         {
-          ...actor(credential),
+          ...actorOf(credential),
           action: 'virtual_account.credited',
           targetType: 'virtual_account',
           targetId: account.id,

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { actorOf, insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { decrypt, encrypt } from '../../platform/crypto/secret-box.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
-import type { PartnerCredential } from '../../platform/http/auth.js';
+import { type PartnerCredential, scopeOf } from '../../platform/http/auth.js';
 import { decodeCursor, paginate } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
 import { deliver } from './delivery.js';
@@ -38,16 +38,6 @@ export function addressPolicy(environment: string, allowPrivate: boolean): Addre
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
 export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate }: WebhooksDeps) {
-  const scopeOf = (credential: PartnerCredential): repo.Scope => ({
-    partnerId: credential.partnerId,
-    environment: credential.environment,
-  });
-  const actor = (credential: PartnerCredential) => ({
-    partnerId: credential.partnerId,
-    actorType: 'partner' as const,
-    actorId: credential.kind === 'api_key' ? `api_key:${credential.apiKeyId}` : credential.partnerId,
-  });
-
   function endpointView(endpoint: repo.EndpointRow) {
     const now = clock.now();
     return {
@@ -92,7 +82,7 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
       await insertAuditEvent(
         trx,
         {
-          ...actor(credential),
+          ...actorOf(credential),
           action: existing ? 'webhook.endpoint_updated' : 'webhook.endpoint_set',
           targetType: 'webhook_endpoint',
           targetId: scope.environment,
@@ -122,7 +112,7 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
       await insertAuditEvent(
         trx,
         {
-          ...actor(credential),
+          ...actorOf(credential),
           action: 'webhook.endpoint_deleted',
           targetType: 'webhook_endpoint',
           targetId: scope.environment,
@@ -153,7 +143,7 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
       await insertAuditEvent(
         trx,
         {
-          ...actor(credential),
+          ...actorOf(credential),
           action: 'webhook.secret_rotated',
           targetType: 'webhook_endpoint',
           targetId: scope.environment,
@@ -236,7 +226,7 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
       await insertAuditEvent(
         trx,
         {
-          ...actor(credential),
+          ...actorOf(credential),
           action: 'webhook.delivery_retried',
           targetType: 'webhook_event',
           targetId: event.id,

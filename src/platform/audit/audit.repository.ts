@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
+import type { PartnerCredential } from '../http/auth.js';
 
 export type ActorType = 'partner' | 'admin' | 'system' | 'anonymous';
 
@@ -19,6 +20,17 @@ export interface AuditEntry {
   targetId?: string | number;
   /** Non-secret details only: never a password, token, OTP, key or whole BVN. */
   metadata?: Record<string, unknown>;
+}
+
+/** The audit actor of a partner's credential: the partner, or which of its API keys acted. */
+export function actorOf(
+  credential: PartnerCredential,
+): Pick<AuditEntry, 'partnerId' | 'actorType' | 'actorId'> {
+  return {
+    partnerId: credential.partnerId,
+    actorType: 'partner',
+    actorId: credential.kind === 'api_key' ? `api_key:${credential.apiKeyId}` : credential.partnerId,
+  };
 }
 
 /** Call with the transaction of the change being audited, so both commit or neither does. */

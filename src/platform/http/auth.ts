@@ -90,6 +90,12 @@ export function sessionOf(request: FastifyRequest): SessionCredential {
   return credential;
 }
 
+/** What partner-owned data a credential sees: its partner's, in its environment. */
+export const scopeOf = (credential: PartnerCredential) => ({
+  partnerId: credential.partnerId,
+  environment: credential.environment,
+});
+
 export const requestMeta = (request: FastifyRequest): RequestMeta => ({
   requestId: request.id,
   ip: request.ip,
