@@ -1,6 +1,7 @@
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
-const SECRET_FIELDS = [
+/** Field names whose values never reach a log line, at any depth (compared lower-cased). */
+export const SECRET_FIELDS: ReadonlySet<string> = new Set([
   'password',
   'password_confirmation',
   'otp',
@@ -10,29 +11,64 @@ const SECRET_FIELDS = [
   'key',
   'secret',
   'authorization',
+  'cookie',
+  'idempotency-key',
   'id_file',
   'file',
-];
+]);
+
+const CENSOR = '[redacted]';
+const MAX_DEPTH = 6;
 
 /**
- * Secrets are removed by the logger's configuration, so a call site cannot forget: any of these
- * fields, at the top level or up to three objects deep, is censored, as are credential headers.
+ * Censors secret fields wherever they are nested. Objects without secrets are returned as they are
+ * (no copy), so the usual access line costs one pass over its keys.
  */
-export const REDACT_PATHS = [
-  'req.headers.authorization',
-  'req.headers.cookie',
-  'req.headers["idempotency-key"]',
-  'headers.authorization',
-  ...SECRET_FIELDS.flatMap((field) => [field, `*.${field}`, `*.*.${field}`, `*.*.*.${field}`]),
-];
+export function redact(value: unknown, depth = 0): unknown {
+  if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return value;
+  if (Array.isArray(value)) {
+    let copy: unknown[] | undefined;
+    value.forEach((item, index) => {
+      const cleaned = redact(item, depth + 1);
+      if (cleaned !== item) {
+        copy ??= [...value];
+        copy[index] = cleaned;
+      }
+    });
+    return copy ?? value;
+  }
+  const record = value as Record<string, unknown>;
+  // formatters.log runs before serializers: an Error's message and stack are not enumerable, so a
+  // censored copy must carry them over explicitly.
+  let copy: Record<string, unknown> | undefined;
+  const start = () =>
+    value instanceof Error
+      ? { type: value.name, message: value.message, stack: value.stack, ...record }
+      : { ...record };
+  for (const key of Object.keys(record)) {
+    const item = record[key];
+    const cleaned = SECRET_FIELDS.has(key.toLowerCase()) ? CENSOR : redact(item, depth + 1);
+    if (cleaned !== item) {
+      copy ??= start();
+      copy[key] = cleaned;
+    }
+  }
+  return copy ?? value;
+}
 
+/**
+ * Secrets are removed by the logger's configuration, so a call site cannot forget: every object
+ * logged passes through `redact` (after serializers, before writing).
+ */
 export function loggerOptions(level: string): LoggerOptions {
   return {
     level,
-    redact: { paths: REDACT_PATHS, censor: '[redacted]' },
     base: { service: 'baas-partner-api' },
     timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
+    formatters: {
+      level: (label) => ({ level: label }),
+      log: (object) => redact(object) as Record<string, unknown>,
+    },
   };
 }
 
