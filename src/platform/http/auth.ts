@@ -2,6 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../audit/audit.repository.js';
 import { AppError } from './errors.js';
+import { addRouteHook } from './route-hooks.js';
 import type { Environment } from './schemas.js';
 
 export interface SessionCredential {
@@ -55,27 +56,32 @@ export function registerAuth(
   const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
   app.decorateRequest('credential', null);
 
-  app.addHook('onRequest', async (request) => {
-    const mode = request.routeOptions.config.auth;
-    if (!mode || mode === 'none') return;
-    const token = bearerToken(request);
-    if (mode === 'admin') {
-      // Both sides hashed to one length, so the comparison time says nothing about the key.
-      if (!adminDigest || !timingSafeEqual(digest(token), adminDigest)) throw new AppError('UNAUTHENTICATED');
-      return;
-    }
-    if (token.startsWith(API_KEY_PREFIX)) {
-      const credential = await options.resolvers.apiKey(token);
-      if (mode === 'session') {
-        throw new AppError('FORBIDDEN', {
-          message: 'API keys work on /services/ endpoints only; log in for this one.',
-        });
+  addRouteHook(
+    app,
+    'onRequest',
+    (config) => config.auth !== undefined && config.auth !== 'none',
+    async (request) => {
+      const mode = request.routeOptions.config.auth;
+      const token = bearerToken(request);
+      if (mode === 'admin') {
+        // Both sides hashed to one length, so the comparison time says nothing about the key.
+        if (!adminDigest || !timingSafeEqual(digest(token), adminDigest))
+          throw new AppError('UNAUTHENTICATED');
+        return;
       }
-      request.credential = credential;
-      return;
-    }
-    request.credential = await options.resolvers.session(token);
-  });
+      if (token.startsWith(API_KEY_PREFIX)) {
+        const credential = await options.resolvers.apiKey(token);
+        if (mode === 'session') {
+          throw new AppError('FORBIDDEN', {
+            message: 'API keys work on /services/ endpoints only; log in for this one.',
+          });
+        }
+        request.credential = credential;
+        return;
+      }
+      request.credential = await options.resolvers.session(token);
+    },
+  );
 }
 
 /** The authenticated partner; only called on routes whose auth mode guarantees one. */

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError, type ErrorCode } from './errors.js';
+import { addRouteHook } from './route-hooks.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -162,10 +163,6 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
     for (const method of [route.method].flat()) routes.push({ method, pattern: pathPattern(route.url) });
   });
 
-  app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
     const text = body as string;
@@ -178,23 +175,29 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
   });
 
   // A JSON endpoint refuses multipart and the other way round, before any part is read.
-  app.addHook('preValidation', async (request) => {
-    const expected = request.routeOptions.config.consumes;
-    if (!expected) return;
-    const contentType = request.headers['content-type'];
-    if (contentType === undefined) return;
-    const isMultipart = /^multipart\/form-data\b/i.test(contentType);
-    if ((expected === 'multipart') !== isMultipart) {
-      throw new AppError('UNSUPPORTED_MEDIA_TYPE', {
-        message: `This endpoint takes ${expected === 'json' ? 'application/json' : 'multipart/form-data'}.`,
-      });
-    }
-  });
+  addRouteHook(
+    app,
+    'preValidation',
+    (config) => config.consumes !== undefined,
+    async (request) => {
+      const expected = request.routeOptions.config.consumes;
+      const contentType = request.headers['content-type'];
+      if (
+        contentType !== undefined &&
+        (expected === 'multipart') !== /^multipart\/form-data\b/i.test(contentType)
+      ) {
+        throw new AppError('UNSUPPORTED_MEDIA_TYPE', {
+          message: `This endpoint takes ${expected === 'json' ? 'application/json' : 'multipart/form-data'}.`,
+        });
+      }
+    },
+  );
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  app.addHook('onSend', (request, reply, payload, done) => {
     const docs = request.url === options.docsPrefix || request.url.startsWith(`${options.docsPrefix}/`);
+    reply.header('x-request-id', request.id);
     reply.headers(docs ? DOCS_HEADERS : API_HEADERS);
-    return payload;
+    done(null, payload);
   });
 
   app.setErrorHandler((error, request, reply) => {
@@ -213,7 +216,7 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
     return sendError(request, reply, new AppError('NOT_FOUND'));
   });
 
-  app.addHook('onResponse', async (request, reply) => {
+  app.addHook('onResponse', (request, reply, done) => {
     request.log.info(
       {
         method: request.method,
@@ -225,5 +228,6 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
       },
       'request',
     );
+    done();
   });
 }

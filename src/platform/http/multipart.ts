@@ -1,6 +1,7 @@
 import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from './errors.js';
+import { addRouteHook } from './route-hooks.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
@@ -93,9 +94,13 @@ function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>
 export function registerMultipart(app: FastifyInstance): void {
   // The stream is left unread here: the preValidation hook reads it for multipart routes only.
   app.addContentTypeParser('multipart/form-data', (_request, _payload, done) => done(null));
-  app.addHook('preValidation', async (request) => {
-    if (request.routeOptions.config.consumes !== 'multipart') return;
-    if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) return;
-    request.body = await readMultipart(request);
-  });
+  addRouteHook(
+    app,
+    'preValidation',
+    (config) => config.consumes === 'multipart',
+    async (request) => {
+      if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) return;
+      request.body = await readMultipart(request);
+    },
+  );
 }

@@ -1,11 +1,12 @@
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { decrypt, encrypt } from '../crypto/secret-box.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../http/errors.js';
+import { addRouteHook } from '../http/route-hooks.js';
 import * as repo from './idempotency.repository.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -53,8 +54,8 @@ export function registerIdempotency(
   app.decorateRequest('idempotencyScope', undefined);
   app.decorateRequest('commitIdempotentResponse', undefined);
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (!request.routeOptions.config.idempotent) return;
+  const idempotent = (config: FastifyContextConfig) => config.idempotent === true;
+  addRouteHook(app, 'preHandler', idempotent, async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (key === undefined) return;
     const credential = request.credential;
@@ -94,7 +95,7 @@ export function registerIdempotency(
       .send(decrypt(keys.encryption, existing.response_body));
   });
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  addRouteHook(app, 'onSend', idempotent, async (request, reply, payload) => {
     const scope = request.idempotencyScope;
     if (!scope) return payload;
     request.idempotencyScope = undefined;
