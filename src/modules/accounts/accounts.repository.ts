@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { PartnersTable, SessionsTable } from './accounts.table.js';
 
@@ -107,20 +108,25 @@ export async function insertSession(db: Kysely<Database>, row: Insertable<Sessio
   await db.insertInto('sessions').values(row).execute();
 }
 
-/** The session and what authorization needs of its partner, in one indexed lookup. */
-export function findSessionByTokenHash(db: Kysely<Database>, tokenHash: string) {
-  return db
-    .selectFrom('sessions')
-    .innerJoin('partners', 'partners.id', 'sessions.partner_id')
-    .select([
-      'sessions.id',
-      'sessions.partner_id',
-      'sessions.environment',
-      'sessions.expires_at',
-      'partners.onboarding_status',
-    ])
-    .where('sessions.token_hash', '=', tokenHash)
-    .executeTakeFirst();
+const sessionByTokenHash = prepare(
+  (db, tokenHash: string) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('partners', 'partners.id', 'sessions.partner_id')
+      .select([
+        'sessions.id',
+        'sessions.partner_id',
+        'sessions.environment',
+        'sessions.expires_at',
+        'partners.onboarding_status',
+      ])
+      .where('sessions.token_hash', '=', tokenHash),
+  1,
+);
+
+/** The session and what authorization needs of its partner, in one indexed lookup (every request). */
+export async function findSessionByTokenHash(db: Kysely<Database>, tokenHash: string) {
+  return (await sessionByTokenHash(db, tokenHash))[0];
 }
 
 export async function deleteSession(db: Kysely<Database>, sessionId: string): Promise<void> {

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely } from 'kysely';
+import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { ApiKeysTable } from './api-keys.table.js';
 
@@ -6,22 +7,27 @@ export async function insertApiKey(db: Kysely<Database>, row: Insertable<ApiKeys
   await db.insertInto('api_keys').values(row).execute();
 }
 
-/** The key and what authorization needs of its partner, in one indexed lookup. */
-export function findApiKeyByPrefix(db: Kysely<Database>, lookupPrefix: string) {
-  return db
-    .selectFrom('api_keys')
-    .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
-    .select([
-      'api_keys.id',
-      'api_keys.partner_id',
-      'api_keys.environment',
-      'api_keys.key_hash',
-      'api_keys.revoked_at',
-      'api_keys.last_used_at',
-      'partners.onboarding_status',
-    ])
-    .where('api_keys.lookup_prefix', '=', lookupPrefix)
-    .executeTakeFirst();
+const apiKeyByPrefix = prepare(
+  (db, lookupPrefix: string) =>
+    db
+      .selectFrom('api_keys')
+      .innerJoin('partners', 'partners.id', 'api_keys.partner_id')
+      .select([
+        'api_keys.id',
+        'api_keys.partner_id',
+        'api_keys.environment',
+        'api_keys.key_hash',
+        'api_keys.revoked_at',
+        'api_keys.last_used_at',
+        'partners.onboarding_status',
+      ])
+      .where('api_keys.lookup_prefix', '=', lookupPrefix),
+  1,
+);
+
+/** The key and what authorization needs of its partner, in one indexed lookup (every request). */
+export async function findApiKeyByPrefix(db: Kysely<Database>, lookupPrefix: string) {
+  return (await apiKeyByPrefix(db, lookupPrefix))[0];
 }
 
 export function listApiKeys(

@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { PartnersTable } from '../accounts/accounts.table.js';
 import type { DocumentsTable, KycChecksTable, RepresentativesTable } from './onboarding.table.js';
@@ -23,8 +24,13 @@ const PROFILE_COLUMNS = [
   'updated_at',
 ] as const;
 
-export function findPartnerProfile(db: Kysely<Database>, partnerId: number) {
-  return db.selectFrom('partners').select(PROFILE_COLUMNS).where('id', '=', partnerId).executeTakeFirst();
+const partnerProfile = prepare(
+  (db, partnerId: number) => db.selectFrom('partners').select(PROFILE_COLUMNS).where('id', '=', partnerId),
+  1,
+);
+
+export async function findPartnerProfile(db: Kysely<Database>, partnerId: number) {
+  return (await partnerProfile(db, partnerId))[0];
 }
 export type PartnerProfileRow = NonNullable<Awaited<ReturnType<typeof findPartnerProfile>>>;
 
@@ -69,11 +75,16 @@ export async function transitionOnboardingStatus(
   return result.numUpdatedRows > 0n;
 }
 
-export function findRepresentative(
+const representative = prepare(
+  (db, partnerId: number) => db.selectFrom('representatives').selectAll().where('partner_id', '=', partnerId),
+  1,
+);
+
+export async function findRepresentative(
   db: Kysely<Database>,
   partnerId: number,
 ): Promise<RepresentativeRow | undefined> {
-  return db.selectFrom('representatives').selectAll().where('partner_id', '=', partnerId).executeTakeFirst();
+  return (await representative(db, partnerId))[0];
 }
 
 export async function upsertRepresentative(
@@ -102,15 +113,20 @@ export function listKycChecks(db: Kysely<Database>, partnerId: number) {
     .execute();
 }
 
+const currentDocuments = prepare(
+  (db, partnerId: number) =>
+    db
+      .selectFrom('documents')
+      .selectAll()
+      .where('partner_id', '=', partnerId)
+      .where('superseded_at', 'is', null)
+      .orderBy('uploaded_at')
+      .orderBy('id'),
+  1,
+);
+
 export function listCurrentDocuments(db: Kysely<Database>, partnerId: number): Promise<DocumentRow[]> {
-  return db
-    .selectFrom('documents')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .where('superseded_at', 'is', null)
-    .orderBy('uploaded_at')
-    .orderBy('id')
-    .execute();
+  return currentDocuments(db, partnerId);
 }
 
 export function listAllDocuments(db: Kysely<Database>, partnerId: number): Promise<DocumentRow[]> {
