@@ -1,0 +1,34 @@
+import assert from 'node:assert/strict';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { createTestApp, type TestApp } from '../support/app.js';
+
+const SNAPSHOT = new URL('../__snapshots__/openapi.json', import.meta.url);
+
+/**
+ * The published API description, checked in: any change to paths, schemas, status or error codes
+ * shows up in review as a diff of this file. `UPDATE_SNAPSHOTS=1 npm test -- test/platform/openapi-snapshot.test.ts`
+ * rewrites it after an intended change.
+ */
+describe('OpenAPI document snapshot', () => {
+  let t: TestApp;
+  before(async () => {
+    t = await createTestApp('sqlite');
+  });
+  after(async () => {
+    await t?.close();
+  });
+
+  it('matches the checked-in document', async () => {
+    const response = await fetch(`${t.url}/baas/api/v1/openapi.json`);
+    assert.equal(response.status, 200);
+    const current = `${JSON.stringify(await response.json(), null, 2)}\n`;
+    if (process.env['UPDATE_SNAPSHOTS'] === '1') writeFileSync(SNAPSHOT, current);
+    assert.ok(existsSync(SNAPSHOT), 'no snapshot yet: run with UPDATE_SNAPSHOTS=1 and commit it');
+    assert.equal(
+      current,
+      readFileSync(SNAPSHOT, 'utf8'),
+      'the API changed: review it, then UPDATE_SNAPSHOTS=1',
+    );
+  });
+});
