@@ -103,6 +103,8 @@ export const UpdateProfileBody = Type.Object(
     ),
   },
   {
+    minProperties: 1,
+    errorMessage: 'send at least one field to change',
     examples: [
       {
         legal_business_name: 'Acme Payments Limited',

@@ -7,7 +7,11 @@ export const StringEnum = <const T extends readonly string[]>(values: T, options
 
 /** `type: [T, "null"]`: valid JSON Schema 2020-12 / OpenAPI 3.1 and fast for fast-json-stringify. */
 export const Nullable = <T extends TSchema>(schema: T) =>
-  Type.Unsafe<Static<T> | null>({ ...schema, type: [schema['type'] as string, 'null'] });
+  Type.Unsafe<Static<T> | null>({
+    ...schema,
+    type: [schema['type'] as string, 'null'],
+    ...(Array.isArray(schema['enum']) ? { enum: [...(schema['enum'] as unknown[]), null] } : {}),
+  });
 
 export const Email = (options: SchemaOptions = {}) =>
   Type.String({

@@ -101,6 +101,8 @@ function messageFor(error: ErrorObject): string {
       return custom ?? `must be greater than ${params['limit']}`;
     case 'const':
       return `must be ${JSON.stringify(params['allowedValue'])}`;
+    case 'minProperties':
+      return custom ?? `must have at least ${params['limit']} field(s)`;
     default:
       return custom ?? error.message ?? 'is invalid';
   }
@@ -123,6 +125,9 @@ export function toFieldErrors(errors: readonly ErrorObject[], rootName = 'body')
   }
   return result;
 }
+
+/** Half of a UTF-16 surrogate pair on its own: not text, and stored altered by either database. */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
@@ -155,6 +160,10 @@ function normalize(
     if (typeof value === 'string') {
       if (value.includes('\u0000')) {
         addFieldError(errors, field, 'must not contain NUL characters');
+        continue;
+      }
+      if (LONE_SURROGATE.test(value)) {
+        addFieldError(errors, field, 'must be valid Unicode text');
         continue;
       }
       const trimmed = property['x-trim'] === false ? value : value.trim();
