@@ -254,12 +254,35 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     );
   });
 
-  it('refuses a second file in one request with 413 PAYLOAD_TOO_LARGE', async () => {
-    const response = await upload({ document_type: 'other' }, [
+  it('buffers one file per file field: an extra file under an unknown name is ignored, a second one for the field is 422', async () => {
+    const ignored = await upload({ document_type: 'other' }, [
       { name: 'file', bytes: PDF_BYTES },
-      { name: 'extra', bytes: PDF_BYTES },
+      { name: 'extra', bytes: Buffer.alloc(4 * MiB, 0x20) },
     ]);
-    assertError(response, 413, 'PAYLOAD_TOO_LARGE');
+    assert.equal(ignored.status, 201, ignored.text);
+    const twice = await upload({ document_type: 'other' }, [
+      { name: 'file', bytes: PDF_BYTES },
+      { name: 'file', bytes: PDF_BYTES },
+    ]);
+    assertError(twice, 422, 'VALIDATION_FAILED');
+    assert.deepEqual(twice.body.errors?.['file'], ['must be a single file'], twice.text);
+  });
+
+  it('refuses a file sent for a text field with 422 naming the field', async () => {
+    const response = await upload({}, [
+      { name: 'document_type', bytes: PDF_BYTES },
+      { name: 'file', bytes: PDF_BYTES },
+    ]);
+    assertError(response, 422, 'VALIDATION_FAILED');
+    assert.ok(
+      response.body.errors?.['document_type']?.includes('must be a text field, not a file'),
+      response.text,
+    );
+  });
+
+  it('refuses more than 32 parts with 413 PAYLOAD_TOO_LARGE, files included', async () => {
+    const files = Array.from({ length: 33 }, (_, index) => ({ name: `extra_${index}`, bytes: PDF_BYTES }));
+    assertError(await upload({}, files), 413, 'PAYLOAD_TOO_LARGE');
   });
 
   /** document_type plus `count - 1` unknown fields, then the file (the usual order of a form). */

@@ -7,7 +7,6 @@ export const MAX_FILE_BYTES = 5 * 1024 * 1024;
 
 const LIMITS = {
   fileSize: MAX_FILE_BYTES,
-  files: 1,
   fields: 30,
   parts: 32,
   fieldSize: 8 * 1024,
@@ -20,13 +19,27 @@ const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', { message });
 const malformed = (message: string) => new AppError('MALFORMED_REQUEST', { message });
 
+/** The body schema's file fields (format: binary) and its other known fields. */
+function fieldsOf(schema: unknown): { files: Set<string>; known: Set<string> } {
+  const properties =
+    ((schema ?? {}) as { properties?: Record<string, { format?: string }> }).properties ?? {};
+  const names = Object.keys(properties);
+  return {
+    files: new Set(names.filter((name) => properties[name]?.format === 'binary')),
+    known: new Set(names),
+  };
+}
+
 /**
- * Reads a multipart body into request.body before validation: text parts become strings, the file
- * part a Buffer (one file, at most 5 MiB), so the route's schema validates it like a JSON body. A
- * repeated name becomes an array, which the schema refuses. A body that is not valid multipart, or
- * ends before its closing boundary, is 400 MALFORMED_REQUEST; a limit passed is 413.
+ * Reads a multipart body into request.body before validation: text parts become strings and a file
+ * field's part a Buffer (at most 5 MiB), so the route's schema validates it like a JSON body. Only
+ * the schema's file fields are buffered, once each: a file sent for a text field is a 422 naming
+ * it, a second file for the same field too, and a file part under an unknown name is drained and
+ * ignored like any unknown field. A body that is not valid multipart, or ends before its closing
+ * boundary, is 400 MALFORMED_REQUEST; a file over 5 MiB or too many parts is 413.
  */
-function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>> {
+function readMultipart(request: FastifyRequest, schema: unknown): Promise<Record<string, unknown>> {
+  const fields = fieldsOf(schema);
   return new Promise((resolve, reject) => {
     let parser: BusboyInstance;
     try {
@@ -40,6 +53,7 @@ function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>
     let settled = false;
     let parsed = false;
     let openFiles = 0;
+    const filesSeen = new Set<string>();
 
     const fail = (error: AppError) => {
       if (settled) return;
@@ -66,6 +80,18 @@ function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>
       add(name, value);
     });
     parser.on('file', (name, stream) => {
+      if (!fields.files.has(name) || filesSeen.has(name)) {
+        if (fields.known.has(name)) {
+          addFieldError(
+            errors,
+            name,
+            fields.files.has(name) ? 'must be a single file' : 'must be a text field, not a file',
+          );
+        }
+        stream.resume();
+        return;
+      }
+      filesSeen.add(name);
       openFiles += 1;
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -77,7 +103,6 @@ function readMultipart(request: FastifyRequest): Promise<Record<string, unknown>
       });
     });
     parser.on('partsLimit', () => fail(tooLarge(`The multipart body has more than ${LIMITS.parts} parts.`)));
-    parser.on('filesLimit', () => fail(tooLarge('The multipart body has more than one file.')));
     parser.on('fieldsLimit', () =>
       fail(tooLarge(`The multipart body has more than ${LIMITS.fields} fields.`)),
     );
@@ -100,7 +125,7 @@ export function registerMultipart(app: FastifyInstance): void {
     (config) => config.consumes === 'multipart',
     async (request) => {
       if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) return;
-      request.body = await readMultipart(request);
+      request.body = await readMultipart(request, request.routeOptions.schema?.body);
     },
   );
 }
