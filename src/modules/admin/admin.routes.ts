@@ -19,6 +19,13 @@ import {
 } from './admin.schemas.js';
 
 const tags = ['Back office'];
+
+const binary = { schema: { type: 'string', format: 'binary' } };
+/** The bytes as uploaded, served with the type detected from them (never JSON). */
+const FileResponse = Type.Unsafe({
+  description: 'The file, with the Content-Type detected from its bytes.',
+  content: { 'application/pdf': binary, 'image/jpeg': binary, 'image/png': binary },
+});
 const ADMIN = { type: 'admin' as const, id: 'admin' };
 
 /**
@@ -176,7 +183,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       tags,
       auth: 'admin',
       params: DocumentParams,
-      response: { 200: Type.Unsafe({ type: 'string', format: 'binary', description: 'The file.' }) },
+      response: { 200: FileResponse },
     }),
     async (request, reply) => {
       const file = await admin.openDocumentFile(request.params.company_id, request.params.document_id);

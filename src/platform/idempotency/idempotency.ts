@@ -55,6 +55,14 @@ export function registerIdempotency(
   app.decorateRequest('commitIdempotentResponse', undefined);
 
   const idempotent = (config: FastifyContextConfig) => config.idempotent === true;
+
+  // Checked before the body, so a bad key is named even when the body is invalid too.
+  addRouteHook(app, 'preValidation', idempotent, async (request) => {
+    const key = request.headers['idempotency-key'];
+    if (key !== undefined && (typeof key !== 'string' || key.length < 1 || key.length > 255)) {
+      throw new AppError('VALIDATION_FAILED', { errors: { 'idempotency-key': ['must be 1-255 characters'] } });
+    }
+  });
   addRouteHook(app, 'preHandler', idempotent, async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (key === undefined) return;
