@@ -1,0 +1,86 @@
+/**
+ * What /work/shared/CONTRACT.md binds, written out independently of src/ so the fuzzer judges the
+ * server against the contract rather than against its own tables.
+ */
+
+/** CONTRACT.md section 1: every error_code a client may see, with its one HTTP status. */
+export const CONTRACT_ERROR_CODES: Readonly<Record<string, number>> = {
+  MALFORMED_REQUEST: 400,
+  UNAUTHENTICATED: 401,
+  TOKEN_EXPIRED: 401,
+  INVALID_CREDENTIALS: 401,
+  ACCOUNT_NOT_VERIFIED: 403,
+  ONBOARDING_NOT_APPROVED: 403,
+  FORBIDDEN: 403,
+  SANDBOX_ONLY: 403,
+  NOT_FOUND: 404,
+  METHOD_NOT_ALLOWED: 405,
+  ACCOUNT_ALREADY_VERIFIED: 409,
+  REPRESENTATIVE_REQUIRED: 409,
+  BVN_IMMUTABLE: 409,
+  ONBOARDING_INCOMPLETE: 409,
+  ONBOARDING_LOCKED: 409,
+  VIRTUAL_ACCOUNT_EXISTS: 409,
+  IDEMPOTENCY_IN_PROGRESS: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  VALIDATION_FAILED: 422,
+  OTP_INVALID: 422,
+  OTP_EXPIRED: 422,
+  IDEMPOTENCY_KEY_REUSED: 422,
+  RATE_LIMITED: 429,
+  OTP_ATTEMPTS_EXCEEDED: 429,
+  INTERNAL_ERROR: 500,
+};
+
+/** CONTRACT 4.4: POST endpoints under /services/ honour Idempotency-Key (1-255 chars). */
+export const IDEMPOTENCY_KEY_MAX = 255;
+export const isIdempotentOperation = (method: string, path: string): boolean =>
+  method === 'POST' && path.includes('/services/');
+
+/** CONTRACT 1: JSON bodies over 100 KiB are 413; files over 5 MiB are 413. */
+export const JSON_BODY_LIMIT = 100 * 1024;
+export const FILE_LIMIT = 5 * 1024 * 1024;
+
+/** The session token (sandbox), API key and admin key schemes of the generated document. */
+export type SchemeName = 'sessionToken' | 'apiKey' | 'adminKey';
+
+const EMAIL =
+  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+
+export const isEmail = (value: string): boolean => value.length <= 254 && EMAIL.test(value);
+
+export function isRealDate(value: string): boolean {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** ISO-8601 date-time with an explicit offset, as the contract promises ("ISO-8601 UTC timestamp"). */
+export const isIsoDateTime = (value: string): boolean =>
+  /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
+  !Number.isNaN(Date.parse(value));
+
+export function isUrl(value: string, protocols: readonly string[]): boolean {
+  if (!URL.canParse(value)) return false;
+  const url = new URL(value);
+  return (
+    protocols.includes(url.protocol) && url.hostname !== '' && url.username === '' && url.password === ''
+  );
+}
+
+export const isUuid = (value: string): boolean =>
+  /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
+
+/** Format checks used both to filter generated values and to validate responses. */
+export const FORMATS: Record<string, (value: string) => boolean> = {
+  email: isEmail,
+  date: isRealDate,
+  'date-time': isIsoDateTime,
+  uuid: isUuid,
+  url: (value) => isUrl(value, ['https:', 'http:']),
+  'https-url': (value) => isUrl(value, ['https:']),
+  binary: () => true,
+};
