@@ -1,13 +1,35 @@
+import { availableParallelism } from 'node:os';
 import argon2 from 'argon2';
 
 /** OWASP's argon2id profile: 19 MiB, two passes, one lane. The work runs on libuv's thread pool. */
 const OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
-export const hashPassword = (password: string): Promise<string> => argon2.hash(password, OPTIONS);
+/**
+ * At most one argon2 computation per core at a time: more only queue inside the thread pool while
+ * competing with the event loop for CPU (health checks and every other request slow down) and
+ * holding 19 MiB each.
+ */
+const MAX_CONCURRENT = Math.max(1, availableParallelism());
+let running = 0;
+const waiting: Array<() => void> = [];
+
+async function limited<T>(work: () => Promise<T>): Promise<T> {
+  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  running += 1;
+  try {
+    return await work();
+  } finally {
+    running -= 1;
+    waiting.shift()?.();
+  }
+}
+
+export const hashPassword = (password: string): Promise<string> =>
+  limited(() => argon2.hash(password, OPTIONS));
 
 export async function verifyPassword(hash: string, password: string): Promise<boolean> {
   try {
-    return await argon2.verify(hash, password);
+    return await limited(() => argon2.verify(hash, password));
   } catch {
     return false;
   }
@@ -19,6 +41,6 @@ export async function verifyPassword(hash: string, password: string): Promise<bo
  */
 let dummyHash: Promise<string> | undefined;
 export function dummyPasswordHash(): Promise<string> {
-  dummyHash ??= argon2.hash('timing-equaliser-not-a-password', OPTIONS);
+  dummyHash ??= hashPassword('timing-equaliser-not-a-password');
   return dummyHash;
 }
