@@ -112,7 +112,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     keys,
     log,
-    skipLocked: database.dialect === 'postgres',
     pollMs: config.WEBHOOK_POLL_MS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,

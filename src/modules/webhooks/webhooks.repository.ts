@@ -49,62 +49,69 @@ export async function deleteEndpoint(db: Kysely<Database>, scope: Scope): Promis
   return result.numDeletedRows > 0n;
 }
 
-/**
- * Leases up to `limit` due events to one worker. Per partner and environment, only the oldest due
- * event is taken and only while none of its events is in flight, so deliveries go out in order
- * where the receiver keeps up. On PostgreSQL the candidate rows are locked with SKIP LOCKED, so
- * workers of several instances never lease the same event.
- */
-export async function claimDueEvents(
-  db: Kysely<Database>,
-  claim: { now: number; leaseUntil: number; token: string; limit: number; skipLocked: boolean },
-): Promise<EventRow[]> {
-  const { now } = claim;
-  let due = db
-    .selectFrom('outbox_events as e')
-    .select('e.id')
-    .where('e.status', '=', 'pending')
-    .where('e.next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('e.locked_until', 'is', null), eb('e.locked_until', '<', now)]))
-    .where((eb) =>
-      eb.not(
-        eb.exists(
-          eb
-            .selectFrom('outbox_events as o')
-            .select('o.id')
-            .whereRef('o.partner_id', '=', 'e.partner_id')
-            .whereRef('o.environment', '=', 'e.environment')
-            .where('o.status', '=', 'pending')
-            .where((inner) =>
-              inner.or([
-                inner('o.locked_until', '>=', now),
-                inner.and([
-                  inner('o.next_attempt_at', '<=', now),
-                  inner.or([
-                    inner('o.created_at', '<', inner.ref('e.created_at')),
-                    inner.and([
-                      inner('o.created_at', '=', inner.ref('e.created_at')),
-                      inner('o.id', '<', inner.ref('e.id')),
-                    ]),
-                  ]),
-                ]),
-              ]),
-            ),
-        ),
-      ),
-    )
-    .orderBy('e.created_at')
-    .orderBy('e.id')
-    .limit(claim.limit);
-  if (claim.skipLocked) due = due.forUpdate().skipLocked();
+/** Due, unleased events, earliest due first, straight off the (status, next_attempt_at) index. */
+export function dueEvents(db: Kysely<Database>, now: number, limit: number) {
+  return db
+    .selectFrom('outbox_events')
+    .select(['id', 'partner_id', 'environment', 'created_at'])
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .orderBy('next_attempt_at')
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+}
 
+/** The partners and environments that have an event in flight (leased by any worker). */
+export function leasedScopes(db: Kysely<Database>, now: number) {
+  return db
+    .selectFrom('outbox_events')
+    .select(['partner_id', 'environment'])
+    .distinct()
+    .where('locked_until', '>=', now)
+    .where('status', '=', 'pending')
+    .execute();
+}
+
+/**
+ * Leases the chosen events to one worker. Conditional on each row still being pending and
+ * unleased, so when several instances choose the same event only one gets it.
+ */
+export async function leaseEvents(
+  db: Kysely<Database>,
+  ids: readonly string[],
+  lease: { now: number; until: number; token: string },
+): Promise<EventRow[]> {
+  if (ids.length === 0) return [];
   return db
     .updateTable('outbox_events')
-    .set({ locked_until: claim.leaseUntil, lease_token: claim.token })
-    .where('id', 'in', due)
+    .set({ locked_until: lease.until, lease_token: lease.token })
+    .where('id', 'in', [...ids])
     .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', lease.now)]))
     .returningAll()
+    .execute();
+}
+
+/**
+ * Skips every due event of an environment that has no endpoint, in one statement (order does not
+ * matter for events that go nowhere).
+ */
+export async function skipScope(
+  db: Kysely<Database>,
+  scope: Scope,
+  now: number,
+  reason: string,
+): Promise<void> {
+  await db
+    .updateTable('outbox_events')
+    .set({ status: 'skipped', last_error: reason })
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where('status', '=', 'pending')
+    .where('next_attempt_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
     .execute();
 }
 

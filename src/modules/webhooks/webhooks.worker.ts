@@ -19,7 +19,6 @@ export interface WebhookWorkerOptions {
   clock: Clock;
   keys: KeyRing;
   log: Logger;
-  skipLocked: boolean;
   pollMs: number;
   timeoutMs: number;
   retryBaseMs: number;
@@ -42,21 +41,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   let stopped = true;
   const inFlight = new Set<Promise<void>>();
 
-  async function settle(event: repo.EventRow, token: string): Promise<void> {
-    const scope = { partnerId: event.partner_id, environment: event.environment };
-    const endpoint = await repo.findEndpoint(db, scope);
-    if (!endpoint) {
-      await repo.settleEvent(
-        db,
-        { id: event.id, token },
-        {
-          status: 'skipped',
-          deliveredAt: null,
-          lastError: 'no webhook endpoint is set for this environment',
-        },
-      );
-      return;
-    }
+  async function settle(event: repo.EventRow, token: string, endpoint: repo.EndpointRow): Promise<void> {
     const outcome = await deliver(event, endpoint, {
       keys: options.keys,
       timeoutMs: options.timeoutMs,
@@ -106,42 +91,89 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   }
 
   /**
-   * One pass: leases as many due events as there is room for and starts delivering them. Deliveries
-   * run in the background, so one partner's slow endpoint does not hold up the others.
+   * One pass: picks, per partner and environment with nothing in flight, its oldest due event,
+   * leases those (as many as there is room for) and starts delivering them. Deliveries run in the
+   * background, so one partner's slow endpoint does not hold up the others. Every due event of an
+   * environment without an endpoint is settled as skipped in one statement.
    */
   async function runOnce(): Promise<number> {
     const room = MAX_IN_FLIGHT - inFlight.size;
     if (room <= 0) return 0;
     const now = clock.now();
+    const [candidates, leased] = await Promise.all([
+      repo.dueEvents(db, now, room * 5),
+      repo.leasedScopes(db, now),
+    ]);
+    const busy = new Set(leased.map((scope) => `${scope.partner_id}:${scope.environment}`));
+    const oldest = new Map<string, (typeof candidates)[number]>();
+    for (const candidate of candidates) {
+      const scope = `${candidate.partner_id}:${candidate.environment}`;
+      const current = oldest.get(scope);
+      const older =
+        !current ||
+        candidate.created_at < current.created_at ||
+        (candidate.created_at === current.created_at && candidate.id < current.id);
+      if (!busy.has(scope) && older) oldest.set(scope, candidate);
+    }
+
+    const endpoints = new Map<string, repo.EndpointRow>();
+    let skipped = 0;
+    for (const [key, event] of oldest) {
+      const scope = { partnerId: event.partner_id, environment: event.environment };
+      const endpoint = await repo.findEndpoint(db, scope);
+      if (endpoint) {
+        endpoints.set(key, endpoint);
+      } else {
+        await repo.skipScope(db, scope, now, 'no webhook endpoint is set for this environment');
+        skipped += 1;
+      }
+    }
     const token = randomUUID();
-    const events = await repo.claimDueEvents(db, {
-      now,
+    const events = await repo.leaseEvents(
+      db,
+      [...oldest]
+        .filter(([key]) => endpoints.has(key))
+        .slice(0, room)
+        .map(([, event]) => event.id),
       // The lease outlives the delivery timeout comfortably; an expired lease is re-leased.
-      leaseUntil: now + options.timeoutMs * 3,
-      token,
-      limit: room,
-      skipLocked: options.skipLocked,
-    });
+      { now, until: now + options.timeoutMs * 3, token },
+    );
     for (const event of events) {
-      const delivery: Promise<void> = settle(event, token)
+      const endpoint = endpoints.get(`${event.partner_id}:${event.environment}`)!;
+      const delivery: Promise<void> = settle(event, token, endpoint)
         .catch((error: unknown) => log.error({ err: error, event_id: event.id }, 'webhook worker failed'))
-        .finally(() => inFlight.delete(delivery));
+        .finally(() => {
+          inFlight.delete(delivery);
+          wake();
+        });
       inFlight.add(delivery);
     }
-    return events.length;
+    return events.length + skipped;
   }
 
   function schedule(delay: number): void {
     if (stopped) return;
     timer = setTimeout(() => {
+      timer = undefined;
       running = runOnce()
         .catch((error: unknown) => {
           log.error({ err: error }, 'webhook worker pass failed');
           return 0;
         })
-        .then(() => schedule(options.pollMs));
+        .then((count) => {
+          running = undefined;
+          // While there is work, look again at once; when a pass finds nothing, wait.
+          schedule(count > 0 ? 0 : options.pollMs);
+        });
     }, delay);
     timer.unref();
+  }
+
+  /** A finished delivery frees room: look for more now rather than at the next poll. */
+  function wake(): void {
+    if (stopped || running || !timer) return;
+    clearTimeout(timer);
+    schedule(0);
   }
 
   return {

@@ -92,6 +92,7 @@ export async function up(db: AnyDb): Promise<void> {
     .on('outbox_events')
     .columns(['status', 'next_attempt_at'])
     .execute();
+  await db.schema.createIndex('outbox_events_lease_idx').on('outbox_events').column('locked_until').execute();
   await db.schema
     .createIndex('outbox_events_partner_idx')
     .on('outbox_events')
