@@ -87,12 +87,11 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
   /**
    * Serials are drawn from the CSPRNG, so a number says nothing about the next one. The unique
    * constraint on (bank_code, account_number) decides every allocation, across processes: a
-   * collision retries with a new serial, and a duplicate e-mail answers with the existing account.
+   * collision retries with a new serial, and a duplicate e-mail (the other unique constraint) answers
+   * with the existing account; no read before the insert is needed for either.
    */
   async function create(credential: PartnerCredential, input: CreateVirtualAccountBody, meta: RequestMeta) {
     const scope = scopeOf(credential);
-    const exists = await existingAccountError(scope, input.email);
-    if (exists) throw exists;
     const businessName = await repo.businessNameOf(db, credential.partnerId);
     if (businessName === undefined) throw new AppError('UNAUTHENTICATED');
     const bankCode = bankCodes[credential.environment];
