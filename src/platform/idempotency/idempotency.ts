@@ -60,7 +60,9 @@ export function registerIdempotency(
   addRouteHook(app, 'preValidation', idempotent, async (request) => {
     const key = request.headers['idempotency-key'];
     if (key !== undefined && (typeof key !== 'string' || key.length < 1 || key.length > 255)) {
-      throw new AppError('VALIDATION_FAILED', { errors: { 'idempotency-key': ['must be 1-255 characters'] } });
+      throw new AppError('VALIDATION_FAILED', {
+        errors: { 'idempotency-key': ['must be 1-255 characters'] },
+      });
     }
   });
   addRouteHook(app, 'preHandler', idempotent, async (request, reply) => {
