@@ -81,7 +81,9 @@ export function checkResponse(op: Operation, result: HttpResult): Violation[] {
     const documented = documentedTypes.join(', ');
     const served = result.contentType.split(';')[0]!.trim().toLowerCase();
     const matches = (type: string) =>
-      type.toLowerCase() === served || type === '*/*' || (type.endsWith('/*') && served.startsWith(type.slice(0, -1)));
+      type.toLowerCase() === served ||
+      type === '*/*' ||
+      (type.endsWith('/*') && served.startsWith(type.slice(0, -1)));
     if (!documentedTypes.some(matches)) {
       violations.push({
         check: 'response-schema',
