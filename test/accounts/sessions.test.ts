@@ -48,6 +48,12 @@ for (const dialect of DIALECTS) {
         const response = await ctx.t.api.get(BUSINESS_INFO, { headers });
         assert.equal(response.status, 401, `${label}: ${response.text}`);
         assertError(response, 401, 'UNAUTHENTICATED');
+        // RFC 6750 section 3: the challenge names the scheme, and says why once a credential was sent.
+        assert.equal(
+          response.headers.get('www-authenticate'),
+          'authorization' in headers ? 'Bearer realm="baas", error="invalid_token"' : 'Bearer realm="baas"',
+          label,
+        );
       }
       // The real token still works: the refusals above were about the credentials, not the route.
       const ok = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
@@ -66,6 +72,7 @@ for (const dialect of DIALECTS) {
       ctx.t.clock.advance(SESSION_TTL_MS);
       const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
       assertError(response, 401, 'TOKEN_EXPIRED');
+      assert.equal(response.headers.get('www-authenticate'), 'Bearer realm="baas", error="invalid_token"');
       const logout = await ctx.t.api.post(LOGOUT, undefined, { token: partner.token });
       assertError(logout, 401, 'TOKEN_EXPIRED');
       const fresh = await ctx.t.api.post(LOGIN, { email: partner.email, password: partner.password });

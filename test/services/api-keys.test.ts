@@ -322,9 +322,13 @@ for (const dialect of DIALECTS) {
         `${a.key}x`,
       ];
       for (const token of candidates) {
-        assertError(await t.api.get(VIRTUAL_ACCOUNTS, { token }), 401, 'UNAUTHENTICATED');
+        const refused = await t.api.get(VIRTUAL_ACCOUNTS, { token });
+        assertError(refused, 401, 'UNAUTHENTICATED');
+        assert.equal(refused.headers.get('www-authenticate'), 'Bearer realm="baas", error="invalid_token"');
       }
-      assertError(await t.api.get(VIRTUAL_ACCOUNTS), 401, 'UNAUTHENTICATED');
+      const anonymous = await t.api.get(VIRTUAL_ACCOUNTS);
+      assertError(anonymous, 401, 'UNAUTHENTICATED');
+      assert.equal(anonymous.headers.get('www-authenticate'), 'Bearer realm="baas"');
     });
 
     it('ignores unknown body fields: a client cannot choose the key or the owner', async () => {

@@ -84,6 +84,18 @@ export function registerAuth(
   );
 }
 
+/**
+ * The RFC 6750 (section 3) challenge for a 401 on a bearer-protected route: the scheme, and
+ * error="invalid_token" when a credential was sent but not accepted. Undefined on other routes (a
+ * failed login is not a request for a bearer token).
+ */
+export function bearerChallenge(request: FastifyRequest): string | undefined {
+  const mode = request.routeOptions.config?.auth;
+  if (mode === undefined || mode === 'none') return undefined;
+  const sent = request.headers.authorization !== undefined;
+  return sent ? 'Bearer realm="baas", error="invalid_token"' : 'Bearer realm="baas"';
+}
+
 /** The authenticated partner; only called on routes whose auth mode guarantees one. */
 export function credentialOf(request: FastifyRequest): PartnerCredential {
   if (!request.credential) throw new AppError('UNAUTHENTICATED');

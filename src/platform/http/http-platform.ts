@@ -3,6 +3,7 @@ import { type IncomingMessage, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { bearerChallenge } from './auth.js';
 import { AppError, type ErrorCode } from './errors.js';
 import { addRouteHook } from './route-hooks.js';
 
@@ -203,6 +204,8 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+    const challenge = appError.status === 401 ? bearerChallenge(request) : undefined;
+    if (challenge) reply.header('www-authenticate', challenge);
     return sendError(request, reply, appError);
   });
 
