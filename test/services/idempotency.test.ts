@@ -422,6 +422,83 @@ for (const dialect of DIALECTS) {
       assert.equal((await accountsFor(suite, partner.partner.companyId, String(body['email']))).length, 1);
     });
 
+    it("records the response in the write's own transaction: a write whose response cannot be stored is not applied", async () => {
+      const { t } = suite;
+      const partner = await sandboxPartner(suite);
+      const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.key })).body.data;
+      const creditKey = randomUUID();
+      const createKey = randomUUID();
+      const customer = customerBody();
+      // Fault injection from outside the app: storing a completed response fails. Were the response
+      // stored after the commit, the credit and the account would stay while a retry ran them again.
+      const storeDown =
+        dialect.name === 'sqlite'
+          ? [
+              sql`create trigger idempotency_store_down before update on idempotency_keys
+                  when new.status = 'completed' begin select raise(abort, 'response store down'); end`,
+            ]
+          : [
+              sql`create function idempotency_store_down() returns trigger language plpgsql
+                  as $$ begin raise exception 'response store down'; end $$`,
+              sql`create trigger idempotency_store_down before update on idempotency_keys for each row
+                  when (new.status = 'completed') execute function idempotency_store_down()`,
+            ];
+      for (const statement of storeDown) await statement.execute(t.db);
+      let credit: ApiResponse;
+      let create: ApiResponse;
+      try {
+        credit = await t.api.post(
+          creditUrl(account.account_number),
+          { amount: 10 },
+          { token: partner.key, headers: withKey(creditKey) },
+        );
+        create = await t.api.post(CREATE_ACCOUNT, customer, {
+          token: partner.key,
+          headers: withKey(createKey),
+        });
+      } finally {
+        await sql`drop trigger idempotency_store_down${sql.raw(dialect.name === 'sqlite' ? '' : ' on idempotency_keys')}`.execute(
+          t.db,
+        );
+        if (dialect.name === 'postgres') await sql`drop function idempotency_store_down()`.execute(t.db);
+      }
+      assertError(credit, 500, 'INTERNAL_ERROR');
+      assertError(create, 500, 'INTERNAL_ERROR');
+      const ledger = () =>
+        t.db
+          .selectFrom('account_transactions')
+          .select('amount_kobo')
+          .where('account_id', '=', account.id)
+          .execute();
+      assert.deepEqual(await ledger(), []);
+      assert.deepEqual(await accountsFor(suite, partner.partner.companyId, String(customer['email'])), []);
+
+      // Both keys were released with their failed writes, so the retries run once and then replay.
+      for (const attempt of [1, 2]) {
+        const retriedCredit = await t.api.post(
+          creditUrl(account.account_number),
+          { amount: 10 },
+          { token: partner.key, headers: withKey(creditKey) },
+        );
+        assert.equal(retriedCredit.status, 201, retriedCredit.text);
+        assert.equal(retriedCredit.headers.get(REPLAYED), attempt === 1 ? null : 'true');
+        const retriedCreate = await t.api.post(CREATE_ACCOUNT, customer, {
+          token: partner.key,
+          headers: withKey(createKey),
+        });
+        assert.equal(retriedCreate.status, 201, retriedCreate.text);
+        assert.equal(retriedCreate.headers.get(REPLAYED), attempt === 1 ? null : 'true');
+      }
+      assert.deepEqual(
+        (await ledger()).map((row) => Number(row.amount_kobo)),
+        [1000],
+      );
+      assert.equal(
+        (await accountsFor(suite, partner.partner.companyId, String(customer['email']))).length,
+        1,
+      );
+    });
+
     it('keeps a key 24 hours, after which it can be used again with a different body', async () => {
       const { t } = suite;
       // API keys do not expire, so they outlive the clock jumps (sessions last 2 hours).

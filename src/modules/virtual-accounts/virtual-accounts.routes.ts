@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
+import { recordInTransaction } from '../../platform/idempotency/idempotency.js';
 import {
   AccountParams,
   CreateVirtualAccountBody,
@@ -38,8 +39,14 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       errorData: { VIRTUAL_ACCOUNT_EXISTS: VirtualAccount },
     }),
     async (request, reply) => {
-      const data = await virtualAccounts.create(credentialOf(request), request.body, requestMeta(request));
-      return reply.code(201).send({ status: 'success', message: 'Virtual account created.', data });
+      const envelope = <T>(data: T) => ({ status: 'success', message: 'Virtual account created.', data });
+      const data = await virtualAccounts.create(
+        credentialOf(request),
+        request.body,
+        requestMeta(request),
+        recordInTransaction(request, 201, envelope),
+      );
+      return reply.code(201).send(envelope(data));
     },
   );
 
@@ -97,13 +104,15 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       errors: ['SANDBOX_ONLY'],
     }),
     async (request, reply) => {
+      const envelope = <T>(data: T) => ({ status: 'success', message: 'Account credited.', data });
       const data = await virtualAccounts.simulateCredit(
         credentialOf(request),
         request.params.account_number,
         request.body,
         requestMeta(request),
+        recordInTransaction(request, 201, envelope),
       );
-      return reply.code(201).send({ status: 'success', message: 'Account credited.', data });
+      return reply.code(201).send(envelope(data));
     },
   );
 

@@ -90,7 +90,13 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
    * collision retries with a new serial, and a duplicate e-mail (the other unique constraint) answers
    * with the existing account; no read before the insert is needed for either.
    */
-  async function create(credential: PartnerCredential, input: CreateVirtualAccountBody, meta: RequestMeta) {
+  /** `onCommit` runs inside the account's transaction (the route records the idempotent response there). */
+  async function create(
+    credential: PartnerCredential,
+    input: CreateVirtualAccountBody,
+    meta: RequestMeta,
+    onCommit?: (trx: Kysely<Database>, account: Static<typeof VirtualAccount>) => Promise<void>,
+  ) {
     const scope = scopeOf(credential);
     const businessName = await repo.businessNameOf(db, credential.partnerId);
     if (businessName === undefined) throw new AppError('UNAUTHENTICATED');
@@ -142,6 +148,7 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
             },
             now,
           );
+          await onCommit?.(trx, account);
         });
         return account;
       } catch (error) {

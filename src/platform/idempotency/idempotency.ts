@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { FastifyContextConfig, FastifyInstance } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
 import type { Clock } from '../clock.js';
 import type { KeyRing } from '../crypto/keys.js';
@@ -43,9 +43,9 @@ function canonicalJson(value: unknown): string {
  * running 409. Keys are scoped to partner and environment and kept 24 hours. Server errors (5xx) are
  * not stored, so a retry runs again.
  *
- * A write that moves money records its response in its own transaction (commitIdempotentResponse),
- * so a crash between commit and reply cannot lead a retry to do it twice; onSend then stores the
- * exact bytes sent.
+ * Account creation and credits record their response inside their own transaction (recordInTransaction),
+ * so a crash or failure between commit and reply cannot lead a retry to do the write twice; onSend then
+ * stores the exact bytes sent.
  */
 export function registerIdempotency(
   app: FastifyInstance,
@@ -119,6 +119,20 @@ export function registerIdempotency(
     }
     return payload;
   });
+}
+
+/**
+ * The `onCommit` callback for a service write: when the request holds an Idempotency-Key, it stores
+ * `status` and the envelope built from the write's result in the write's own transaction, so the write
+ * and its replayable response commit together. Undefined without a key.
+ */
+export function recordInTransaction<T>(
+  request: FastifyRequest,
+  status: number,
+  envelope: (result: T) => unknown,
+): ((trx: Kysely<Database>, result: T) => Promise<void>) | undefined {
+  const commit = request.commitIdempotentResponse;
+  return commit && ((trx, result) => commit(trx, status, envelope(result)));
 }
 
 export const purgeExpiredIdempotencyKeys = (db: Kysely<Database>, now: number) =>
