@@ -114,7 +114,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
       `${error.path.slice(1) || 'config'}: ${error.message} (got ${JSON.stringify(error.value)})`,
     );
   }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n  ${problems.join('\n  ')}`);
+  // The checks below read only values they compare exactly, so they run on a partly invalid config
+  // too: one start-up names every problem.
   const raw = converted as RawConfig;
 
   if (raw.DATA_ENCRYPTION_KEY !== undefined) {

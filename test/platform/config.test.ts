@@ -135,6 +135,14 @@ for (const dialect of DIALECTS) {
         'PORT',
         'BANK_CODE_SANDBOX',
       );
+      // Malformed values and the production rules together, in one message.
+      assertRefused(
+        { ...production, PORT: 'abc', DATA_ENCRYPTION_KEY: 'short', KYC_PROVIDER: 'prembly' },
+        'PORT',
+        'SMTP_URL',
+        'DATA_ENCRYPTION_KEY',
+        'KYC_APP_ID',
+      );
     });
   });
 }

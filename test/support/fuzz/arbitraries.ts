@@ -89,6 +89,8 @@ export const trimmedFor = (schema: JsonSchema, value: string): string =>
 export function stringIsValid(schema: JsonSchema, value: string): boolean {
   const text = trimmedFor(schema, value);
   if (text.trim() === '' || text.includes('\u0000')) return false;
+  // Half a surrogate pair is not text: the server refuses it (422 "must be valid Unicode text").
+  if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) return false;
   const length = codePointLength(text);
   if (typeof schema['minLength'] === 'number' && length < schema['minLength']) return false;
   if (typeof schema['maxLength'] === 'number' && length > schema['maxLength']) return false;
