@@ -29,31 +29,35 @@ for (const dialect of DIALECTS) {
 
     it('returns 401 UNAUTHENTICATED for a missing, empty, malformed or unknown credential', async () => {
       const partner = await createPartner(ctx.t, ctx.sink);
-      const headerCases: Array<[string, Record<string, string>]> = [
-        ['no Authorization header', {}],
-        ['an empty header', { authorization: '' }],
-        ['"Bearer" with no token', { authorization: 'Bearer' }],
-        ['"Bearer " with no token', { authorization: 'Bearer ' }],
-        ['a garbage token', { authorization: 'Bearer garbage-token-that-was-never-issued' }],
-        ['Basic credentials', { authorization: 'Basic xyz' }],
-        ['Basic with the real token', { authorization: `Basic ${partner.token}` }],
-        ['the token without a scheme', { authorization: partner.token }],
-        ['a token one character short', { authorization: `Bearer ${partner.token.slice(0, -1)}` }],
-        ['a token with one character more', { authorization: `Bearer ${partner.token}A` }],
-        ['an API-key-shaped token', { authorization: 'Bearer sk_sandbox_0123456789abcdefghijklmnop' }],
-        ['an oversized token', { authorization: `Bearer ${'a'.repeat(5000)}` }],
-        ['two tokens', { authorization: `Bearer ${partner.token} ${partner.token}` }],
+      // With the RFC 6750 (section 3) challenge each answer carries: no bearer credential, a malformed
+      // one, or a well-formed one that is not accepted.
+      const plain = 'Bearer realm="baas"';
+      const malformed = 'Bearer realm="baas", error="invalid_request"';
+      const refused = 'Bearer realm="baas", error="invalid_token"';
+      const headerCases: Array<[string, Record<string, string>, string]> = [
+        ['no Authorization header', {}, plain],
+        ['an empty header', { authorization: '' }, plain],
+        ['"Bearer" with no token', { authorization: 'Bearer' }, malformed],
+        ['"Bearer " with no token', { authorization: 'Bearer ' }, malformed],
+        ['a garbage token', { authorization: 'Bearer garbage-token-that-was-never-issued' }, refused],
+        ['Basic credentials', { authorization: 'Basic xyz' }, plain],
+        ['Basic with the real token', { authorization: `Basic ${partner.token}` }, plain],
+        ['the token without a scheme', { authorization: partner.token }, plain],
+        ['a token one character short', { authorization: `Bearer ${partner.token.slice(0, -1)}` }, refused],
+        ['a token with one character more', { authorization: `Bearer ${partner.token}A` }, refused],
+        [
+          'an API-key-shaped token',
+          { authorization: 'Bearer sk_sandbox_0123456789abcdefghijklmnop' },
+          refused,
+        ],
+        ['an oversized token', { authorization: `Bearer ${'a'.repeat(5000)}` }, malformed],
+        ['two tokens', { authorization: `Bearer ${partner.token} ${partner.token}` }, malformed],
       ];
-      for (const [label, headers] of headerCases) {
+      for (const [label, headers, challenge] of headerCases) {
         const response = await ctx.t.api.get(BUSINESS_INFO, { headers });
         assert.equal(response.status, 401, `${label}: ${response.text}`);
         assertError(response, 401, 'UNAUTHENTICATED');
-        // RFC 6750 section 3: the challenge names the scheme, and says why once a credential was sent.
-        assert.equal(
-          response.headers.get('www-authenticate'),
-          'authorization' in headers ? 'Bearer realm="baas", error="invalid_token"' : 'Bearer realm="baas"',
-          label,
-        );
+        assert.equal(response.headers.get('www-authenticate'), challenge, label);
       }
       // The real token still works: the refusals above were about the credentials, not the route.
       const ok = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });

@@ -154,9 +154,10 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
 
     const now = clock.now();
     const guessHash = otpHash(partner.id, input.otp);
-    if (await repo.countWrongGuess(db, partner.id, guessHash, now)) {
+    const wrongGuess = await db.transaction().execute(async (trx) => {
+      if (!(await repo.countWrongGuess(trx, partner.id, guessHash, now))) return false;
       await insertAuditEvent(
-        db,
+        trx,
         {
           partnerId: partner.id,
           actorType: 'anonymous',
@@ -167,8 +168,9 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
         meta,
         now,
       );
-      throw new AppError('OTP_INVALID');
-    }
+      return true;
+    });
+    if (wrongGuess) throw new AppError('OTP_INVALID');
 
     const verified = await db.transaction().execute(async (trx) => {
       if (!(await repo.consumeOtp(trx, partner.id, guessHash, now))) return false;

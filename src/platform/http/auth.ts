@@ -38,9 +38,11 @@ declare module 'fastify' {
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 
+const BEARER = /^Bearer[ ]+([\x21-\x7e]{1,512})\s*$/i;
+
 function bearerToken(request: FastifyRequest): string {
   const header = request.headers.authorization;
-  const match = typeof header === 'string' ? /^Bearer[ ]+([\x21-\x7e]{1,512})\s*$/i.exec(header) : null;
+  const match = typeof header === 'string' ? BEARER.exec(header) : null;
   if (!match?.[1]) throw new AppError('UNAUTHENTICATED');
   return match[1];
 }
@@ -85,15 +87,17 @@ export function registerAuth(
 }
 
 /**
- * The RFC 6750 (section 3) challenge for a 401 on a bearer-protected route: the scheme, and
- * error="invalid_token" when a credential was sent but not accepted. Undefined on other routes (a
+ * The RFC 6750 (section 3) challenge for a 401 on a bearer-protected route: the scheme alone when no
+ * bearer credential came, error="invalid_request" for a malformed one, error="invalid_token" for one
+ * that was well formed but not accepted (unknown, revoked or expired). Undefined on other routes (a
  * failed login is not a request for a bearer token).
  */
 export function bearerChallenge(request: FastifyRequest): string | undefined {
   const mode = request.routeOptions.config?.auth;
   if (mode === undefined || mode === 'none') return undefined;
-  const sent = request.headers.authorization !== undefined;
-  return sent ? 'Bearer realm="baas", error="invalid_token"' : 'Bearer realm="baas"';
+  const header = request.headers.authorization;
+  if (header === undefined || !/^Bearer(?: |$)/i.test(header)) return 'Bearer realm="baas"';
+  return `Bearer realm="baas", error="${BEARER.test(header) ? 'invalid_token' : 'invalid_request'}"`;
 }
 
 /** The authenticated partner; only called on routes whose auth mode guarantees one. */

@@ -20,7 +20,8 @@ JSON bodies are limited to 100 KiB; uploaded files to 5 MiB.
 **Authentication.** \`Authorization: Bearer <token>\`, with a session token from login (valid 7200 s;
 \`/client/onboarding/*\` and key management take session tokens only) or, on \`/services/*\`, an API key.
 A 401 on these endpoints carries \`WWW-Authenticate: Bearer realm="baas"\` (RFC 6750), with
-\`, error="invalid_token"\` when a credential was sent but not accepted (unknown, revoked or expired).
+\`, error="invalid_request"\` for a malformed bearer credential and \`, error="invalid_token"\` for a
+well-formed one that is not accepted (unknown, revoked or expired).
 
 **Request ids.** Every response carries \`X-Request-Id\` (yours, if you send a sane one). Quote it in
 support requests.
