@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { Redis } from 'ioredis';
 import {
   BUSINESS_INFO,
   type RawResponse,
@@ -16,27 +15,8 @@ import {
   type TestApp,
   type TestDatabase,
 } from '../support/app.js';
+import { redisProblem, TEST_REDIS_URL } from '../support/proofs.js';
 
-const REDIS_URL = process.env['TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-
-async function redisProblem(): Promise<string | false> {
-  const redis = new Redis(REDIS_URL, {
-    lazyConnect: true,
-    connectTimeout: 2000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  redis.on('error', () => undefined);
-  try {
-    await redis.connect();
-    await redis.ping();
-    return false;
-  } catch (error) {
-    return `Redis not reachable at ${REDIS_URL} (${(error as Error).message})`;
-  } finally {
-    redis.disconnect();
-  }
-}
 const redisSkip = await redisProblem();
 
 function assertRateLimited(response: RawResponse): void {
@@ -111,7 +91,7 @@ for (const dialect of DIALECTS) {
     let second: Awaited<ReturnType<typeof startApp>>;
     before(async () => {
       database = await createTestDatabase(dialect.name);
-      const env = { RATE_LIMIT_IP_PER_MINUTE: '5', REDIS_URL };
+      const env = { RATE_LIMIT_IP_PER_MINUTE: '5', REDIS_URL: TEST_REDIS_URL };
       first = await startApp(database, { env });
       second = await startApp(database, { env });
     });

@@ -178,8 +178,4 @@ export function requestFrom(
   });
 }
 
-/** A random loopback address other than 127.0.0.1, unlikely to be shared with any other test. */
-export const randomLoopbackAddress = (): string => {
-  const [a, b, c] = randomBytes(3);
-  return `127.${a! % 250}.${b! % 250}.${(c! % 250) + 2}`;
-};
+export { randomLoopbackAddress } from './proofs.js';

@@ -131,32 +131,7 @@ export async function activePartner(
   };
 }
 
-export function customerBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    first_name: 'Tunde',
-    last_name: 'Bakare',
-    email: `tunde-${suffix()}@example.com`,
-    phone: '+2348090000000',
-    ...overrides,
-  };
-}
-
-export function memberBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    first_name: 'Chidi',
-    last_name: 'Okafor',
-    email: `chidi-${suffix()}@acme.ng`,
-    phone: '+2348020000000',
-    dob: '1990-06-01',
-    gender: 'male',
-    designation: 'compliance_officer',
-    bvn: '22987654321',
-    id_type: 'drivers_license',
-    id_file_url: 'https://files.acme.ng/ids/chidi.pdf',
-    address: '4 Broad Street, Lagos',
-    ...overrides,
-  };
-}
+export { customerBody, memberBody } from './services-suite.js';
 
 /** Every item of a list endpoint, following next_cursor with the largest page. */
 // biome-ignore lint/suspicious/noExplicitAny: list items as the API returns them.

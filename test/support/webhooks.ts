@@ -7,6 +7,7 @@ import { createPartner, type Partner } from './factories.js';
 import { type Api, type ApiResponse, V1 } from './http.js';
 import { createIsolatedTestApp } from './isolated-app.js';
 import { approvePartner, completeOnboarding } from './onboarding.js';
+import { until as pollUntil } from './proofs.js';
 import { SmtpSink } from './smtp-sink.js';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver.js';
 
@@ -41,20 +42,12 @@ export function verifiedPayload(delivery: ReceivedWebhook): WebhookPayload {
   return delivery.verified as WebhookPayload;
 }
 
-/** Polls `probe` until it returns a value other than undefined/false, or fails after `timeoutMs`. */
-export async function until<T>(
+/** proofs.ts's `until`, with the longer default wait that deliveries with retries need. */
+export const until = <T>(
   what: string,
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 10_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+): Promise<T> => pollUntil(what, probe, timeoutMs, 20);
 
 /**
  * Runs `start` again (at most 3 times) when it fails only because another test dropped its PostgreSQL
