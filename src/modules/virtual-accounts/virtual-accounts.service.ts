@@ -88,9 +88,9 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
    * Serials are drawn from the CSPRNG, so a number says nothing about the next one. The unique
    * constraint on (bank_code, account_number) decides every allocation, across processes: a
    * collision retries with a new serial, and a duplicate e-mail (the other unique constraint) answers
-   * with the existing account; no read before the insert is needed for either.
+   * with the existing account; no read before the insert is needed for either. `onCommit` runs inside
+   * the account's transaction (the route records the idempotent response there).
    */
-  /** `onCommit` runs inside the account's transaction (the route records the idempotent response there). */
   async function create(
     credential: PartnerCredential,
     input: CreateVirtualAccountBody,
