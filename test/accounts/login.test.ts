@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
+import argon2 from 'argon2';
 import {
   assertError,
   assertFieldError,
@@ -107,6 +108,42 @@ for (const dialect of DIALECTS) {
         const response = await ctx.t.api.post(LOGIN, { email: account.email, password });
         assertError(response, 401, 'INVALID_CREDENTIALS');
       }
+    });
+
+    it('treats a password as its Unicode NFKC form: composed and decomposed accents, full-width digits are one password', async () => {
+      const typed = 'Caf\u00e9-Ledger-Sunrise-\uff14\uff12';
+      const account = await verifiedAccount(ctx.t, ctx.sink, {
+        password: typed,
+        password_confirmation: typed,
+      });
+      for (const variant of ['Cafe\u0301-Ledger-Sunrise-\uff14\uff12', 'Caf\u00e9-Ledger-Sunrise-42']) {
+        const response = await ctx.t.api.post(LOGIN, { email: account.email, password: variant });
+        assert.equal(response.status, 200, `${JSON.stringify(variant)}: ${response.text}`);
+      }
+      assertError(
+        await ctx.t.api.post(LOGIN, { email: account.email, password: 'Cafe-Ledger-Sunrise-42' }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+    });
+
+    it('still accepts a password hashed before normalisation, as it was typed', async () => {
+      const typed = 'Cafe\u0301-Ledger-Sunrise-99';
+      const account = await verifiedAccount(ctx.t, ctx.sink);
+      // An argon2id hash of the raw (not normalised) text, as stored before NFKC was introduced.
+      const legacy = await argon2.hash(typed, {
+        type: argon2.argon2id,
+        memoryCost: 19456,
+        timeCost: 2,
+        parallelism: 1,
+      });
+      await ctx.t.db
+        .updateTable('partners')
+        .set({ password_hash: legacy })
+        .where('id', '=', account.companyId)
+        .execute();
+      const response = await ctx.t.api.post(LOGIN, { email: account.email, password: typed });
+      assert.equal(response.status, 200, response.text);
     });
 
     it('returns 403 ACCOUNT_NOT_VERIFIED for an unverified account with the right password', async () => {

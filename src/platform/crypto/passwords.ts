@@ -24,15 +24,31 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export const hashPassword = (password: string): Promise<string> =>
-  limited(() => argon2.hash(password, OPTIONS));
+/**
+ * NIST SP 800-63B 5.1.1.2: passwords are Unicode-normalised (NFKC) before hashing, so the same
+ * password typed on two keyboards (composed or decomposed é, full-width digits) is the same password.
+ */
+export const normalizePassword = (password: string): string => password.normalize('NFKC');
 
-export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+export const hashPassword = (password: string): Promise<string> =>
+  limited(() => argon2.hash(normalizePassword(password), OPTIONS));
+
+async function verifyExactly(hash: string, password: string): Promise<boolean> {
   try {
     return await limited(() => argon2.verify(hash, password));
   } catch {
     return false;
   }
+}
+
+/**
+ * Hashes made before normalisation was introduced hold the password as typed: when the normalised
+ * form does not match and differs from it, the password as sent is tried too.
+ */
+export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+  const normalized = normalizePassword(password);
+  if (await verifyExactly(hash, normalized)) return true;
+  return normalized !== password && verifyExactly(hash, password);
 }
 
 /**
