@@ -39,13 +39,21 @@ import {
 } from './platform/http/rate-limit.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { purgeExpiredIdempotencyKeys, registerIdempotency } from './platform/idempotency/idempotency.js';
+import { purgeRateWindows } from './platform/limits/limits.repository.js';
 import { createLogger } from './platform/logger.js';
 import { createMailer } from './platform/mail/mailer.js';
+import { createMailOutbox } from './platform/mail/outbox.js';
 import { localDiskStorage } from './platform/storage/storage.js';
 
 export const API_PREFIX = '/baas/api/v1';
 export const JSON_BODY_LIMIT = 100 * 1024;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    housekeeping(): Promise<void>;
+  }
+}
 
 export interface AppOverrides {
   clock?: Clock;
@@ -76,13 +84,24 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
     outboxDir: path.join(config.DATA_DIR, 'outbox'),
+    timeoutMs: config.SMTP_TIMEOUT_MS,
     log,
+  });
+  const mail = createMailOutbox({
+    db: database.db,
+    clock,
+    keys,
+    mailer,
+    log,
+    pollMs: 1000,
+    retryBaseMs: config.MAIL_RETRY_BASE_MS,
+    attemptTimeoutMs: config.SMTP_TIMEOUT_MS,
   });
   const rateLimitStore = config.REDIS_URL
     ? redisRateLimitStore(config.REDIS_URL, clock)
     : memoryRateLimitStore(clock);
 
-  const accounts = createAccountsService({ db: database.db, clock, keys, mailer, log });
+  const accounts = createAccountsService({ db: database.db, clock, keys, mail, log });
   const onboarding = createOnboardingService({
     db: database.db,
     clock,
@@ -174,20 +193,31 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     { prefix: API_PREFIX },
   );
 
-  const housekeeping = setInterval(() => {
-    Promise.all([
+  /** Removes what no rule reads any more; every 10 minutes, and on demand (tests, operators). */
+  const runHousekeeping = async (): Promise<void> => {
+    const now = clock.now();
+    await Promise.all([
       accounts.purgeExpired(),
-      purgeExpiredIdempotencyKeys(database.db, clock.now()),
+      purgeExpiredIdempotencyKeys(database.db, now),
+      purgeRateWindows(database.db, now - 2 * 24 * 60 * 60 * 1000),
       webhookWorker.purgeSettled(),
-    ]).catch((error: unknown) => log.error({ err: error }, 'housekeeping failed'));
+      mail.purgeSettled(),
+    ]);
+  };
+  app.decorate('housekeeping', runHousekeeping);
+  const housekeeping = setInterval(() => {
+    runHousekeeping().catch((error: unknown) => log.error({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);
   housekeeping.unref();
 
-  app.addHook('onReady', async () => webhookWorker.start());
+  app.addHook('onReady', async () => {
+    webhookWorker.start();
+    mail.start();
+  });
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
     await webhookWorker.stop();
-    await accounts.flush();
+    await mail.stop();
     mailer.close();
     await rateLimitStore.close();
     await database.close();

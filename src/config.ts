@@ -28,6 +28,16 @@ export const ConfigSchema = Type.Object({
   ),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://.+' })),
   MAIL_FROM: Type.String({ minLength: 3, default: 'BaaS Partner API <no-reply@baas.local>' }),
+  SMTP_TIMEOUT_MS: Type.Integer({
+    minimum: 1,
+    default: 10000,
+    description: 'connection, greeting and inactivity timeout of each SMTP attempt',
+  }),
+  MAIL_RETRY_BASE_MS: Type.Integer({
+    minimum: 1,
+    default: 5000,
+    description: 'first retry delay of an e-mail that could not be sent, doubling each time',
+  }),
   ADMIN_API_KEY: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
   DATA_ENCRYPTION_KEY: Type.Optional(Type.String({ description: 'base64 of 32 random bytes' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),

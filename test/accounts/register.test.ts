@@ -310,15 +310,20 @@ for (const dialect of DIALECTS) {
     it('stores only a keyed hash of the OTP, valid for 10 minutes', async () => {
       const account = await registerWithOtp(ctx.t, ctx.sink);
       const row = await ctx.t.db
-        .selectFrom('otp_codes')
+        .selectFrom('one_time_codes')
         .selectAll()
-        .where('partner_id', '=', account.companyId)
+        .where('email', '=', account.email)
+        .where('purpose', '=', 'verify')
         .executeTakeFirstOrThrow();
       assert.ok(!row.code_hash.includes(account.otp), 'code_hash must not contain the code');
       assert.equal(row.attempts, 0);
       assert.equal(row.expires_at - row.created_at, 10 * 60 * 1000);
       // Unkeyed digests of a 6-digit code are reversible by brute force, so none may be what is stored.
-      for (const input of [account.otp, `${account.companyId}:${account.otp}`]) {
+      for (const input of [
+        account.otp,
+        `${account.email}:${account.otp}`,
+        `verify:${account.email}:${account.otp}`,
+      ]) {
         for (const algorithm of ['sha256', 'sha1', 'md5', 'sha512']) {
           for (const encoding of ['hex', 'base64', 'base64url'] as const) {
             const digest = createHash(algorithm).update(input).digest(encoding);

@@ -1,72 +1,205 @@
 import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
 import { eventually, RESEND_OTP, register, VERIFY_OTP } from '../support/account-flows.js';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { createTestApp, createTestDatabase, DIALECTS, startApp, type TestApp } from '../support/app.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 
+/** A TCP server that accepts connections and then never says a word (or drops them at once). */
+async function badSmtpServer(
+  behaviour: 'silent' | 'drop',
+  port = 0,
+): Promise<Server & { sockets: Socket[] }> {
+  const sockets: Socket[] = [];
+  const server = createServer((socket) => {
+    sockets.push(socket);
+    socket.on('error', () => undefined);
+    if (behaviour === 'drop') socket.destroy();
+  }) as Server & { sockets: Socket[] };
+  server.sockets = sockets;
+  server.listen(port, '127.0.0.1');
+  await once(server, 'listening');
+  return server;
+}
+
+async function closeServer(server: Server & { sockets: Socket[] }): Promise<void> {
+  for (const socket of server.sockets) socket.destroy();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+}
+
+const mailRows = (t: TestApp, recipient: string) =>
+  t.db
+    .selectFrom('mail_outbox')
+    .selectAll()
+    .where('recipient', '=', recipient)
+    .orderBy('created_at')
+    .execute();
+
+type MailRow = Awaited<ReturnType<typeof mailRows>>[number];
+
+/** Polls the outbox until the address's first message satisfies `ready` (the worker runs in the background). */
+async function firstMailWhen(
+  t: TestApp,
+  recipient: string,
+  ready: (row: MailRow) => boolean,
+  what: string,
+  timeoutMs = 5000,
+): Promise<MailRow> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [row] = await mailRows(t, recipient);
+    if (row && ready(row)) return row;
+    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what}; last row: ${JSON.stringify(row)}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Times a request: registration must answer without waiting for the mail server. */
+async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await work();
+  return { result, ms: performance.now() - started };
+}
+
 for (const dialect of DIALECTS) {
-  describe(`registration while the mail server is down [${dialect.name}]`, { skip: dialect.skip }, () => {
+  describe(`e-mail through the durable outbox [${dialect.name}]`, { skip: dialect.skip }, () => {
     let t: TestApp | undefined;
     let sink: SmtpSink | undefined;
+    let bad: (Server & { sockets: Socket[] }) | undefined;
     afterEach(async () => {
       await t?.close();
       await sink?.stop();
+      if (bad) await closeServer(bad);
       t = undefined;
       sink = undefined;
+      bad = undefined;
     });
 
-    /** An app whose SMTP_URL points at a loopback port nothing listens on (yet). */
-    const appWithDeadSmtp = async () => {
-      const port = await freePort();
-      t = await createTestApp(dialect.name, { env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
-      return { t, port };
-    };
-
-    it('still creates the account (201), and a resend once the server is back delivers a working code', async () => {
-      const { t, port } = await appWithDeadSmtp();
-      const account = await register(t);
-      assert.equal(account.response.body.status, 'success');
-      const row = await t.db
-        .selectFrom('partners')
-        .select(['id', 'verified_at'])
-        .where('email', '=', account.email)
-        .executeTakeFirst();
-      assert.equal(row?.id, account.companyId);
-      assert.equal(row?.verified_at, null);
-
-      sink = await new SmtpSink().start(port);
-      const resend = await t.api.post(RESEND_OTP, { email: account.email });
-      assert.equal(resend.status, 200, resend.text);
-      const otp = await sink.otpFor(account.email);
-      const verified = await t.api.post(VERIFY_OTP, { email: account.email, otp });
-      assert.equal(verified.status, 200, verified.text);
-    });
-
-    it('does not use up the minute when a background resend fails', async () => {
-      const { t, port } = await appWithDeadSmtp();
-      const account = await register(t);
-      const failing = await t.api.post(RESEND_OTP, { email: account.email });
-      assert.equal(failing.status, 200, failing.text);
-      // The send runs after the response; wait until its failure has been handled.
-      await eventually(
-        () => t.logs.some((line) => line.includes('background e-mail failed')),
-        'the failed background send to be logged',
+    it('answers registration at once while the SMTP server never greets, and gives up the attempt at SMTP_TIMEOUT_MS', async () => {
+      bad = await badSmtpServer('silent');
+      const port = (bad.address() as AddressInfo).port;
+      t = await createTestApp(dialect.name, {
+        env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '400' },
+      });
+      const app = t;
+      const { result: account, ms } = await timed(() => register(app));
+      assert.ok(ms < 400, `registration took ${Math.round(ms)} ms: it must not wait for the mail server`);
+      await eventually(() => bad!.sockets.length > 0, 'the worker to connect to the silent server');
+      // The silent server holds the connection: the attempt ends by the greeting timeout, not by hanging.
+      const row = await firstMailWhen(
+        app,
+        account.email,
+        (mail) => mail.attempts === 1,
+        'the attempt to time out',
       );
+      assert.equal(row.status, 'pending', 'a failed attempt is retried later');
+      assert.match(String(row.last_error), /greeting|timeout/i);
+      assert.ok(row.next_attempt_at > app.clock.now(), 'the retry waits out its backoff');
+    });
+
+    it('retries a message after the SMTP server dropped the connection, and delivers a working code once it is back', async () => {
+      bad = await badSmtpServer('drop');
+      const port = (bad.address() as AddressInfo).port;
+      t = await createTestApp(dialect.name, {
+        env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '2000', MAIL_RETRY_BASE_MS: '5000' },
+      });
+      const app = t;
+      const account = await register(app);
+      const dropped = await firstMailWhen(
+        app,
+        account.email,
+        (mail) => mail.attempts === 1,
+        'the dropped attempt',
+      );
+      assert.equal(dropped.status, 'pending');
+
+      await closeServer(bad);
+      bad = undefined;
+      sink = await new SmtpSink().start(port);
+      app.clock.advance(5_000);
+      const otp = await sink.otpFor(account.email);
+      const verified = await app.api.post(VERIFY_OTP, { email: account.email, otp });
+      assert.equal(verified.status, 200, verified.text);
+      const sent = await firstMailWhen(
+        app,
+        account.email,
+        (mail) => mail.status === 'sent',
+        'the sent record',
+      );
+      assert.equal(sent.attempts, 2);
+      assert.equal(sent.body_encrypted, null, 'a sent message keeps no body');
+    });
+
+    it('keeps the code encrypted in the outbox and never sends it after the code expired', async () => {
+      const port = await freePort();
+      t = await createTestApp(dialect.name, {
+        env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_RETRY_BASE_MS: '60000' },
+      });
+      const app = t;
+      const account = await register(app);
+      const queued = await firstMailWhen(
+        app,
+        account.email,
+        (mail) => mail.attempts === 1,
+        'the failed attempt',
+      );
+      assert.ok(queued.body_encrypted?.startsWith('v1.'), 'the body is sealed');
+      assert.ok(!/\d{6}/.test(queued.body_encrypted ?? ''), 'no code in clear text');
+
+      // Backoff 60 s, 120 s, 240 s: the attempt at 7 minutes would retry past the code's 10 minutes, so
+      // the message is given up instead of sent late.
+      let attempts = 1;
+      for (const step of [60_000, 120_000, 240_000]) {
+        app.clock.advance(step);
+        attempts += 1;
+        const expected = attempts;
+        await firstMailWhen(app, account.email, (mail) => mail.attempts === expected, `attempt ${expected}`);
+      }
+      const settled = await firstMailWhen(
+        app,
+        account.email,
+        (mail) => mail.status !== 'pending',
+        'giving up',
+      );
+      assert.equal(settled.status, 'failed');
+      assert.equal(settled.body_encrypted, null, 'a given-up message keeps no body');
 
       sink = await new SmtpSink().start(port);
-      const retry = await t.api.post(RESEND_OTP, { email: account.email });
-      assert.equal(retry.status, 200, `the failed send must not count: ${retry.text}`);
-      const otp = await sink.otpFor(account.email);
-      const verified = await t.api.post(VERIFY_OTP, { email: account.email, otp });
-      assert.equal(verified.status, 200, verified.text);
+      app.clock.advance(60 * 60_000);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      assert.equal(sink.mailsTo(account.email).length, 0, 'an expired code is never e-mailed');
+    });
+
+    it('sends what a stopped instance left in the outbox (the message survives a restart)', async () => {
+      const database = await createTestDatabase(dialect.name);
+      const port = await freePort();
+      const first = await startApp(database, { env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
+      let account: Awaited<ReturnType<typeof register>>;
+      try {
+        account = await register(first);
+      } finally {
+        await first.stop();
+      }
+      sink = await new SmtpSink().start(port);
+      const second = await startApp(database, { env: { SMTP_URL: sink.url } });
+      try {
+        second.clock.advance(60_000);
+        const otp = await sink.otpFor(account.email);
+        const verified = await second.api.post(VERIFY_OTP, { email: account.email, otp });
+        assert.equal(verified.status, 200, verified.text);
+      } finally {
+        await second.stop();
+        await database.drop();
+      }
     });
 
     it('still counts the minute after a resend that was delivered', async () => {
-      const { t, port } = await appWithDeadSmtp();
+      sink = await new SmtpSink().start();
+      t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url } });
       const account = await register(t);
-      sink = await new SmtpSink().start(port);
       assert.equal((await t.api.post(RESEND_OTP, { email: account.email })).status, 200);
-      await sink.waitForMail(account.email);
+      await sink.waitForMail(account.email, 2);
       const again = await t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(again.status, 429, again.text);
       assert.equal(again.body.error_code, 'RATE_LIMITED');

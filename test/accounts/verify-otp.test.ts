@@ -16,12 +16,13 @@ import { uniqueEmail } from '../support/factories.js';
 
 const OTP_TTL_MS = 10 * 60 * 1000;
 
-const attemptsOf = async (t: TestApp, partnerId: number) =>
+const attemptsOf = async (t: TestApp, email: string) =>
   (
     await t.db
-      .selectFrom('otp_codes')
+      .selectFrom('one_time_codes')
       .select('attempts')
-      .where('partner_id', '=', partnerId)
+      .where('email', '=', email)
+      .where('purpose', '=', 'verify')
       .executeTakeFirst()
   )?.attempts;
 
@@ -91,7 +92,7 @@ for (const dialect of DIALECTS) {
       }
       const missing = await ctx.t.api.post(VERIFY_OTP, { email: account.email });
       assertFieldError(missing, 'otp');
-      assert.equal(await attemptsOf(ctx.t, account.companyId), 0);
+      assert.equal(await attemptsOf(ctx.t, account.email), 0);
       const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
       assert.equal(response.status, 200, response.text);
     });
@@ -110,7 +111,7 @@ for (const dialect of DIALECTS) {
         otp: wrongCode(account.otp),
       });
       assertError(response, 422, 'OTP_INVALID');
-      assert.equal(await attemptsOf(ctx.t, account.companyId), 1);
+      assert.equal(await attemptsOf(ctx.t, account.email), 1);
       assert.equal(await verifiedAt(ctx.t, account.companyId), null);
     });
 
@@ -135,7 +136,7 @@ for (const dialect of DIALECTS) {
       assertError(right, 429, 'OTP_ATTEMPTS_EXCEEDED');
       const wrong = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(account.otp) });
       assertError(wrong, 429, 'OTP_ATTEMPTS_EXCEEDED');
-      assert.equal(await attemptsOf(ctx.t, account.companyId), 5);
+      assert.equal(await attemptsOf(ctx.t, account.email), 5);
       assert.equal(await verifiedAt(ctx.t, account.companyId), null);
     });
 
@@ -242,7 +243,7 @@ for (const dialect of DIALECTS) {
           response.text,
         );
       }
-      const attempts = await attemptsOf(ctx.t, account.companyId);
+      const attempts = await attemptsOf(ctx.t, account.email);
       assert.ok(attempts !== undefined && attempts <= 5, `attempts = ${attempts}`);
       const right = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
       assertError(right, 429, 'OTP_ATTEMPTS_EXCEEDED');

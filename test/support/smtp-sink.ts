@@ -73,11 +73,15 @@ export class SmtpSink {
     }
   }
 
-  /** The 6-digit code of the n-th verification e-mail to the address. */
-  async otpFor(address: string, count = 1): Promise<string> {
+  /** The 6-digit code of the n-th e-mail to the address (a verification code unless `kind` says otherwise). */
+  async otpFor(
+    address: string,
+    count = 1,
+    kind: 'verification' | 'password reset' = 'verification',
+  ): Promise<string> {
     const mail = await this.waitForMail(address, count);
-    const match = /verification code is (\d{6})/.exec(mail.raw);
-    if (!match?.[1]) throw new Error(`no code in the e-mail to ${address}:\n${mail.raw}`);
+    const match = new RegExp(`${kind} code is (\\d{6})`).exec(mail.raw);
+    if (!match?.[1]) throw new Error(`no ${kind} code in the e-mail to ${address}:\n${mail.raw}`);
     return match[1];
   }
 }

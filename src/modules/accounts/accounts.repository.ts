@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
-import type { PartnersTable, SessionsTable } from './accounts.table.js';
+import type { CodePurpose, PartnersTable, SessionsTable } from './accounts.table.js';
 
 export type PartnerRow = Selectable<PartnersTable>;
 
@@ -31,33 +31,48 @@ export async function markVerified(db: Kysely<Database>, partnerId: number, now:
   return result.numUpdatedRows > 0n;
 }
 
-/** A new code replaces the previous one and resets its attempt counter. */
-export async function replaceOtp(
+/** A new code replaces the previous one of the address and purpose, and resets its attempt counter. */
+export async function replaceCode(
   db: Kysely<Database>,
-  row: { partnerId: number; codeHash: string; expiresAt: number; now: number },
+  row: { email: string; purpose: CodePurpose; codeHash: string; expiresAt: number; now: number },
+): Promise<void> {
+  const values = { code_hash: row.codeHash, attempts: 0, expires_at: row.expiresAt, created_at: row.now };
+  await db
+    .insertInto('one_time_codes')
+    .values({ email: row.email, purpose: row.purpose, ...values })
+    .onConflict((conflict) => conflict.columns(['email', 'purpose']).doUpdateSet(values))
+    .execute();
+}
+
+/**
+ * Gives an address without a code one that matches nothing, with a code's lifetime: guesses against
+ * an unknown address are then counted, and die, exactly like guesses against a registered one.
+ */
+export async function ensureCode(
+  db: Kysely<Database>,
+  row: { email: string; purpose: CodePurpose; codeHash: string; expiresAt: number; now: number },
 ): Promise<void> {
   await db
-    .insertInto('otp_codes')
+    .insertInto('one_time_codes')
     .values({
-      partner_id: row.partnerId,
+      email: row.email,
+      purpose: row.purpose,
       code_hash: row.codeHash,
       attempts: 0,
       expires_at: row.expiresAt,
       created_at: row.now,
     })
-    .onConflict((conflict) =>
-      conflict.column('partner_id').doUpdateSet({
-        code_hash: row.codeHash,
-        attempts: 0,
-        expires_at: row.expiresAt,
-        created_at: row.now,
-      }),
-    )
+    .onConflict((conflict) => conflict.columns(['email', 'purpose']).doNothing())
     .execute();
 }
 
-export function findOtp(db: Kysely<Database>, partnerId: number) {
-  return db.selectFrom('otp_codes').selectAll().where('partner_id', '=', partnerId).executeTakeFirst();
+export function findCode(db: Kysely<Database>, email: string, purpose: CodePurpose) {
+  return db
+    .selectFrom('one_time_codes')
+    .selectAll()
+    .where('email', '=', email)
+    .where('purpose', '=', purpose)
+    .executeTakeFirst();
 }
 
 /**
@@ -67,14 +82,15 @@ export function findOtp(db: Kysely<Database>, partnerId: number) {
  */
 export async function countWrongGuess(
   db: Kysely<Database>,
-  partnerId: number,
+  code: { email: string; purpose: CodePurpose },
   guessHash: string,
   now: number,
 ): Promise<boolean> {
   const row = await db
-    .updateTable('otp_codes')
+    .updateTable('one_time_codes')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
-    .where('partner_id', '=', partnerId)
+    .where('email', '=', code.email)
+    .where('purpose', '=', code.purpose)
     .where('code_hash', '!=', guessHash)
     .where('attempts', '<', OTP_MAX_ATTEMPTS)
     .where('expires_at', '>', now)
@@ -87,21 +103,50 @@ export async function countWrongGuess(
  * Consumes the code if the guess is it and it is still live: exactly one of several racing
  * requests with the right code deletes the row.
  */
-export async function consumeOtp(
+export async function consumeCode(
   db: Kysely<Database>,
-  partnerId: number,
+  code: { email: string; purpose: CodePurpose },
   guessHash: string,
   now: number,
 ): Promise<boolean> {
   const row = await db
-    .deleteFrom('otp_codes')
-    .where('partner_id', '=', partnerId)
+    .deleteFrom('one_time_codes')
+    .where('email', '=', code.email)
+    .where('purpose', '=', code.purpose)
     .where('code_hash', '=', guessHash)
     .where('attempts', '<', OTP_MAX_ATTEMPTS)
     .where('expires_at', '>', now)
-    .returning('partner_id')
+    .returning('email')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Notes that an unverified account was sent a code (it is deleted 24 hours after the last one). */
+export async function touchLastCode(db: Kysely<Database>, partnerId: number, now: number): Promise<void> {
+  await db.updateTable('partners').set({ last_code_at: now }).where('id', '=', partnerId).execute();
+}
+
+/** A password reset: the new hash, and the e-mail proven (an unverified account becomes verified). */
+export async function resetPassword(
+  db: Kysely<Database>,
+  partnerId: number,
+  passwordHash: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('partners')
+    .set((eb) => ({
+      password_hash: passwordHash,
+      verified_at: eb.fn.coalesce('verified_at', eb.val(now)),
+      updated_at: now,
+    }))
+    .where('id', '=', partnerId)
+    .execute();
+}
+
+export async function deleteSessionsOf(db: Kysely<Database>, partnerId: number): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('partner_id', '=', partnerId).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 export async function insertSession(db: Kysely<Database>, row: Insertable<SessionsTable>): Promise<void> {
@@ -212,10 +257,6 @@ export async function takeThrottle(
   return { allowed: false, retryAfterMs: Math.max(1000, (row?.last_at ?? now) + windowMs - now) };
 }
 
-export async function releaseThrottle(db: Kysely<Database>, key: string, takenAt: number): Promise<void> {
-  await db.deleteFrom('throttles').where('key', '=', key).where('last_at', '=', takenAt).execute();
-}
-
 /** Housekeeping: rows that no rule reads any more. */
 export async function purgeExpiredAccountRows(db: Kysely<Database>, now: number): Promise<void> {
   const day = 24 * 60 * 60 * 1000;
@@ -232,7 +273,20 @@ export async function purgeExpiredAccountRows(db: Kysely<Database>, now: number)
     .where('last_at', '<', now - day)
     .execute();
   await db
-    .deleteFrom('otp_codes')
+    .deleteFrom('one_time_codes')
     .where('expires_at', '<', now - day)
     .execute();
+}
+
+/**
+ * Unverified accounts whose last code was issued before `before`: the e-mail address becomes free
+ * again (someone who registered an address that is not theirs cannot hold it).
+ */
+export async function deleteStaleUnverified(db: Kysely<Database>, before: number): Promise<number> {
+  const result = await db
+    .deleteFrom('partners')
+    .where('verified_at', 'is', null)
+    .where('last_code_at', '<', before)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }

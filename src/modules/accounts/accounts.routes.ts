@@ -2,14 +2,21 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import {
+  FORGOT_PASSWORD_MESSAGE,
+  ForgotPasswordBody,
+  ForgotPasswordResponse,
   LoginBody,
   LoginResponse,
   LogoutResponse,
+  REGISTER_MESSAGE,
   RESEND_OTP_MESSAGE,
+  RESET_PASSWORD_MESSAGE,
   RegisterBody,
   RegisterResponse,
   ResendOtpBody,
   ResendOtpResponse,
+  ResetPasswordBody,
+  ResetPasswordResponse,
   VerifyOtpBody,
   VerifyOtpResponse,
 } from './accounts.schemas.js';
@@ -27,17 +34,19 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
       operationId: 'registerPartner',
       summary: 'Register a partner account',
       description:
-        'Creates the account (unverified) and e-mails a 6-digit verification code, valid 10 minutes. ' +
-        'If the mail server is unreachable the account is still created and the message says so: ' +
-        'request a new code with resend-otp.',
+        'Creates the account (unverified) and e-mails a 6-digit verification code, valid 10 minutes. The ' +
+        'e-mail is queued with the account and sent in the background (retried if the mail server is down), ' +
+        'so the answer never waits for it. An account not verified within 24 hours of its last code is ' +
+        'deleted and the e-mail address is free again. At most 10 codes (registration, resend, reset) go to ' +
+        'one address in 24 hours (429 RATE_LIMITED with Retry-After).',
       tags,
       auth: 'none',
       body: RegisterBody,
       response: { 201: RegisterResponse },
     }),
     async (request, reply) => {
-      const { data, message } = await accounts.register(request.body, requestMeta(request));
-      return reply.code(201).send({ status: 'success', message, data });
+      const data = await accounts.register(request.body, requestMeta(request));
+      return reply.code(201).send({ status: 'success', message: REGISTER_MESSAGE, data });
     },
   );
 
@@ -68,8 +77,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
       summary: 'Send a new registration code',
       description:
         'Answers the same whether or not an unverified account exists for the e-mail. A new code replaces ' +
-        'the previous one. At most one request a minute per e-mail address (429 RATE_LIMITED with ' +
-        'Retry-After); the registration e-mail itself does not count, and a send that fails does not use up the minute.',
+        'the previous one. At most one request a minute per e-mail address, and 10 codes of any kind a day ' +
+        '(429 RATE_LIMITED with Retry-After); the registration e-mail does not count toward the minute.',
       tags,
       auth: 'none',
       body: ResendOtpBody,
@@ -78,6 +87,49 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     async (request) => {
       await accounts.resendOtp(request.body, requestMeta(request));
       return { status: 'success', message: RESEND_OTP_MESSAGE };
+    },
+  );
+
+  app.post(
+    '/client/onboarding/password/forgot',
+    operation({
+      operationId: 'forgotPartnerPassword',
+      summary: 'E-mail a password reset code',
+      description:
+        'Answers the same whether or not an account exists for the e-mail; when one does, a 6-digit reset ' +
+        'code (valid 10 minutes, 5 wrong tries) is e-mailed. At most one request a minute per address and 10 ' +
+        'codes of any kind a day (429 RATE_LIMITED with Retry-After). Works for unverified accounts too: ' +
+        'the reset proves the address.',
+      tags,
+      auth: 'none',
+      body: ForgotPasswordBody,
+      response: { 200: ForgotPasswordResponse },
+    }),
+    async (request) => {
+      await accounts.forgotPassword(request.body, requestMeta(request));
+      return { status: 'success', message: FORGOT_PASSWORD_MESSAGE };
+    },
+  );
+
+  app.post(
+    '/client/onboarding/password/reset',
+    operation({
+      operationId: 'resetPartnerPassword',
+      summary: 'Set a new password with the e-mailed reset code',
+      description:
+        'Sets the new password (same rules as registration), logs out every session of the account, lifts ' +
+        'the login lock of the address and marks an unverified account verified (the code proves the ' +
+        'e-mail is theirs). OTP_INVALID / OTP_EXPIRED / OTP_ATTEMPTS_EXCEEDED as for verification; an ' +
+        'unknown e-mail gives OTP_INVALID. The new password is checked first: a refused password uses no guess.',
+      tags,
+      auth: 'none',
+      body: ResetPasswordBody,
+      response: { 200: ResetPasswordResponse },
+      errors: ['OTP_INVALID', 'OTP_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED'],
+    }),
+    async (request) => {
+      await accounts.resetPassword(request.body, requestMeta(request));
+      return { status: 'success', message: RESET_PASSWORD_MESSAGE };
     },
   );
 

@@ -1,6 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Email, Environment, Phone, Success, SuccessNoData } from '../../platform/http/schemas.js';
 
+const Otp = () =>
+  Type.String({
+    pattern: '^[0-9]{6}$',
+    errorMessage: 'must be exactly 6 digits',
+    examples: ['048213'],
+  });
+
 const Password = (description: string) =>
   Type.String({
     minLength: 8,
@@ -17,7 +24,7 @@ export const RegisterBody = Type.Object(
       description: 'Login identity; the verification code is sent here. Must not be registered yet.',
     }),
     password: Password(
-      '8-128 characters, taken exactly as sent (not trimmed); one of the few thousand most common passwords is refused.',
+      '8-128 characters, taken as sent (not trimmed), Unicode-normalised (NFKC) before hashing; one of the few thousand most common passwords is refused.',
     ),
     password_confirmation: Type.String({
       maxLength: 128,
@@ -40,22 +47,20 @@ export const RegisterBody = Type.Object(
 );
 export type RegisterBody = Static<typeof RegisterBody>;
 
+export const REGISTER_MESSAGE =
+  'Account created. A 6-digit verification code is on its way to your e-mail address; it expires in 10 minutes.';
 export const RegisterResponse = Success(
   Type.Object({
     company_id: Type.Integer({ examples: [42] }),
     email: Type.String({ format: 'email', examples: ['ada@acme.ng'] }),
   }),
-  'Account created. A 6-digit verification code was sent to your e-mail address.',
+  REGISTER_MESSAGE,
 );
 
 export const VerifyOtpBody = Type.Object(
   {
     email: Email(),
-    otp: Type.String({
-      pattern: '^[0-9]{6}$',
-      errorMessage: 'must be exactly 6 digits',
-      examples: ['048213'],
-    }),
+    otp: Otp(),
   },
   { examples: [{ email: 'ada@acme.ng', otp: '048213' }] },
 );
@@ -76,6 +81,43 @@ export type ResendOtpBody = Static<typeof ResendOtpBody>;
 export const RESEND_OTP_MESSAGE =
   'If an unverified account exists for this e-mail address, a new verification code has been sent.';
 export const ResendOtpResponse = SuccessNoData(RESEND_OTP_MESSAGE);
+
+export const ForgotPasswordBody = Type.Object({ email: Email() }, { examples: [{ email: 'ada@acme.ng' }] });
+export type ForgotPasswordBody = Static<typeof ForgotPasswordBody>;
+
+export const FORGOT_PASSWORD_MESSAGE =
+  'If an account exists for this e-mail address, a password reset code has been sent to it.';
+export const ForgotPasswordResponse = SuccessNoData(FORGOT_PASSWORD_MESSAGE);
+
+export const ResetPasswordBody = Type.Object(
+  {
+    email: Email(),
+    otp: Otp(),
+    password: Password(
+      'The new password: 8-128 characters, taken as sent (not trimmed), Unicode-normalised (NFKC); one of the few thousand most common passwords is refused.',
+    ),
+    password_confirmation: Type.String({
+      maxLength: 128,
+      'x-trim': false,
+      description: 'Must equal password.',
+    }),
+  },
+  {
+    examples: [
+      {
+        email: 'ada@acme.ng',
+        otp: '048213',
+        password: 'correct-horse-battery-staple',
+        password_confirmation: 'correct-horse-battery-staple',
+      },
+    ],
+  },
+);
+export type ResetPasswordBody = Static<typeof ResetPasswordBody>;
+
+export const RESET_PASSWORD_MESSAGE =
+  'Password changed. Every session was logged out; log in with the new password.';
+export const ResetPasswordResponse = SuccessNoData(RESET_PASSWORD_MESSAGE);
 
 export const LoginBody = Type.Object(
   {

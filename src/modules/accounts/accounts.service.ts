@@ -3,7 +3,12 @@ import type { Logger } from 'pino';
 import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
-import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
+import {
+  dummyPasswordHash,
+  hashPassword,
+  normalizePassword,
+  verifyPassword,
+} from '../../platform/crypto/passwords.js';
 import { keyedHash } from '../../platform/crypto/secret-box.js';
 import { newId, randomOtp, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
@@ -11,15 +16,21 @@ import type { Database } from '../../platform/db/schema.js';
 import type { SessionCredential } from '../../platform/http/auth.js';
 import { AppError, rateLimited, validationError } from '../../platform/http/errors.js';
 import type { Environment } from '../../platform/http/schemas.js';
-import type { Mailer } from '../../platform/mail/mailer.js';
+import { enforceLimit } from '../../platform/limits/limits.js';
+import type { MailOutbox } from '../../platform/mail/outbox.js';
 import * as repo from './accounts.repository.js';
 import { SESSION_TTL_SECONDS } from './accounts.schemas.js';
+import type { CodePurpose } from './accounts.table.js';
 import commonPasswords from './common-passwords.json' with { type: 'json' };
 
 const OTP_TTL_MS = 10 * 60 * 1000;
 const RESEND_WINDOW_MS = 60 * 1000;
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const LOGIN_MAX_FAILURES = 10;
+/** CONTRACT 2: at most 10 codes of any purpose to one address in 24 hours. */
+const CODE_BUDGET = { max: 10, windowMs: 24 * 60 * 60 * 1000 };
+/** Unverified accounts are deleted this long after their last code. */
+export const UNVERIFIED_TTL_MS = 24 * 60 * 60 * 1000;
 
 const COMMON_PASSWORDS = new Set(commonPasswords);
 
@@ -27,12 +38,12 @@ export interface AccountsDeps {
   db: Kysely<Database>;
   clock: Clock;
   keys: KeyRing;
-  mailer: Mailer;
+  mail: Pick<MailOutbox, 'enqueue' | 'wake'>;
   log: Logger;
 }
 
 export function passwordProblems(password: string, email: string): string[] {
-  const lowered = password.toLowerCase();
+  const lowered = normalizePassword(password).toLowerCase();
   const problems: string[] = [];
   if (COMMON_PASSWORDS.has(lowered)) problems.push('is one of the most common passwords; choose another');
   else if (lowered === email || lowered === email.split('@')[0])
@@ -40,41 +51,139 @@ export function passwordProblems(password: string, email: string): string[] {
   return problems;
 }
 
-export type AccountsService = ReturnType<typeof createAccountsService>;
+function newPasswordErrors(input: { password: string; password_confirmation: string }, email: string) {
+  const errors: Record<string, string[]> = {};
+  if (input.password !== input.password_confirmation)
+    errors['password_confirmation'] = ['must match password'];
+  const problems = passwordProblems(input.password, email);
+  if (problems.length > 0) errors['password'] = problems;
+  return errors;
+}
 
-export function createAccountsService({ db, clock, keys, mailer, log }: AccountsDeps) {
-  const pendingMail = new Set<Promise<unknown>>();
-
-  const otpHash = (partnerId: number, code: string) => keyedHash(keys.otp, `${partnerId}:${code}`);
-
-  async function issueOtp(trx: Kysely<Database>, partnerId: number, now: number): Promise<string> {
-    const code = randomOtp();
-    await repo.replaceOtp(trx, {
-      partnerId,
-      codeHash: otpHash(partnerId, code),
-      expiresAt: now + OTP_TTL_MS,
-      now,
-    });
-    return code;
-  }
-
-  function sendOtpMail(email: string, code: string): Promise<void> {
-    return mailer.send({
-      to: email,
-      subject: 'Your verification code',
-      text: [
+const CODE_MAILS: Record<CodePurpose, { subject: string; text: (code: string) => string }> = {
+  verify: {
+    subject: 'Your verification code',
+    text: (code) =>
+      [
         `Your verification code is ${code}.`,
         '',
         'It expires in 10 minutes and can be used once. If you did not create an account, ignore this e-mail.',
       ].join('\n'),
+  },
+  reset: {
+    subject: 'Your password reset code',
+    text: (code) =>
+      [
+        `Your password reset code is ${code}.`,
+        '',
+        'It expires in 10 minutes and can be used once. If you did not ask to reset your password, ignore this',
+        'e-mail: your password stays as it is.',
+      ].join('\n'),
+  },
+};
+
+export type AccountsService = ReturnType<typeof createAccountsService>;
+
+export function createAccountsService({ db, clock, keys, mail, log }: AccountsDeps) {
+  /** Keyed by address and purpose: a code proves one address for one purpose. */
+  const codeHash = (email: string, purpose: CodePurpose, code: string) =>
+    keyedHash(keys.otp, `${purpose}:${email}:${code}`);
+
+  /**
+   * The daily budget of codes per address, counted for unknown addresses too (so it reveals
+   * nothing). Counted before anything is written: a refused request changes nothing else.
+   */
+  const spendCodeBudget = (email: string, now: number) =>
+    enforceLimit(db, `codes:${email}`, now, CODE_BUDGET);
+
+  /**
+   * Replaces the address's code for the purpose. When `mailTo` is given, the code is e-mailed (the
+   * outbox row commits with the code); otherwise the code is known to nobody, which is what an
+   * unknown or verified address gets, so every address does the same work.
+   */
+  async function issueCode(
+    trx: Kysely<Database>,
+    email: string,
+    purpose: CodePurpose,
+    now: number,
+    mailTo: boolean,
+  ): Promise<void> {
+    const code = randomOtp();
+    await repo.replaceCode(trx, {
+      email,
+      purpose,
+      codeHash: codeHash(email, purpose, code),
+      expiresAt: now + OTP_TTL_MS,
+      now,
     });
+    if (mailTo) {
+      const template = CODE_MAILS[purpose];
+      await mail.enqueue(
+        trx,
+        { to: email, subject: template.subject, text: template.text(code) },
+        now + OTP_TTL_MS,
+      );
+    }
   }
 
-  /** Sends without holding up the response; shutdown waits for these. */
-  function sendInBackground(task: () => Promise<void>): void {
-    const pending = task().catch((error: unknown) => log.error({ err: error }, 'background e-mail failed'));
-    pendingMail.add(pending);
-    void pending.finally(() => pendingMail.delete(pending));
+  /**
+   * Checks a code for the address and purpose and, if it is right, consumes it and runs `redeem`
+   * in the same transaction. Unknown addresses get a code that matches nothing, so they are
+   * answered and counted exactly like registered ones: 5 wrong guesses a code, then
+   * OTP_ATTEMPTS_EXCEEDED until a new code is requested.
+   */
+  async function redeemCode(
+    target: { email: string; purpose: CodePurpose; partnerId: number | null },
+    code: string,
+    meta: RequestMeta,
+    redeem: (trx: Kysely<Database>, now: number) => Promise<void>,
+    prepare?: () => Promise<void>,
+  ): Promise<void> {
+    const now = clock.now();
+    const { email, purpose } = target;
+    const guessHash = codeHash(email, purpose, code);
+    await repo.ensureCode(db, {
+      email,
+      purpose,
+      codeHash: codeHash(email, purpose, randomOtp() + randomToken(8)),
+      expiresAt: now + OTP_TTL_MS,
+      now,
+    });
+    const wrongGuess = await db.transaction().execute(async (trx) => {
+      if (!(await repo.countWrongGuess(trx, { email, purpose }, guessHash, now))) return false;
+      await insertAuditEvent(
+        trx,
+        {
+          partnerId: target.partnerId,
+          actorType: 'anonymous',
+          action: purpose === 'verify' ? 'account.otp_failed' : 'account.reset_code_failed',
+          ...(target.partnerId !== null
+            ? { targetType: 'partner', targetId: target.partnerId }
+            : { metadata: { email } }),
+        },
+        meta,
+        now,
+      );
+      return true;
+    });
+    if (wrongGuess) throw new AppError('OTP_INVALID');
+
+    await prepare?.();
+    const redeemed = await db.transaction().execute(async (trx) => {
+      // A code of an unknown address is known to nobody; matching it by chance proves nothing.
+      if (target.partnerId === null || !(await repo.consumeCode(trx, { email, purpose }, guessHash, now)))
+        return false;
+      await redeem(trx, now);
+      return true;
+    });
+    if (redeemed) return;
+
+    // Neither counted as wrong nor consumed: say why.
+    const current = await repo.findCode(db, email, purpose);
+    if (!current) throw new AppError('OTP_INVALID');
+    if (current.attempts >= repo.OTP_MAX_ATTEMPTS) throw new AppError('OTP_ATTEMPTS_EXCEEDED');
+    if (current.expires_at <= now) throw new AppError('OTP_EXPIRED');
+    throw new AppError('OTP_INVALID');
   }
 
   async function register(
@@ -87,159 +196,180 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
     },
     meta: RequestMeta,
   ) {
-    const errors: Record<string, string[]> = {};
-    if (input.password !== input.password_confirmation)
-      errors['password_confirmation'] = ['must match password'];
-    const problems = passwordProblems(input.password, input.email);
-    if (problems.length > 0) errors['password'] = problems;
+    const errors = newPasswordErrors(input, input.email);
     if (await repo.findPartnerByEmail(db, input.email)) errors['email'] = ['is already registered'];
     if (Object.keys(errors).length > 0) throw validationError(errors);
 
+    await spendCodeBudget(input.email, clock.now());
     const passwordHash = await hashPassword(input.password);
     const now = clock.now();
-    let created: { partnerId: number; code: string };
+    let partnerId: number;
     try {
-      created = await db.transaction().execute(async (trx) => {
-        const partnerId = await repo.insertPartner(trx, {
+      partnerId = await db.transaction().execute(async (trx) => {
+        const id = await repo.insertPartner(trx, {
           email: input.email,
           business_name: input.business_name,
           legal_business_name: input.business_name,
           phone: input.phone,
           password_hash: passwordHash,
           onboarding_status: 'in_progress',
+          last_code_at: now,
           created_at: now,
           updated_at: now,
         });
-        const code = await issueOtp(trx, partnerId, now);
+        await issueCode(trx, input.email, 'verify', now, true);
         await insertAuditEvent(
           trx,
           {
-            partnerId,
+            partnerId: id,
             actorType: 'partner',
-            actorId: partnerId,
+            actorId: id,
             action: 'account.registered',
             targetType: 'partner',
-            targetId: partnerId,
+            targetId: id,
           },
           meta,
           now,
         );
-        return { partnerId, code };
+        return id;
       });
     } catch (error) {
       if (isUniqueViolation(error)) throw validationError({ email: ['is already registered'] });
       throw error;
     }
-
-    // The account exists whatever the mail server does; resend-otp recovers a failed send.
-    let mailSent = true;
-    try {
-      await sendOtpMail(input.email, created.code);
-    } catch (error) {
-      mailSent = false;
-      log.error({ err: error, partner_id: created.partnerId }, 'verification e-mail could not be sent');
-    }
-    return {
-      data: { company_id: created.partnerId, email: input.email },
-      message: mailSent
-        ? 'Account created. A 6-digit verification code was sent to your e-mail address.'
-        : 'Account created, but the verification e-mail could not be sent. Request a new code with resend-otp.',
-    };
+    mail.wake();
+    return { company_id: partnerId, email: input.email };
   }
 
   async function verifyOtp(input: { email: string; otp: string }, meta: RequestMeta) {
     const partner = await repo.findPartnerByEmail(db, input.email);
-    if (!partner) throw new AppError('OTP_INVALID');
-    if (partner.verified_at !== null) throw new AppError('ACCOUNT_ALREADY_VERIFIED');
-
-    const now = clock.now();
-    const guessHash = otpHash(partner.id, input.otp);
-    const wrongGuess = await db.transaction().execute(async (trx) => {
-      if (!(await repo.countWrongGuess(trx, partner.id, guessHash, now))) return false;
-      await insertAuditEvent(
-        trx,
-        {
-          partnerId: partner.id,
-          actorType: 'anonymous',
-          action: 'account.otp_failed',
-          targetType: 'partner',
-          targetId: partner.id,
-        },
+    if (partner && partner.verified_at !== null) throw new AppError('ACCOUNT_ALREADY_VERIFIED');
+    try {
+      await redeemCode(
+        { email: input.email, purpose: 'verify', partnerId: partner?.id ?? null },
+        input.otp,
         meta,
-        now,
-      );
-      return true;
-    });
-    if (wrongGuess) throw new AppError('OTP_INVALID');
-
-    const verified = await db.transaction().execute(async (trx) => {
-      if (!(await repo.consumeOtp(trx, partner.id, guessHash, now))) return false;
-      await repo.markVerified(trx, partner.id, now);
-      await insertAuditEvent(
-        trx,
-        {
-          partnerId: partner.id,
-          actorType: 'partner',
-          actorId: partner.id,
-          action: 'account.verified',
-          targetType: 'partner',
-          targetId: partner.id,
+        async (trx, now) => {
+          if (!partner) return;
+          await repo.markVerified(trx, partner.id, now);
+          await insertAuditEvent(
+            trx,
+            {
+              partnerId: partner.id,
+              actorType: 'partner',
+              actorId: partner.id,
+              action: 'account.verified',
+              targetType: 'partner',
+              targetId: partner.id,
+            },
+            meta,
+            now,
+          );
         },
-        meta,
-        now,
       );
-      return true;
-    });
-    if (verified) return { company_id: partner.id, email: partner.email, verified: true as const };
-
-    // Neither counted as wrong nor consumed: say why.
-    const current = await repo.findPartnerById(db, partner.id);
-    if (current?.verified_at !== null) throw new AppError('ACCOUNT_ALREADY_VERIFIED');
-    const otp = await repo.findOtp(db, partner.id);
-    if (!otp)
-      throw new AppError('OTP_INVALID', { message: 'No verification code is pending; request a new one.' });
-    if (otp.attempts >= repo.OTP_MAX_ATTEMPTS) throw new AppError('OTP_ATTEMPTS_EXCEEDED');
-    throw new AppError('OTP_EXPIRED');
+    } catch (error) {
+      // Of two racing verifications with the right code, the one that lost finds the account verified.
+      if (
+        partner &&
+        error instanceof AppError &&
+        error.code === 'OTP_INVALID' &&
+        (await repo.findPartnerById(db, partner.id))?.verified_at != null
+      ) {
+        throw new AppError('ACCOUNT_ALREADY_VERIFIED');
+      }
+      throw error;
+    }
+    return { company_id: partner!.id, email: partner!.email, verified: true as const };
   }
 
   /**
-   * Same answer whether or not the account exists or is verified. The once-a-minute limit is per
-   * e-mail address, known or not, so it reveals nothing either; the mail goes out in the background
-   * so the response time does not tell either.
+   * Sends a new code of `purpose` to an address, with the same answer, the same limits (once a
+   * minute, the daily budget) and the same database work whether or not the address has an account
+   * that can use it. `eligible` says whether it has one.
    */
-  async function resendOtp(input: { email: string }, meta: RequestMeta): Promise<void> {
+  async function sendCode(
+    email: string,
+    purpose: CodePurpose,
+    eligible: (partner: repo.PartnerRow) => boolean,
+    meta: RequestMeta,
+  ): Promise<void> {
     const now = clock.now();
-    const throttleKey = `resend-otp:${input.email}`;
-    const throttle = await repo.takeThrottle(db, throttleKey, now, RESEND_WINDOW_MS);
+    const throttle = await repo.takeThrottle(db, `${purpose}-code:${email}`, now, RESEND_WINDOW_MS);
     if (!throttle.allowed) throw rateLimited(throttle.retryAfterMs);
+    await spendCodeBudget(email, now);
 
-    const partner = await repo.findPartnerByEmail(db, input.email);
-    if (!partner || partner.verified_at !== null) return;
-    const code = await db.transaction().execute(async (trx) => {
-      const issued = await issueOtp(trx, partner.id, now);
+    const partner = await repo.findPartnerByEmail(db, email);
+    const recipient = partner && eligible(partner) ? partner : undefined;
+    await db.transaction().execute(async (trx) => {
+      await issueCode(trx, email, purpose, now, recipient !== undefined);
+      if (!recipient) return;
+      if (recipient.verified_at === null) await repo.touchLastCode(trx, recipient.id, now);
       await insertAuditEvent(
         trx,
         {
-          partnerId: partner.id,
+          partnerId: recipient.id,
           actorType: 'anonymous',
-          action: 'account.otp_resent',
+          action: purpose === 'verify' ? 'account.otp_resent' : 'account.reset_requested',
           targetType: 'partner',
-          targetId: partner.id,
+          targetId: recipient.id,
         },
         meta,
         now,
       );
-      return issued;
     });
-    sendInBackground(async () => {
-      try {
-        await sendOtpMail(partner.email, code);
-      } catch (error) {
-        // A send that failed does not use up the minute: the partner can ask again at once.
-        await repo.releaseThrottle(db, throttleKey, now);
-        throw error;
-      }
-    });
+    if (recipient) mail.wake();
+  }
+
+  /** Same answer whether or not the account exists or is verified (see sendCode). */
+  const resendOtp = (input: { email: string }, meta: RequestMeta) =>
+    sendCode(input.email, 'verify', (partner) => partner.verified_at === null, meta);
+
+  /** Same answer whether or not the account exists (see sendCode). */
+  const forgotPassword = (input: { email: string }, meta: RequestMeta) =>
+    sendCode(input.email, 'reset', () => true, meta);
+
+  /**
+   * A right reset code proves the address: the password changes, every session ends, an unverified
+   * account becomes verified and the login lock of the address is lifted. The new password is
+   * checked before the code, so a refused password does not use up a guess.
+   */
+  async function resetPassword(
+    input: { email: string; otp: string; password: string; password_confirmation: string },
+    meta: RequestMeta,
+  ): Promise<void> {
+    const errors = newPasswordErrors(input, input.email);
+    if (Object.keys(errors).length > 0) throw validationError(errors);
+    const partner = await repo.findPartnerByEmail(db, input.email);
+    let passwordHash: string | undefined;
+    await redeemCode(
+      { email: input.email, purpose: 'reset', partnerId: partner?.id ?? null },
+      input.otp,
+      meta,
+      async (trx, now) => {
+        if (!partner || passwordHash === undefined) return;
+        await repo.resetPassword(trx, partner.id, passwordHash, now);
+        const sessions = await repo.deleteSessionsOf(trx, partner.id);
+        await repo.clearLoginAttempts(trx, input.email);
+        await insertAuditEvent(
+          trx,
+          {
+            partnerId: partner.id,
+            actorType: 'partner',
+            actorId: partner.id,
+            action: 'account.password_reset',
+            targetType: 'partner',
+            targetId: partner.id,
+            metadata: { sessions_revoked: sessions, verified: partner.verified_at === null },
+          },
+          meta,
+          now,
+        );
+      },
+      // Hashed only once the guess is known not to be wrong: a wrong code costs no argon2id work.
+      async () => {
+        passwordHash = await hashPassword(input.password);
+      },
+    );
   }
 
   /**
@@ -363,16 +493,18 @@ export function createAccountsService({ db, clock, keys, mailer, log }: Accounts
     register,
     verifyOtp,
     resendOtp,
+    forgotPassword,
+    resetPassword,
     login,
     logout,
     authenticateSession,
     setSessionEnvironment: (trx: Kysely<Database>, sessionId: string, environment: Environment) =>
       repo.updateSessionEnvironment(trx, sessionId, environment),
-    findPartner: (partnerId: number) => repo.findPartnerById(db, partnerId),
-    purgeExpired: () => repo.purgeExpiredAccountRows(db, clock.now()),
-    /** Waits for background e-mails (shutdown, tests). */
-    flush: async () => {
-      await Promise.allSettled([...pendingMail]);
+    purgeExpired: async () => {
+      const now = clock.now();
+      await repo.purgeExpiredAccountRows(db, now);
+      const deleted = await repo.deleteStaleUnverified(db, now - UNVERIFIED_TTL_MS);
+      if (deleted > 0) log.info({ deleted }, 'unverified accounts deleted 24 hours after their last code');
     },
   };
 }

@@ -9,6 +9,8 @@ export interface PartnersTable {
   phone: string;
   password_hash: string;
   verified_at: number | null;
+  /** When a code was last issued for the account; unverified accounts go 24 hours later. */
+  last_code_at: number | null;
   business_type: string | null;
   rc_number: string | null;
   address: string | null;
@@ -19,8 +21,15 @@ export interface PartnersTable {
   updated_at: number;
 }
 
-export interface OtpCodesTable {
-  partner_id: number;
+export type CodePurpose = 'verify' | 'reset';
+
+/**
+ * The live one-time code of an e-mail address for a purpose. Keyed by address, not account, so an
+ * unknown address is counted exactly like a registered one (its code matches nothing).
+ */
+export interface OneTimeCodesTable {
+  email: string;
+  purpose: CodePurpose;
   code_hash: string;
   attempts: number;
   expires_at: number;
@@ -51,7 +60,7 @@ export interface ThrottlesTable {
 
 export interface AccountsTables {
   partners: PartnersTable;
-  otp_codes: OtpCodesTable;
+  one_time_codes: OneTimeCodesTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;
   throttles: ThrottlesTable;

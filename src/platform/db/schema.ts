@@ -10,9 +10,17 @@ import type { WebhookAttemptsTable, WebhookEndpointsTable } from '../../modules/
 import type { AuditTables } from '../audit/audit.table.js';
 import type { OutboxTables } from '../events/outbox.table.js';
 import type { IdempotencyKeysTable } from '../idempotency/idempotency.table.js';
+import type { LimitsTables } from '../limits/limits.table.js';
+import type { MailTables } from '../mail/mail.table.js';
 
 /** Every table of the service, for Kysely's typing. */
-export interface Database extends AccountsTables, AuditTables, OnboardingTables, OutboxTables {
+export interface Database
+  extends AccountsTables,
+    AuditTables,
+    LimitsTables,
+    MailTables,
+    OnboardingTables,
+    OutboxTables {
   api_keys: ApiKeysTable;
   team_members: TeamMembersTable;
   virtual_accounts: VirtualAccountsTable;

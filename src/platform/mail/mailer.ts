@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
@@ -10,8 +10,8 @@ export interface MailMessage {
   text: string;
 }
 
+/** Hands one message to the mail server; rejects when it was not accepted. */
 export interface Mailer {
-  /** Rejects when the message could not be handed to the mail server. */
   send(message: MailMessage): Promise<void>;
   close(): void;
 }
@@ -20,7 +20,22 @@ export interface MailerOptions {
   smtpUrl: string | undefined;
   from: string;
   outboxDir: string;
+  /** Connection, greeting and socket-inactivity timeout of each SMTP attempt. */
+  timeoutMs: number;
   log: Logger;
+}
+
+/**
+ * nodemailer reads transport options from a URL's query string only: options passed beside a URL
+ * string are taken as message defaults, so the timeouts must travel in the URL itself. Values the
+ * operator put in SMTP_URL win.
+ */
+export function smtpUrlWithTimeouts(smtpUrl: string, timeoutMs: number): string {
+  const url = new URL(smtpUrl);
+  for (const option of ['connectionTimeout', 'greetingTimeout', 'socketTimeout', 'dnsTimeout']) {
+    if (!url.searchParams.has(option)) url.searchParams.set(option, String(timeoutMs));
+  }
+  return url.toString();
 }
 
 /**
@@ -30,11 +45,10 @@ export interface MailerOptions {
  */
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(options.smtpUrl, {
-      connectionTimeout: 5_000,
-      greetingTimeout: 5_000,
-      socketTimeout: 10_000,
-    });
+    const transport: Transporter = nodemailer.createTransport(
+      smtpUrlWithTimeouts(options.smtpUrl, options.timeoutMs),
+    );
+    transport.on('error', (error) => options.log.error({ err: error }, 'SMTP transport error'));
     return {
       async send(message) {
         await transport.sendMail({ from: options.from, ...message });
@@ -47,12 +61,13 @@ export function createMailer(options: MailerOptions): Mailer {
   return {
     async send(message) {
       const info = await transport.sendMail({ from: options.from, ...message });
-      mkdirSync(options.outboxDir, { recursive: true });
+      mkdirSync(options.outboxDir, { recursive: true, mode: 0o700 });
       const file = path.join(
         options.outboxDir,
         `${new Date().toISOString().replace(/[:.]/g, '-')}-${newId()}.eml`,
       );
       writeFileSync(file, info.message as Buffer, { mode: 0o600 });
+      chmodSync(file, 0o600);
       options.log.info(
         { to: message.to, subject: message.subject, outbox_file: file },
         'SMTP_URL is not set: e-mail written to the outbox',

@@ -7,13 +7,14 @@ import type { FuzzWorld } from './world.js';
 /**
  * What a rejected request must leave untouched. Counts (and a few aggregates) of every table the
  * contract lets a request change, plus the full rows of the world's partners and of the resource a
- * request names. Left out on purpose: audit_events, login_attempts and throttles (a rejected login
- * or OTP may add to them) and api_keys.last_used_at (authentication bookkeeping).
+ * request names. Left out on purpose: audit_events, login_attempts, throttles and rate_windows (a
+ * rejected login or OTP may add to them) and api_keys.last_used_at (authentication bookkeeping).
  */
 const METRICS: Array<[string, string]> = [
   ['partners.count', 'select count(*) from partners'],
-  ['otp_codes.count', 'select count(*) from otp_codes'],
-  ['otp_codes.attempts', 'select coalesce(sum(attempts), 0) from otp_codes'],
+  ['one_time_codes.count', 'select count(*) from one_time_codes'],
+  ['one_time_codes.attempts', 'select coalesce(sum(attempts), 0) from one_time_codes'],
+  ['mail_outbox.count', 'select count(*) from mail_outbox'],
   ['sessions.count', 'select count(*) from sessions'],
   ['sessions.live', "select count(*) from sessions where environment = 'live'"],
   ['representatives.count', 'select count(*) from representatives'],
@@ -208,7 +209,7 @@ export async function snapshot(world: FuzzWorld, focus: Focus): Promise<Snapshot
 }
 
 export interface DiffAllowance {
-  /** verify-otp: a wrong code counts an attempt (CONTRACT 2: 5 wrong tries kill it). */
+  /** verify-otp, password reset: a wrong code counts an attempt (CONTRACT 2: 5 wrong tries kill it). */
   otpAttempts?: boolean;
   /** The Idempotency-Key sent, if any: its first response is kept for replay (CONTRACT 4.4). */
   idempotencyKey?: string;
@@ -226,7 +227,7 @@ export async function persistedChanges(
   for (const [name, value] of before) {
     const now = after.get(name);
     if (now === value) continue;
-    if (allowance.otpAttempts && name.startsWith('otp_codes.')) continue;
+    if (allowance.otpAttempts && name.startsWith('one_time_codes.')) continue;
     if (
       name === 'idempotency_keys.count' &&
       allowance.idempotencyKey !== undefined &&

@@ -1037,7 +1037,7 @@ export async function runCase(ctx: OpContext, plan: RequestPlan): Promise<void> 
         before,
         after,
         {
-          otpAttempts: op.operationId === 'verifyPartnerOtp',
+          otpAttempts: op.operationId === 'verifyPartnerOtp' || op.operationId === 'resetPartnerPassword',
           ...(request.idempotencyKey !== undefined ? { idempotencyKey: request.idempotencyKey } : {}),
         },
         result.status,

@@ -1,0 +1,204 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  assertError,
+  assertFieldError,
+  auditActions,
+  BUSINESS_INFO,
+  LOGIN,
+  register,
+  retryAfterSeconds,
+  useAppWithSink,
+  VERIFY_OTP,
+  verifiedAccount,
+  wrongCode,
+} from '../support/account-flows.js';
+import { DIALECTS } from '../support/app.js';
+import { STRONG_PASSWORD, uniqueEmail } from '../support/factories.js';
+import { V1 } from '../support/http.js';
+
+const FORGOT = `${V1}/client/onboarding/password/forgot`;
+const RESET = `${V1}/client/onboarding/password/reset`;
+const NEW_PASSWORD = 'Harmattan-Ledger-Dawn-77';
+
+const resetBody = (email: string, otp: string, password = NEW_PASSWORD) => ({
+  email,
+  otp,
+  password,
+  password_confirmation: password,
+});
+
+for (const dialect of DIALECTS) {
+  describe(`password recovery [${dialect.name}]`, { skip: dialect.skip }, () => {
+    const ctx = useAppWithSink(dialect.name);
+
+    it('answers forgot with the same 200 for unknown, unverified and verified addresses, mailing only real accounts', async () => {
+      const unverified = await register(ctx.t);
+      const verified = await verifiedAccount(ctx.t, ctx.sink);
+      const unknown = uniqueEmail('nobody');
+      const bodies = [];
+      for (const email of [unknown, unverified.email, verified.email]) {
+        const response = await ctx.t.api.post(FORGOT, { email });
+        assert.equal(response.status, 200, response.text);
+        bodies.push(response.body);
+      }
+      assert.deepEqual(bodies[0], bodies[1]);
+      assert.deepEqual(bodies[0], bodies[2]);
+      assert.equal(bodies[0]!.data, undefined);
+      await ctx.sink.otpFor(verified.email, 2, 'password reset');
+      await ctx.sink.otpFor(unverified.email, 2, 'password reset');
+      assert.equal(ctx.sink.mailsTo(unknown).length, 0);
+    });
+
+    it('sets the new password, revokes every session and records it in the audit trail', async () => {
+      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const login = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
+      const oldToken = login.body.data.token as string;
+      assert.equal((await ctx.t.api.get(BUSINESS_INFO, { token: oldToken })).status, 200);
+
+      assert.equal((await ctx.t.api.post(FORGOT, { email: account.email })).status, 200);
+      const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
+      const reset = await ctx.t.api.post(RESET, resetBody(account.email, code));
+      assert.equal(reset.status, 200, reset.text);
+      assert.equal(reset.body.status, 'success');
+
+      assertError(await ctx.t.api.get(BUSINESS_INFO, { token: oldToken }), 401, 'UNAUTHENTICATED');
+      assertError(
+        await ctx.t.api.post(LOGIN, { email: account.email, password: account.password }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+      const fresh = await ctx.t.api.post(LOGIN, { email: account.email, password: NEW_PASSWORD });
+      assert.equal(fresh.status, 200, fresh.text);
+      const events = await auditActions(ctx.t, account.companyId, 'account.password_reset');
+      assert.equal(events.length, 1);
+      assert.equal(JSON.parse(events[0]!.metadata ?? '{}').sessions_revoked, 1);
+
+      // The code is single use.
+      assertError(await ctx.t.api.post(RESET, resetBody(account.email, code)), 422, 'OTP_INVALID');
+    });
+
+    it('takes a squatted address back: the owner resets, the account becomes theirs and verified, the squatter is locked out', async () => {
+      const victim = uniqueEmail('victim');
+      const squatter = await register(ctx.t, {
+        email: victim,
+        password: 'Squatter-Owns-This-1',
+        password_confirmation: 'Squatter-Owns-This-1',
+      });
+      assertError(
+        await ctx.t.api.post(LOGIN, { email: victim, password: 'Squatter-Owns-This-1' }),
+        403,
+        'ACCOUNT_NOT_VERIFIED',
+      );
+      // The owner cannot register (taken) but can recover the address.
+      assertFieldError(
+        await ctx.t.api.post(`${V1}/client/onboarding/register`, {
+          business_name: 'Real Owner Ltd',
+          email: victim,
+          password: STRONG_PASSWORD,
+          password_confirmation: STRONG_PASSWORD,
+          phone: '+2348031234567',
+        }),
+        'email',
+      );
+      assert.equal((await ctx.t.api.post(FORGOT, { email: victim })).status, 200);
+      const code = await ctx.sink.otpFor(victim, 2, 'password reset');
+      assert.equal((await ctx.t.api.post(RESET, resetBody(victim, code))).status, 200);
+
+      assertError(
+        await ctx.t.api.post(LOGIN, { email: victim, password: 'Squatter-Owns-This-1' }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+      const owner = await ctx.t.api.post(LOGIN, { email: victim, password: NEW_PASSWORD });
+      assert.equal(owner.status, 200, owner.text);
+      const row = await ctx.t.db
+        .selectFrom('partners')
+        .select('verified_at')
+        .where('id', '=', squatter.companyId)
+        .executeTakeFirstOrThrow();
+      assert.notEqual(row.verified_at, null, 'the reset proves the address');
+      // The registration code the squatter never had stays useless.
+      assertError(
+        await ctx.t.api.post(VERIFY_OTP, { email: victim, otp: '000000' }),
+        409,
+        'ACCOUNT_ALREADY_VERIFIED',
+      );
+    });
+
+    it('checks the new password before the code: a refused password uses up no guess', async () => {
+      const account = await verifiedAccount(ctx.t, ctx.sink);
+      await ctx.t.api.post(FORGOT, { email: account.email });
+      const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
+      assertFieldError(
+        await ctx.t.api.post(RESET, resetBody(account.email, wrongCode(code), 'password123')),
+        'password',
+      );
+      assertFieldError(
+        await ctx.t.api.post(RESET, {
+          ...resetBody(account.email, code),
+          password_confirmation: 'something-else-9',
+        }),
+        'password_confirmation',
+      );
+      const row = await ctx.t.db
+        .selectFrom('one_time_codes')
+        .select('attempts')
+        .where('email', '=', account.email)
+        .where('purpose', '=', 'reset')
+        .executeTakeFirstOrThrow();
+      assert.equal(row.attempts, 0);
+      assert.equal((await ctx.t.api.post(RESET, resetBody(account.email, code))).status, 200);
+    });
+
+    it('kills a reset code after 5 wrong guesses and answers an expired one with OTP_EXPIRED', async () => {
+      const account = await verifiedAccount(ctx.t, ctx.sink);
+      await ctx.t.api.post(FORGOT, { email: account.email });
+      const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
+      for (let guess = 1; guess <= 5; guess++) {
+        assertError(
+          await ctx.t.api.post(RESET, resetBody(account.email, wrongCode(code, guess))),
+          422,
+          'OTP_INVALID',
+        );
+      }
+      assertError(await ctx.t.api.post(RESET, resetBody(account.email, code)), 429, 'OTP_ATTEMPTS_EXCEEDED');
+
+      ctx.t.clock.advance(61_000);
+      await ctx.t.api.post(FORGOT, { email: account.email });
+      const second = await ctx.sink.otpFor(account.email, 3, 'password reset');
+      ctx.t.clock.advance(10 * 60_000 + 1);
+      assertError(await ctx.t.api.post(RESET, resetBody(account.email, second)), 422, 'OTP_EXPIRED');
+    });
+
+    it('answers an unknown address exactly like a registered one, 6th wrong code included', async () => {
+      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const unknown = uniqueEmail('nobody');
+      await ctx.t.api.post(FORGOT, { email: account.email });
+      await ctx.t.api.post(FORGOT, { email: unknown });
+      const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
+      const answers = { known: [] as string[], unknown: [] as string[] };
+      for (let guess = 1; guess <= 6; guess++) {
+        for (const [who, email] of [
+          ['known', account.email],
+          ['unknown', unknown],
+        ] as const) {
+          const response = await ctx.t.api.post(RESET, resetBody(email, wrongCode(code, guess)));
+          answers[who].push(`${response.status} ${response.body.error_code} ${response.body.message}`);
+        }
+      }
+      assert.deepEqual(answers.unknown, answers.known);
+      assert.match(answers.unknown[5]!, /^429 OTP_ATTEMPTS_EXCEEDED/);
+      assert.match(answers.unknown[0]!, /^422 OTP_INVALID/);
+    });
+
+    it('allows one forgot request a minute per address, known or not (429 with Retry-After)', async () => {
+      for (const email of [(await verifiedAccount(ctx.t, ctx.sink)).email, uniqueEmail('nobody')]) {
+        assert.equal((await ctx.t.api.post(FORGOT, { email })).status, 200);
+        const again = await ctx.t.api.post(FORGOT, { email });
+        assertError(again, 429, 'RATE_LIMITED');
+        assert.ok(retryAfterSeconds(again) <= 60);
+      }
+    });
+  });
+}
