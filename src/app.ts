@@ -111,8 +111,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log,
     setSessionEnvironment: accounts.setSessionEnvironment,
   });
-  const audit = createAuditService(database.db);
-  const apiKeys = createApiKeysService({ db: database.db, clock, log });
+  const audit = createAuditService(database.db, keys);
+  const apiKeys = createApiKeysService({ db: database.db, clock, keys, log });
   const team = createTeamService({
     db: database.db,
     clock,

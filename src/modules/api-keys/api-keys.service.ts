@@ -2,12 +2,13 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import { type Clock, toIso } from '../../platform/clock.js';
+import type { KeyRing } from '../../platform/crypto/keys.js';
 import { safeEqual } from '../../platform/crypto/secret-box.js';
 import { newId, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { ApiKeyCredential, SessionCredential } from '../../platform/http/auth.js';
-import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError } from '../../platform/http/errors.js';
 import type { Environment } from '../../platform/http/schemas.js';
 import * as repo from './api-keys.repository.js';
@@ -22,10 +23,12 @@ export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 export function createApiKeysService({
   db,
   clock,
+  keys,
   log,
 }: {
   db: Kysely<Database>;
   clock: Clock;
+  keys: KeyRing;
   log: Logger;
 }) {
   const lastTouched = new Map<string, number>();
@@ -113,12 +116,13 @@ export function createApiKeysService({
   }
 
   async function list(partnerId: number, filter: { cursor?: string; limit: number }) {
-    const beforeId = decodeCursor(filter.cursor, 'string');
+    const cursor = keysetCursor(keys.cursor, 'api_keys', partnerId, 'string');
+    const beforeId = cursor.decode(filter.cursor);
     const rows = await repo.listApiKeys(db, partnerId, {
       limit: filter.limit,
       ...(beforeId ? { beforeId } : {}),
     });
-    const page = paginate(rows, filter.limit, (row) => row.id);
+    const page = cursor.page(rows, filter.limit, (row) => row.id);
     return { items: page.items.map(view), next_cursor: page.next_cursor };
   }
 

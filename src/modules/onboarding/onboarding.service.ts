@@ -13,7 +13,7 @@ import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import { enqueueEvent } from '../../platform/events/outbox.repository.js';
 import type { SessionCredential } from '../../platform/http/auth.js';
-import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
 import { ENVIRONMENTS, type Environment } from '../../platform/http/schemas.js';
 import { detectFileType } from '../../platform/storage/file-type.js';
@@ -641,13 +641,14 @@ export function createOnboardingService(deps: OnboardingDeps) {
   }
 
   async function listPartners(filter: { onboardingStatus?: string; cursor?: string; limit: number }) {
-    const afterId = decodeCursor(filter.cursor, 'number');
+    const cursor = keysetCursor(keys.cursor, 'admin_partners', 'operator', 'number');
+    const afterId = cursor.decode(filter.cursor);
     const rows = await repo.listPartners(db, {
       limit: filter.limit,
       ...(afterId !== undefined ? { afterId } : {}),
       ...(filter.onboardingStatus ? { onboardingStatus: filter.onboardingStatus } : {}),
     });
-    const page = paginate(rows, filter.limit, (partner) => partner.id);
+    const page = cursor.page(rows, filter.limit, (partner) => partner.id);
     return {
       next_cursor: page.next_cursor,
       items: page.items.map((partner) => ({

@@ -7,7 +7,7 @@ import { newId } from '../../platform/crypto/tokens.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { PartnerCredential } from '../../platform/http/auth.js';
-import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
 import type { DESIGNATIONS, GENDERS, ID_TYPES } from '../onboarding/onboarding.schemas.js';
 import { dobProblem } from '../onboarding/onboarding.service.js';
@@ -93,12 +93,13 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
   }
 
   async function list(partnerId: number, filter: { cursor?: string; limit: number }) {
-    const afterId = decodeCursor(filter.cursor, 'string');
+    const cursor = keysetCursor(keys.cursor, 'team_members', partnerId, 'string');
+    const afterId = cursor.decode(filter.cursor);
     const rows = await repo.listMembers(db, partnerId, {
       limit: filter.limit,
       ...(afterId ? { afterId } : {}),
     });
-    const page = paginate(rows, filter.limit, (row) => row.id);
+    const page = cursor.page(rows, filter.limit, (row) => row.id);
     return { items: page.items.map(view), next_cursor: page.next_cursor };
   }
 

@@ -9,8 +9,8 @@ import { newId } from '../../platform/crypto/tokens.js';
 import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import { enqueueEvent } from '../../platform/events/outbox.repository.js';
-import { type PartnerCredential, scopeOf } from '../../platform/http/auth.js';
-import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/http/auth.js';
+import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
 import type { Environment } from '../../platform/http/schemas.js';
 import { koboToDecimal, koboToNaira, nairaToKobo } from './money.js';
@@ -173,12 +173,13 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
   }
 
   async function list(credential: PartnerCredential, filter: { cursor?: string; limit: number }) {
-    const beforeId = decodeCursor(filter.cursor, 'string');
+    const cursor = keysetCursor(keys.cursor, 'virtual_accounts', scopeKey(credential), 'string');
+    const beforeId = cursor.decode(filter.cursor);
     const rows = await repo.listAccounts(db, scopeOf(credential), {
       limit: filter.limit,
       ...(beforeId ? { beforeId } : {}),
     });
-    const page = paginate(rows, filter.limit, (row) => row.id);
+    const page = cursor.page(rows, filter.limit, (row) => row.id);
     const balances = await repo.balancesOf(
       db,
       page.items.map((row) => row.id),
@@ -264,12 +265,13 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
     filter: { cursor?: string; limit: number },
   ) {
     const account = await findAccount(credential, accountNumber);
-    const beforeId = decodeCursor(filter.cursor, 'string');
+    const cursor = keysetCursor(keys.cursor, 'account_transactions', account.id, 'string');
+    const beforeId = cursor.decode(filter.cursor);
     const rows = await repo.listTransactions(db, account.id, {
       limit: filter.limit,
       ...(beforeId ? { beforeId } : {}),
     });
-    const page = paginate(rows, filter.limit, (row) => row.id);
+    const page = cursor.page(rows, filter.limit, (row) => row.id);
     return { items: page.items.map(transactionView), next_cursor: page.next_cursor };
   }
 

@@ -5,8 +5,8 @@ import type { KeyRing } from '../../platform/crypto/keys.js';
 import { decrypt, encrypt } from '../../platform/crypto/secret-box.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
-import { type PartnerCredential, scopeOf } from '../../platform/http/auth.js';
-import { decodeCursor, paginate } from '../../platform/http/cursor.js';
+import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/http/auth.js';
+import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
 import { deliver } from './delivery.js';
 import { checkDestination } from './sender.js';
@@ -176,13 +176,14 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
     credential: PartnerCredential,
     filter: { cursor?: string; eventId?: string; limit: number },
   ) {
-    const beforeId = decodeCursor(filter.cursor, 'string');
+    const cursor = keysetCursor(keys.cursor, 'webhook_attempts', scopeKey(credential), 'string');
+    const beforeId = cursor.decode(filter.cursor);
     const rows = await repo.listAttempts(db, scopeOf(credential), {
       limit: filter.limit,
       ...(beforeId !== undefined ? { beforeId } : {}),
       ...(filter.eventId !== undefined ? { eventId: filter.eventId } : {}),
     });
-    const page = paginate(rows, filter.limit, (row) => row.id);
+    const page = cursor.page(rows, filter.limit, (row) => row.id);
     return { items: page.items.map(attemptView), next_cursor: page.next_cursor };
   }
 

@@ -1,22 +1,24 @@
 import type { Kysely } from 'kysely';
 import { toIso } from '../clock.js';
+import type { KeyRing } from '../crypto/keys.js';
 import type { Database } from '../db/schema.js';
-import { decodeCursor, paginate } from '../http/cursor.js';
+import { keysetCursor } from '../http/cursor.js';
 import { listAuditEvents } from './audit.repository.js';
 
 export type AuditService = ReturnType<typeof createAuditService>;
 
-export function createAuditService(db: Kysely<Database>) {
+export function createAuditService(db: Kysely<Database>, keys: KeyRing) {
   return {
     /** Newest first; `cursor` is the next_cursor of the previous page. */
     async list(filter: { partnerId?: number; cursor?: string; limit: number }) {
-      const beforeId = decodeCursor(filter.cursor, 'string');
+      const cursor = keysetCursor(keys.cursor, 'audit_events', 'operator', 'string');
+      const beforeId = cursor.decode(filter.cursor);
       const rows = await listAuditEvents(db, {
         limit: filter.limit,
         ...(beforeId !== undefined ? { beforeId } : {}),
         ...(filter.partnerId !== undefined ? { partnerId: filter.partnerId } : {}),
       });
-      const page = paginate(rows, filter.limit, (row) => row.id);
+      const page = cursor.page(rows, filter.limit, (row) => row.id);
       return {
         next_cursor: page.next_cursor,
         items: page.items.map((event) => ({

@@ -10,6 +10,8 @@ export interface KeyRing {
   readonly lookup: Buffer;
   /** HMAC key for one-time passwords. */
   readonly otp: Buffer;
+  /** HMAC key that authenticates pagination cursors. */
+  readonly cursor: Buffer;
 }
 
 function derive(master: Buffer, purpose: string): Buffer {
@@ -23,6 +25,7 @@ export function createKeyRing(masterKeyBase64: string): KeyRing {
     encryption: derive(master, 'encryption'),
     lookup: derive(master, 'lookup'),
     otp: derive(master, 'otp'),
+    cursor: derive(master, 'cursor'),
   };
 }
 

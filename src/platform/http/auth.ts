@@ -112,6 +112,10 @@ export function sessionOf(request: FastifyRequest): SessionCredential {
   return credential;
 }
 
+/** The partner and environment of a credential as one key (binds cursors to whose list they page). */
+export const scopeKey = (credential: PartnerCredential): string =>
+  `${credential.partnerId}:${credential.environment}`;
+
 /** What partner-owned data a credential sees: its partner's, in its environment. */
 export const scopeOf = (credential: PartnerCredential) => ({
   partnerId: credential.partnerId,

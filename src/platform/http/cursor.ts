@@ -1,32 +1,51 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from './errors.js';
 
-/** Opaque keyset cursors: clients pass back next_cursor unchanged. */
-export function encodeCursor(position: string | number): string {
-  return Buffer.from(JSON.stringify({ p: position })).toString('base64url');
-}
+type Kind = 'string' | 'number';
+type Position<K extends Kind> = K extends 'string' ? string : number;
 
-export function decodeCursor<T extends 'string' | 'number'>(
-  cursor: string | undefined,
-  kind: T,
-): (T extends 'string' ? string : number) | undefined {
-  if (cursor === undefined) return undefined;
-  try {
-    const decoded = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8')) as { p?: unknown };
-    if (typeof decoded.p === kind && (kind === 'string' || Number.isSafeInteger(decoded.p))) {
-      return decoded.p as T extends 'string' ? string : number;
-    }
-  } catch {
-    // fall through: not a cursor this service issued
+const MAC_BYTES = 16;
+
+const invalid = () =>
+  new AppError('VALIDATION_FAILED', {
+    errors: { cursor: ['is not a cursor this API issued for this list'] },
+  });
+
+/**
+ * Opaque, authenticated keyset cursors (CONTRACT 4.7): `<position>.<mac>`, the MAC binding the
+ * position to the list and to whose list it is (partner, environment). A cursor the service did not
+ * issue for exactly this list (altered, forged, another list's or another partner's) is refused
+ * before anything reaches SQL, so no crafted value (a NUL byte, an out-of-range number) can.
+ */
+export function keysetCursor<K extends Kind>(key: Buffer, list: string, scope: string | number, kind: K) {
+  const mac = (payload: string) =>
+    createHmac('sha256', key).update(`${list}\n${scope}\n${payload}`).digest().subarray(0, MAC_BYTES);
+
+  function encode(position: Position<K>): string {
+    const payload = Buffer.from(JSON.stringify(position)).toString('base64url');
+    return `${payload}.${mac(payload).toString('base64url')}`;
   }
-  throw new AppError('VALIDATION_FAILED', { errors: { cursor: ['is not a cursor this API issued'] } });
-}
 
-/** Splits a `limit + 1` row fetch into a page and the cursor of the next one. */
-export function paginate<T>(rows: T[], limit: number, positionOf: (row: T) => string | number) {
-  const items = rows.slice(0, limit);
-  const last = items.at(-1);
   return {
-    items,
-    next_cursor: rows.length > limit && last !== undefined ? encodeCursor(positionOf(last)) : null,
+    decode(cursor: string | undefined): Position<K> | undefined {
+      if (cursor === undefined) return undefined;
+      const [payload, tag, extra] = cursor.split('.');
+      if (payload === undefined || tag === undefined || extra !== undefined) throw invalid();
+      const given = Buffer.from(tag, 'base64url');
+      if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(payload))) throw invalid();
+      const position: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
+      if (typeof position !== kind || (kind === 'number' && !Number.isSafeInteger(position))) throw invalid();
+      return position as Position<K>;
+    },
+
+    /** Splits a `limit + 1` row fetch into a page and the cursor of the next one. */
+    page<T>(rows: T[], limit: number, positionOf: (row: T) => Position<K>) {
+      const items = rows.slice(0, limit);
+      const last = items.at(-1);
+      return {
+        items,
+        next_cursor: rows.length > limit && last !== undefined ? encode(positionOf(last)) : null,
+      };
+    },
   };
 }
