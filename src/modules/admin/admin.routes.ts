@@ -43,6 +43,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     operation({
       operationId: 'listPartners',
       summary: 'Review queue: partners, oldest first, optionally by onboarding_status',
+      description:
+        '`pending_review=true` lists the partners awaiting a decision: applications under review, and ' +
+        'approved partners with changes made afterwards (a new document, a representative with new ' +
+        'identity data and its ID) that stay `active` until the operator decides the documents. Each item ' +
+        'names what awaits review in `pending_review`.',
       tags,
       auth: 'admin',
       querystring: PartnerListQuery,
@@ -53,6 +58,9 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
         limit: request.query.limit ?? 20,
         ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
         ...(request.query.onboarding_status ? { onboardingStatus: request.query.onboarding_status } : {}),
+        ...(request.query.pending_review !== undefined
+          ? { pendingReview: request.query.pending_review }
+          : {}),
       });
       return { status: 'success', message: 'Partners.', data };
     },

@@ -40,6 +40,12 @@ export type ReasonBody = Static<typeof ReasonBody>;
 export const PartnerListQuery = Type.Object({
   ...PaginationQuery.properties,
   onboarding_status: Type.Optional(StringEnum(ONBOARDING_STATUSES)),
+  pending_review: Type.Optional(
+    Type.Boolean({
+      description:
+        'true: only partners with something awaiting the operator (an application under review, or a change an approved partner made); false: only the others.',
+    }),
+  ),
 });
 export type PartnerListQuery = Static<typeof PartnerListQuery>;
 
@@ -50,6 +56,11 @@ const PartnerSummary = Type.Object({
   email: Type.String({ format: 'email' }),
   business_type: Nullable(StringEnum(BUSINESS_TYPES)),
   onboarding_status: StringEnum(ONBOARDING_STATUSES),
+  pending_review: Type.Array(Type.String(), {
+    description:
+      "What awaits the operator, as in the partner's requirements.pending_review: `application`, `documents.<type>`.",
+    examples: [['documents.memart']],
+  }),
   created_at: Timestamp(),
   updated_at: Timestamp(),
 });

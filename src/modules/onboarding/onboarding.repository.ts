@@ -43,6 +43,10 @@ export async function lockPartner(db: Kysely<Database>, partnerId: number): Prom
     .execute();
 }
 
+/**
+ * Writes profile fields only while onboarding_status is one of `allowed`: the status check and the
+ * write are one statement, so a submission racing the update either sees the change or refuses it.
+ */
 export async function updatePartnerProfile(
   db: Kysely<Database>,
   partnerId: number,
@@ -50,13 +54,16 @@ export async function updatePartnerProfile(
     Updateable<PartnersTable>,
     'legal_business_name' | 'business_type' | 'rc_number' | 'address' | 'website'
   >,
+  allowed: readonly string[],
   now: number,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const result = await db
     .updateTable('partners')
     .set({ ...changes, updated_at: now })
     .where('id', '=', partnerId)
-    .execute();
+    .where('onboarding_status', 'in', [...allowed])
+    .executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Moves onboarding_status only from one of `from`: a racing transition finds nothing to update. */
@@ -183,10 +190,17 @@ export function decideDocument(
     .executeTakeFirst();
 }
 
-/** Keyset page of partners for the review queue, oldest first. */
+/** The statuses in which an approved partner's later changes await the operator. */
+const POST_APPROVAL_STATUSES = ['active', 'suspended'];
+
+/**
+ * Keyset page of partners for the review queue, oldest first. `pendingReview`: whether something
+ * awaits the operator's decision: an application under review, or a change an approved partner made
+ * afterwards (a current document pending review, a new representative's ID among them).
+ */
 export function listPartners(
   db: Kysely<Database>,
-  filter: { onboardingStatus?: string; afterId?: number; limit: number },
+  filter: { onboardingStatus?: string; pendingReview?: boolean; afterId?: number; limit: number },
 ) {
   let query = db
     .selectFrom('partners')
@@ -195,5 +209,44 @@ export function listPartners(
     .limit(filter.limit + 1);
   if (filter.onboardingStatus) query = query.where('onboarding_status', '=', filter.onboardingStatus);
   if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
+  if (filter.pendingReview !== undefined) {
+    query = query.where((eb) => {
+      const pending = eb.or([
+        eb('onboarding_status', '=', 'under_review'),
+        eb.and([
+          eb('onboarding_status', 'in', POST_APPROVAL_STATUSES),
+          eb.exists(
+            eb
+              .selectFrom('documents')
+              .select('documents.id')
+              .whereRef('documents.partner_id', '=', 'partners.id')
+              .where('documents.superseded_at', 'is', null)
+              .where('documents.status', '=', 'pending_review'),
+          ),
+        ]),
+      ]);
+      return filter.pendingReview ? pending : eb.not(pending);
+    });
+  }
   return query.execute();
+}
+
+/** The current documents pending review of each of the partners, by type. */
+export async function pendingDocumentTypes(
+  db: Kysely<Database>,
+  partnerIds: readonly number[],
+): Promise<Map<number, string[]>> {
+  const pending = new Map<number, string[]>();
+  if (partnerIds.length === 0) return pending;
+  const rows = await db
+    .selectFrom('documents')
+    .select(['partner_id', 'document_type'])
+    .where('partner_id', 'in', [...partnerIds])
+    .where('superseded_at', 'is', null)
+    .where('status', '=', 'pending_review')
+    .orderBy('document_type')
+    .execute();
+  for (const row of rows)
+    pending.set(row.partner_id, [...(pending.get(row.partner_id) ?? []), row.document_type]);
+  return pending;
 }

@@ -96,11 +96,11 @@ export type OnboardingService = ReturnType<typeof createOnboardingService>;
 export function createOnboardingService(deps: OnboardingDeps) {
   const { db, clock, keys, storage, kyc, log } = deps;
 
-  async function loadState(partnerId: number) {
+  async function loadState(partnerId: number, executor: Kysely<Database> = db) {
     const [partner, representative, documents] = await Promise.all([
-      repo.findPartnerProfile(db, partnerId),
-      repo.findRepresentative(db, partnerId),
-      repo.listCurrentDocuments(db, partnerId),
+      repo.findPartnerProfile(executor, partnerId),
+      repo.findRepresentative(executor, partnerId),
+      repo.listCurrentDocuments(executor, partnerId),
     ]);
     if (!partner) throw new AppError('NOT_FOUND');
     const state: OnboardingState = {
@@ -165,27 +165,29 @@ export function createOnboardingService(deps: OnboardingDeps) {
     partnerId,
   });
 
+  /**
+   * in_progress: every field; active (and suspended): address and website only, since the operator
+   * approved the business's identity; under_review and rejected: nothing. The check is part of the
+   * UPDATE itself, so a submission racing the update cannot be followed by a write.
+   */
   async function updateProfile(session: SessionCredential, input: UpdateProfileBody, meta: RequestMeta) {
-    const partner = await repo.findPartnerProfile(db, session.partnerId);
-    if (!partner) throw new AppError('NOT_FOUND');
-    if (LOCKED_STATUSES.includes(partner.onboarding_status)) {
-      throw new AppError('ONBOARDING_LOCKED', {
-        message: `The profile cannot change while onboarding_status is ${partner.onboarding_status}.`,
-      });
-    }
     const identityFields = (['legal_business_name', 'business_type', 'rc_number'] as const).filter(
       (field) => input[field] !== undefined,
     );
-    if (partner.onboarding_status === 'active' && identityFields.length > 0) {
-      throw new AppError('ONBOARDING_LOCKED', {
-        message: `An approved business cannot change ${identityFields.join(', ')}; contact the operator.`,
-      });
-    }
+    const allowed = identityFields.length > 0 ? ['in_progress'] : ['in_progress', 'active', 'suspended'];
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
     if (Object.keys(changes).length > 0) {
       const now = clock.now();
       await db.transaction().execute(async (trx) => {
-        await repo.updatePartnerProfile(trx, session.partnerId, changes, now);
+        if (!(await repo.updatePartnerProfile(trx, session.partnerId, changes, allowed, now))) {
+          const partner = await repo.findPartnerProfile(trx, session.partnerId);
+          if (!partner) throw new AppError('NOT_FOUND');
+          throw new AppError('ONBOARDING_LOCKED', {
+            message: LOCKED_STATUSES.includes(partner.onboarding_status)
+              ? `The profile cannot change while onboarding_status is ${partner.onboarding_status}.`
+              : `An approved business cannot change ${identityFields.join(', ')}; contact the operator.`,
+          });
+        }
         await audit(
           trx,
           {
@@ -407,14 +409,23 @@ export function createOnboardingService(deps: OnboardingDeps) {
     };
   }
 
+  /**
+   * Moves onboarding_status. `precondition` runs first in the same transaction, under the partner's
+   * row lock, so what it checked (requirements, documents) cannot change before the move commits.
+   */
   async function changeStatus(
     partnerId: number,
     change: { from: readonly OnboardingStatus[]; to: OnboardingStatus; reviewNotes: string | null },
     actor: Actor,
     meta: RequestMeta,
+    precondition?: (trx: Kysely<Database>) => Promise<void>,
   ): Promise<void> {
     const now = clock.now();
     await db.transaction().execute(async (trx) => {
+      if (precondition) {
+        await repo.lockPartner(trx, partnerId);
+        await precondition(trx);
+      }
       const moved = await repo.transitionOnboardingStatus(trx, partnerId, change, now);
       if (!moved) {
         throw new AppError('ONBOARDING_LOCKED', {
@@ -453,19 +464,21 @@ export function createOnboardingService(deps: OnboardingDeps) {
   }
 
   async function submit(session: SessionCredential, meta: RequestMeta) {
-    const { partner, state } = await loadState(session.partnerId);
-    if (partner.onboarding_status !== 'in_progress') {
-      throw new AppError('ONBOARDING_LOCKED', {
-        message: `Only an application in progress can be submitted; it is ${partner.onboarding_status}.`,
-      });
-    }
-    const gaps = submissionGaps(state);
-    if (Object.keys(gaps).length > 0) throw new AppError('ONBOARDING_INCOMPLETE', { errors: gaps });
     await changeStatus(
       session.partnerId,
       { from: ['in_progress'], to: 'under_review', reviewNotes: null },
       { type: 'partner', id: session.partnerId },
       meta,
+      async (trx) => {
+        const { partner, state } = await loadState(session.partnerId, trx);
+        if (partner.onboarding_status !== 'in_progress') {
+          throw new AppError('ONBOARDING_LOCKED', {
+            message: `Only an application in progress can be submitted; it is ${partner.onboarding_status}.`,
+          });
+        }
+        const gaps = submissionGaps(state);
+        if (Object.keys(gaps).length > 0) throw new AppError('ONBOARDING_INCOMPLETE', { errors: gaps });
+      },
     );
     return getProfile(session);
   }
@@ -505,6 +518,8 @@ export function createOnboardingService(deps: OnboardingDeps) {
   ) {
     const now = clock.now();
     return db.transaction().execute(async (trx) => {
+      // Serialised with approval, which checks every document under the same lock.
+      await repo.lockPartner(trx, partnerId);
       const existing = await repo.findDocument(trx, partnerId, documentId);
       if (!existing) throw new AppError('NOT_FOUND');
       const document = await repo.decideDocument(trx, partnerId, documentId, decision, now);
@@ -552,15 +567,22 @@ export function createOnboardingService(deps: OnboardingDeps) {
   }
 
   async function approve(partnerId: number, actor: Actor, meta: RequestMeta) {
-    const { partner, state } = await loadState(partnerId);
-    if (partner.onboarding_status !== 'under_review') {
-      throw new AppError('ONBOARDING_LOCKED', {
-        message: `Only an application under review can be approved; it is ${partner.onboarding_status}.`,
-      });
-    }
-    const gaps = approvalGaps(state);
-    if (Object.keys(gaps).length > 0) throw new AppError('ONBOARDING_INCOMPLETE', { errors: gaps });
-    await changeStatus(partnerId, { from: ['under_review'], to: 'active', reviewNotes: null }, actor, meta);
+    await changeStatus(
+      partnerId,
+      { from: ['under_review'], to: 'active', reviewNotes: null },
+      actor,
+      meta,
+      async (trx) => {
+        const { partner, state } = await loadState(partnerId, trx);
+        if (partner.onboarding_status !== 'under_review') {
+          throw new AppError('ONBOARDING_LOCKED', {
+            message: `Only an application under review can be approved; it is ${partner.onboarding_status}.`,
+          });
+        }
+        const gaps = approvalGaps(state);
+        if (Object.keys(gaps).length > 0) throw new AppError('ONBOARDING_INCOMPLETE', { errors: gaps });
+      },
+    );
   }
 
   const requestChanges = (partnerId: number, reason: string, actor: Actor, meta: RequestMeta) =>
@@ -640,19 +662,33 @@ export function createOnboardingService(deps: OnboardingDeps) {
     };
   }
 
-  async function listPartners(filter: { onboardingStatus?: string; cursor?: string; limit: number }) {
+  async function listPartners(filter: {
+    onboardingStatus?: string;
+    pendingReview?: boolean;
+    cursor?: string;
+    limit: number;
+  }) {
     const cursor = keysetCursor(keys.cursor, 'admin_partners', 'operator', 'number');
     const afterId = cursor.decode(filter.cursor);
     const rows = await repo.listPartners(db, {
       limit: filter.limit,
       ...(afterId !== undefined ? { afterId } : {}),
       ...(filter.onboardingStatus ? { onboardingStatus: filter.onboardingStatus } : {}),
+      ...(filter.pendingReview !== undefined ? { pendingReview: filter.pendingReview } : {}),
     });
     const page = cursor.page(rows, filter.limit, (partner) => partner.id);
+    const pendingDocuments = await repo.pendingDocumentTypes(
+      db,
+      page.items.map((partner) => partner.id),
+    );
     return {
       next_cursor: page.next_cursor,
       items: page.items.map((partner) => ({
         company_id: partner.id,
+        pending_review: [
+          ...(partner.onboarding_status === 'under_review' ? ['application'] : []),
+          ...(pendingDocuments.get(partner.id) ?? []).map((type) => `documents.${type}`),
+        ],
         business_name: partner.business_name,
         legal_business_name: partner.legal_business_name,
         email: partner.email,

@@ -1,0 +1,168 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DIALECTS } from '../support/app.js';
+import { PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
+import {
+  ADMIN_PARTNERS,
+  activePartner,
+  adminGet,
+  adminPost,
+  BUSINESS_INFO,
+  newPartner,
+  partnerRecord,
+  postDocument,
+  postRepresentative,
+  profileOf,
+  type Suite,
+  setBusinessType,
+  submit,
+  submittedPartner,
+  useSuiteApp,
+} from '../support/onboarding-suite.js';
+
+interface QueueItem {
+  company_id: number;
+  onboarding_status: string;
+  pending_review: string[];
+}
+
+async function queue(suite: Suite, pendingReview: boolean): Promise<Map<number, QueueItem>> {
+  const items = new Map<number, QueueItem>();
+  let cursor: string | null = null;
+  do {
+    const query: string = `?pending_review=${pendingReview}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const page = await adminGet(suite.t, `${ADMIN_PARTNERS}${query}`);
+    assert.equal(page.status, 200, page.text);
+    for (const item of page.body.data.items as QueueItem[]) items.set(item.company_id, item);
+    cursor = page.body.data.next_cursor;
+  } while (cursor);
+  return items;
+}
+
+async function currentDocument(suite: Suite, companyId: number, documentType: string) {
+  const record = await partnerRecord(suite.t, companyId);
+  const document = (
+    record.documents as Array<{ id: string; document_type: string; current: boolean; status: string }>
+  ).find((candidate) => candidate.current && candidate.document_type === documentType);
+  assert.ok(document, `no current ${documentType}`);
+  return document;
+}
+
+for (const dialect of DIALECTS) {
+  describe(`changes after approval and the review queue [${dialect.name}]`, { skip: dialect.skip }, () => {
+    const suite = useSuiteApp(dialect.name);
+
+    it('keeps an approved partner active when it uploads a new document, and queues the document for review until decided', async () => {
+      const partner = await activePartner(suite);
+      assert.equal((await queue(suite, true)).has(partner.companyId), false, 'nothing awaits review yet');
+
+      const upload = await postDocument(
+        suite.t,
+        partner.token,
+        { document_type: 'memart' },
+        { file: { bytes: PDF_BYTES } },
+      );
+      assert.equal(upload.status, 201, upload.text);
+      const profile = await profileOf(suite.t, partner.token);
+      assert.equal(profile.onboarding_status, 'active');
+      assert.deepEqual(profile.requirements.pending_review, ['documents.memart']);
+
+      const pending = await queue(suite, true);
+      assert.deepEqual(pending.get(partner.companyId)?.pending_review, ['documents.memart']);
+      assert.equal(pending.get(partner.companyId)?.onboarding_status, 'active');
+      assert.equal((await queue(suite, false)).has(partner.companyId), false);
+
+      const memart = await currentDocument(suite, partner.companyId, 'memart');
+      const approved = await adminPost(
+        suite.t,
+        `${ADMIN_PARTNERS}/${partner.companyId}/documents/${memart.id}/approve`,
+      );
+      assert.equal(approved.status, 200, approved.text);
+      assert.equal((await queue(suite, true)).has(partner.companyId), false, 'decided: out of the queue');
+      assert.ok((await queue(suite, false)).has(partner.companyId));
+      assert.deepEqual((await profileOf(suite.t, partner.token)).requirements.pending_review, []);
+    });
+
+    it('queues a new representative of an approved partner (its ID is a new valid_id pending review)', async () => {
+      const partner = await activePartner(suite);
+      const saved = await postRepresentative(
+        suite.t,
+        partner.token,
+        { first_name: 'Bisi', last_name: 'Adeyemi' },
+        {
+          id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' },
+        },
+      );
+      assert.equal(saved.status, 200, saved.text);
+      const profile = await profileOf(suite.t, partner.token);
+      assert.equal(profile.onboarding_status, 'active');
+      assert.deepEqual(profile.requirements.pending_review, ['documents.valid_id']);
+      assert.deepEqual((await queue(suite, true)).get(partner.companyId)?.pending_review, [
+        'documents.valid_id',
+      ]);
+    });
+
+    it('lists applications under review as pending, and applications in progress (not submitted) as not', async () => {
+      const submitted = await submittedPartner(suite);
+      const inProgress = await newPartner(suite);
+      await setBusinessType(suite.t, inProgress.token, 'limited_liability');
+      await postDocument(
+        suite.t,
+        inProgress.token,
+        { document_type: 'memart' },
+        { file: { bytes: PDF_BYTES } },
+      );
+      const pending = await queue(suite, true);
+      assert.deepEqual(pending.get(submitted.companyId)?.pending_review.slice(0, 1), ['application']);
+      assert.equal(pending.has(inProgress.companyId), false);
+      assert.deepEqual((await queue(suite, false)).get(inProgress.companyId)?.pending_review, [
+        'documents.memart',
+      ]);
+    });
+
+    it('answers 422 naming pending_review for a value that is not a boolean', async () => {
+      const response = await adminGet(suite.t, `${ADMIN_PARTNERS}?pending_review=maybe`);
+      assert.equal(response.status, 422, response.text);
+      assert.ok(response.body.errors?.['pending_review'], response.text);
+    });
+
+    it('never writes a profile change after the application was submitted, however the two race (5 rounds of 15)', async () => {
+      for (let round = 0; round < 5; round++) {
+        const partner = await newPartner(suite);
+        await setBusinessType(suite.t, partner.token, 'limited_liability');
+        await postRepresentative(suite.t, partner.token);
+        for (const documentType of ['cac_certificate', 'memart']) {
+          await postDocument(
+            suite.t,
+            partner.token,
+            { document_type: documentType },
+            { file: { bytes: PDF_BYTES } },
+          );
+        }
+        const updates = Array.from({ length: 15 }, (_, index) =>
+          suite.t.api.put(
+            BUSINESS_INFO,
+            { address: `${round}-${index} Marina, Lagos` },
+            { token: partner.token },
+          ),
+        );
+        const [submission, ...answers] = await Promise.all([submit(suite.t, partner.token), ...updates]);
+        assert.equal(submission.status, 200, submission.text);
+        for (const answer of answers) {
+          assert.ok(
+            answer.status === 200 ||
+              (answer.status === 409 && answer.body.error_code === 'ONBOARDING_LOCKED'),
+            answer.text,
+          );
+        }
+        const final = await profileOf(suite.t, partner.token);
+        assert.equal(final.onboarding_status, 'under_review');
+        assert.equal(
+          final.address,
+          submission.body.data.address,
+          `round ${round}: the profile changed after submission`,
+        );
+      }
+    });
+  });
+}
