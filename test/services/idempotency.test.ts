@@ -190,7 +190,7 @@ for (const dialect of DIALECTS) {
       assert.equal(records.length, 4);
     });
 
-    it('replays POST api-keys with the same key, while the stored response is encrypted', async () => {
+    it('replays POST api-keys without the secret (shown once, never stored), and the key itself is the one issued', async () => {
       const { t } = suite;
       const key = randomUUID();
       const name = `idempotent-${randomUUID()}`;
@@ -201,6 +201,7 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(first.status, 201, first.text);
       const secret: string = first.body.data.key;
+      assert.match(secret, /^sk_sandbox_/);
       const replay = await t.api.post(
         API_KEYS,
         { name, environment: 'sandbox' },
@@ -208,23 +209,36 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(replay.status, 201);
       assert.equal(replay.headers.get(REPLAYED), 'true');
-      assert.equal(replay.text, first.text);
-      assert.equal(replay.body.data.key, secret);
+      assert.equal(replay.body.data.key, null, 'a replay never shows the secret again');
+      assert.deepEqual(
+        { ...replay.body.data, key: secret },
+        first.body.data,
+        'everything else as first answered',
+      );
+      assert.match(replay.body.message, /shown only in the first response/);
+      assert.ok(!replay.text.includes(secret.slice('sk_sandbox_'.length)));
 
       const rows = await t.db.selectFrom('api_keys').select('id').where('name', '=', name).execute();
       assert.equal(rows.length, 1);
+      // The secret is in no column, encrypted or not: the stored replay does not hold it either.
+      assert.deepEqual(await columnsContaining(suite, secret.slice('sk_sandbox_'.length)), []);
       const record = await t.db
         .selectFrom('idempotency_keys')
         .select('response_body')
         .where('partner_id', '=', a.partner.companyId)
         .where('key', '=', key)
         .executeTakeFirstOrThrow();
-      assert.ok(record.response_body && record.response_body.length > 0);
-      assert.ok(!record.response_body.includes(secret), 'the API key is stored in clear');
-      assert.ok(!record.response_body.includes(secret.slice('sk_sandbox_'.length)));
-      assert.deepEqual(await columnsContaining(suite, secret.slice('sk_sandbox_'.length)), []);
-      // The replayed key works: it is the one issued.
-      assert.equal((await t.api.get(VIRTUAL_ACCOUNTS, { token: replay.body.data.key })).status, 200);
+      assert.ok(record.response_body && !record.response_body.includes(secret));
+      // Revoked or not, a replay cannot hand the key out.
+      const revoked = await t.api.delete(`${API_KEYS}/${first.body.data.id}`, { token: a.token });
+      assert.equal(revoked.status, 200, revoked.text);
+      const afterRevoke = await t.api.post(
+        API_KEYS,
+        { name, environment: 'sandbox' },
+        { token: a.token, headers: withKey(key) },
+      );
+      assert.equal(afterRevoke.body.data.key, null);
+      assert.equal((await t.api.get(VIRTUAL_ACCOUNTS, { token: secret })).status, 401);
     });
 
     it('replays an error response too (409 VIRTUAL_ACCOUNT_EXISTS), as first answered', async () => {

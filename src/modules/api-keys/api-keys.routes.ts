@@ -8,6 +8,7 @@ import {
   ApiKeyResponse,
   CreateApiKeyBody,
   CreatedApiKeyResponse,
+  withoutSecret,
 } from './api-keys.schemas.js';
 import type { ApiKeysService } from './api-keys.service.js';
 
@@ -24,11 +25,13 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
       operationId: 'createApiKey',
       summary: 'Create an API key (shown once)',
       description:
-        'Live keys need onboarding_status active (403 ONBOARDING_NOT_APPROVED). The key is stored only as a hash.',
+        'Live keys need onboarding_status active (403 ONBOARDING_NOT_APPROVED). The key is stored only as a hash. ' +
+        'An idempotent replay answers the same key without its secret (`key: null`).',
       tags,
       auth: 'session',
       body: CreateApiKeyBody,
       idempotent: true,
+      replayBody: withoutSecret,
       response: { 201: CreatedApiKeyResponse },
       errors: ['ONBOARDING_NOT_APPROVED'],
     }),

@@ -38,16 +38,30 @@ export const CreatedApiKeyResponse = Success(
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
     environment: Environment,
-    key: Type.String({
-      description:
-        'The secret key, shown this once: store it now. sk_sandbox_… or sk_live_… + 256 random bits.',
-      examples: ['sk_sandbox_3q2+7w…'],
-    }),
+    key: Nullable(
+      Type.String({
+        description:
+          'The secret key, shown this once: store it now. sk_sandbox_… or sk_live_… + 256 random bits. ' +
+          'null in an idempotent replay (Idempotent-Replayed: true): the secret is never stored, so a ' +
+          'replay cannot show it again; if the first response was lost, revoke the key (by id) and create another.',
+        examples: ['sk_sandbox_3q2+7w…'],
+      }),
+    ),
     last4: Type.String(),
     created_at: Timestamp(),
   }),
   'API key created. Store the key now: it is not shown again.',
 );
+
+export const API_KEY_REPLAY_MESSAGE =
+  'API key created earlier with this Idempotency-Key. Its secret was shown only in the first response and is not stored: if it was lost, revoke this key and create another.';
+
+/** The stored replay of a creation: everything but the secret. */
+export const withoutSecret = (body: Record<string, unknown>): Record<string, unknown> => ({
+  ...body,
+  message: API_KEY_REPLAY_MESSAGE,
+  data: { ...(body['data'] as Record<string, unknown>), key: null },
+});
 
 export const ApiKeyListQuery = PaginationQuery;
 export type ApiKeyListQuery = Static<typeof ApiKeyListQuery>;

@@ -18,6 +18,8 @@ declare module 'fastify' {
     consumes?: BodyKind;
     /** Idempotency-Key honoured (POST under /services/). */
     idempotent?: boolean;
+    /** What a replay answers instead of the first body (e.g. without a secret shown once). */
+    replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;
     rateLimit?: boolean;
   }
 }
@@ -53,6 +55,8 @@ interface OperationSpec<B, Q, P, H> {
   errors?: ErrorCode[];
   errorData?: Partial<Record<ErrorCode, TSchema>>;
   idempotent?: boolean;
+  /** The body an idempotent replay answers, made from the first one; stored instead of it. */
+  replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;
   rateLimit?: boolean;
 }
 
@@ -136,6 +140,7 @@ export function operation<
       auth: spec.auth,
       ...(consumes ? { consumes } : {}),
       ...(spec.idempotent ? { idempotent: true } : {}),
+      ...(spec.replayBody ? { replayBody: spec.replayBody } : {}),
       ...(spec.rateLimit === false ? { rateLimit: false } : {}),
     },
   };

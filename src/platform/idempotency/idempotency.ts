@@ -112,9 +112,14 @@ export function registerIdempotency(
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
       await repo.releaseKey(db, scope);
     } else {
+      const replayBody = request.routeOptions.config.replayBody;
+      const stored =
+        replayBody && reply.statusCode < 300
+          ? JSON.stringify(replayBody(JSON.parse(payload) as Record<string, unknown>))
+          : payload;
       await repo.completeKey(db, scope, {
         status: reply.statusCode,
-        body: encrypt(keys.encryption, payload),
+        body: encrypt(keys.encryption, stored),
       });
     }
     return payload;
