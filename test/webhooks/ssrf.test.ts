@@ -3,7 +3,7 @@ import dns from 'node:dns';
 import { syncBuiltinESMExports } from 'node:module';
 import { afterEach, beforeEach, describe, it, mock } from 'node:test';
 import { checkDestination, DeliveryError, postJson } from '../../src/modules/webhooks/sender.js';
-import { addressAllowed, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
+import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
 import { DIALECTS } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -29,6 +29,8 @@ const PRIVATE = [
   '169.254.169.254',
   '100.64.0.1',
   '0.0.0.0',
+  '192.88.99.1',
+  '255.255.255.255',
   '[::1]',
   '::1',
   '::',
@@ -39,9 +41,63 @@ const PRIVATE = [
   'fe80::1',
   'fe80::1%eth0',
   'fc00::1',
+  'fec0::1',
   '224.0.0.1',
+  'ff02::1',
+  '2001:db8::1',
+  '3fff::1',
+  '5f00::1',
+  '4000::1',
 ];
-const PUBLIC = ['8.8.8.8', '1.1.1.1', '2606:4700:4700::1111', '[2606:4700:4700::1111]', '93.184.216.34'];
+
+/** IPv6 addresses that carry an IPv4 one: refused by 'public-only' whatever they carry. */
+const EMBEDDING = [
+  '::7f00:1', // IPv4-compatible 127.0.0.1
+  '::127.0.0.1',
+  '::808:808', // IPv4-compatible 8.8.8.8
+  '::ffff:808:808', // IPv4-mapped 8.8.8.8
+  '0:0:0:0:0:ffff:7f00:1',
+  '::ffff:0:7f00:1', // IPv4-translated 127.0.0.1
+  '::ffff:0:808:808',
+  '64:ff9b::7f00:1', // NAT64
+  '64:ff9b::8.8.8.8',
+  '64:ff9b:1::7f00:1', // local-use NAT64
+  '64:ff9b:1:ffff::1',
+  '2002:7f00:1::1', // 6to4
+  '2002:808:808::1',
+  '2001:0:7f00:1::1', // Teredo, server 127.0.0.1
+  '2001:0:4136:e378:8000:63bf:3fff:fdd2', // Teredo (RFC 4380's example)
+  '2001:2::1', // benchmarking
+];
+const PUBLIC = [
+  '8.8.8.8',
+  '1.1.1.1',
+  '2606:4700:4700::1111',
+  '[2606:4700:4700::1111]',
+  '93.184.216.34',
+  '2a00:1450:4001:82a::200e',
+  '2001:4860:4860::8888',
+];
+
+/** Link-local or cloud metadata, directly or inside an IPv6 form: refused by 'no-link-local' too. */
+const LINK_LOCAL = [
+  '169.254.169.254',
+  '169.254.1.1',
+  '100.100.100.200',
+  'fe80::1',
+  'fd00:ec2::254',
+  '::ffff:169.254.169.254',
+  '::ffff:a9fe:a9fe',
+  '::a9fe:a9fe',
+  '::ffff:0:a9fe:a9fe',
+  '64:ff9b::a9fe:a9fe',
+  '64:ff9b::169.254.169.254',
+  '64:ff9b:1::a9fe:a9fe',
+  '2002:a9fe:a9fe::1',
+  '2001:0:a9fe:a9fe::1', // Teredo server
+  '2001:0:808:808::5601:5601', // Teredo client: 169.254.169.254 with its bits inverted
+  '2001:db8::200:5efe:a9fe:a9fe', // ISATAP interface identifier
+];
 
 /** Makes `name` resolve to `answers` (one list per lookup, the last one repeating); other names resolve normally. */
 function fakeDns(name: string, answers: string[][]) {
@@ -78,6 +134,17 @@ describe('SSRF guard: addresses', () => {
     for (const address of PUBLIC) assert.equal(isPrivateAddress(address), false, address);
   });
 
+  it('treats every IPv6 form that carries an IPv4 address as private, whatever it carries', () => {
+    for (const address of EMBEDDING) assert.equal(isPrivateAddress(address), true, address);
+  });
+
+  it('treats link-local and metadata addresses as link-local, also inside IPv6 forms, and nothing else', () => {
+    for (const address of LINK_LOCAL) assert.equal(isLinkLocalAddress(address), true, address);
+    for (const address of [...PUBLIC, '127.0.0.1', '10.0.0.1', '::1', '::ffff:7f00:1', '64:ff9b::a00:1']) {
+      assert.equal(isLinkLocalAddress(address), false, address);
+    }
+  });
+
   it('fails closed on anything that is not an IP address', () => {
     for (const value of ['localhost', 'example.com', '', '999.1.1.1']) {
       assert.equal(isPrivateAddress(value), true, value);
@@ -86,27 +153,30 @@ describe('SSRF guard: addresses', () => {
   });
 
   it("'public-only' allows only public addresses", () => {
-    for (const address of PRIVATE) assert.equal(addressAllowed(address, 'public-only'), false, address);
+    for (const address of [...PRIVATE, ...EMBEDDING, ...LINK_LOCAL]) {
+      assert.equal(addressAllowed(address, 'public-only'), false, address);
+    }
     for (const address of PUBLIC) assert.equal(addressAllowed(address, 'public-only'), true, address);
   });
 
   it("'no-link-local' refuses link-local and metadata addresses but allows loopback and private ranges", () => {
+    for (const address of LINK_LOCAL) assert.equal(addressAllowed(address, 'no-link-local'), false, address);
     for (const address of [
-      '169.254.169.254',
-      '169.254.1.1',
-      'fe80::1',
-      'fd00:ec2::254',
-      '::ffff:169.254.169.254',
+      '127.0.0.1',
+      '::1',
+      '10.0.0.1',
+      '192.168.1.1',
+      '8.8.8.8',
+      '::ffff:7f00:1',
+      '::ffff:a00:1',
+      '2002:a00:1::1',
     ]) {
-      assert.equal(addressAllowed(address, 'no-link-local'), false, address);
-    }
-    for (const address of ['127.0.0.1', '::1', '10.0.0.1', '192.168.1.1', '8.8.8.8']) {
       assert.equal(addressAllowed(address, 'no-link-local'), true, address);
     }
   });
 
   it("'any' allows everything", () => {
-    for (const address of [...PRIVATE, ...PUBLIC])
+    for (const address of [...PRIVATE, ...EMBEDDING, ...LINK_LOCAL, ...PUBLIC])
       assert.equal(addressAllowed(address, 'any'), true, address);
   });
 
@@ -116,10 +186,18 @@ describe('SSRF guard: addresses', () => {
       /not a public/,
     );
     assert.match(String(await checkDestination(new URL('https://[::1]/x'), 'public-only')), /not a public/);
-    assert.match(
-      String(await checkDestination(new URL('https://[::ffff:127.0.0.1]/x'), 'public-only')),
-      /not a public/,
-    );
+    for (const host of [
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '[::7f00:1]',
+      '[64:ff9b:1::7f00:1]',
+      '0x7f.1',
+    ]) {
+      assert.match(
+        String(await checkDestination(new URL(`https://${host}/x`), 'public-only')),
+        /not a public/,
+      );
+    }
     // WHATWG URL parsing turns decimal and hex IPv4 forms into dotted quads before the check.
     assert.match(
       String(await checkDestination(new URL('https://2130706433/x'), 'public-only')),
@@ -135,6 +213,11 @@ describe('SSRF guard: addresses', () => {
       String(await checkDestination(new URL('http://169.254.169.254/x'), 'no-link-local')),
       /not a public/,
     );
+    assert.match(
+      String(await checkDestination(new URL('http://[::ffff:a9fe:a9fe]/x'), 'no-link-local')),
+      /not a public/,
+    );
+    assert.equal(await checkDestination(new URL('http://[::ffff:7f00:1]/x'), 'no-link-local'), undefined);
   });
 });
 
@@ -158,7 +241,9 @@ describe('SSRF guard: the sender', () => {
       assert.match(error.message, /localhost resolves to a disallowed address/);
       return true;
     });
-    await assert.rejects(send(`http://[::ffff:127.0.0.1]:${port}/hooks`, 'public-only'), DeliveryError);
+    for (const host of ['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::7f00:1]', '[::ffff:0:7f00:1]']) {
+      await assert.rejects(send(`http://${host}:${port}/hooks`, 'public-only'), DeliveryError);
+    }
     assert.equal(receiver.received.length, 0, 'nothing reached the receiver');
   });
 
@@ -168,6 +253,7 @@ describe('SSRF guard: the sender', () => {
       /not a public address/,
     );
     await assert.rejects(send('http://[fe80::1]/', 'no-link-local'), /not a public address/);
+    await assert.rejects(send('http://[::ffff:a9fe:a9fe]/', 'no-link-local'), /not a public address/);
   });
 
   it("delivers to the same loopback receiver under 'no-link-local' and 'any'", async () => {
@@ -202,6 +288,56 @@ describe('SSRF guard: the sender', () => {
   });
 });
 
+/** Asserts a 422 VALIDATION_FAILED on `url` for each URL, and that nothing was stored. */
+async function assertRefused(
+  t: { api: import('../support/http.js').Api },
+  token: string,
+  urls: string[],
+): Promise<void> {
+  for (const url of urls) {
+    const response = await t.api.put(WEBHOOK, { url }, { token });
+    assert.equal(response.status, 422, `${url}: ${response.text}`);
+    assert.equal(response.body.error_code, 'VALIDATION_FAILED', url);
+    assert.ok(response.body.errors?.['url']?.length, `${url}: ${response.text}`);
+  }
+  const none = await t.api.get(WEBHOOK, { token });
+  assert.equal(none.status, 404, 'nothing was stored');
+}
+
+/** The loopback receiver's port under every IPv6 form that carries 127.0.0.1, and IPv4 spellings of it. */
+function loopbackForms(scheme: 'http' | 'https', port: string): string[] {
+  return [
+    `${scheme}://127.0.0.1:${port}/hooks`,
+    `${scheme}://localhost:${port}/hooks`,
+    `${scheme}://2130706433:${port}/hooks`,
+    `${scheme}://0x7f.1:${port}/hooks`,
+    `${scheme}://[::1]:${port}/hooks`,
+    `${scheme}://[::ffff:127.0.0.1]:${port}/hooks`,
+    `${scheme}://[::ffff:7f00:1]:${port}/hooks`,
+    `${scheme}://[0:0:0:0:0:ffff:7f00:1]:${port}/hooks`,
+    `${scheme}://[::7f00:1]:${port}/hooks`,
+    `${scheme}://[::ffff:0:7f00:1]:${port}/hooks`,
+    `${scheme}://[64:ff9b::7f00:1]:${port}/hooks`,
+    `${scheme}://[64:ff9b:1::7f00:1]:${port}/hooks`,
+    `${scheme}://[2002:7f00:1::1]:${port}/hooks`,
+    `${scheme}://[2001:0:7f00:1::1]:${port}/hooks`,
+  ];
+}
+
+const PRIVATE_URLS = (scheme: 'http' | 'https') => [
+  `${scheme}://10.0.0.1/hooks`,
+  `${scheme}://172.16.5.4/hooks`,
+  `${scheme}://192.168.1.1/hooks`,
+  `${scheme}://100.64.0.1/hooks`,
+  `${scheme}://192.88.99.1/hooks`,
+  `${scheme}://169.254.169.254/latest/meta-data`,
+  `${scheme}://[::ffff:a9fe:a9fe]/latest/meta-data`,
+  `${scheme}://[64:ff9b::8.8.8.8]/hooks`,
+  `${scheme}://[fd00:ec2::254]/hooks`,
+  `${scheme}://[fe80::1]/hooks`,
+  `${scheme}://[fec0::1]/hooks`,
+];
+
 for (const dialect of DIALECTS) {
   describe(`SSRF guard over HTTP, WEBHOOK_ALLOW_PRIVATE=false [${dialect.name}]`, {
     skip: dialect.skip,
@@ -209,32 +345,13 @@ for (const dialect of DIALECTS) {
   }, () => {
     const ctx = useWebhookApp(dialect.name, { env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
 
-    it('refuses live URLs on loopback, private, link-local or names resolving to loopback (422 errors.url)', async () => {
+    it('refuses live URLs on loopback, private, link-local, IPv4-carrying IPv6 forms or names resolving to loopback (422 errors.url)', async (test) => {
       const { t, sink } = ctx;
       const partner = await activePartner(t, sink);
       await settled(t.db, partner.companyId);
-      const refused = [
-        'https://127.0.0.1/hooks',
-        'https://10.0.0.1/hooks',
-        'https://172.16.5.4/hooks',
-        'https://192.168.1.1/hooks',
-        'https://169.254.169.254/latest/meta-data',
-        'https://100.64.0.1/hooks',
-        'https://[::1]/hooks',
-        'https://[::ffff:127.0.0.1]/hooks',
-        'https://[fd00:ec2::254]/hooks',
-        'https://[fe80::1]/hooks',
-        'https://localhost/hooks',
-        'https://2130706433/hooks',
-      ];
-      for (const url of refused) {
-        const response = await t.api.put(WEBHOOK, { url }, { token: partner.liveToken });
-        assert.equal(response.status, 422, `${url}: ${response.text}`);
-        assert.equal(response.body.error_code, 'VALIDATION_FAILED');
-        assert.ok(response.body.errors?.['url']?.length, `${url}: ${response.text}`);
-      }
-      const none = await t.api.get(WEBHOOK, { token: partner.liveToken });
-      assert.equal(none.status, 404, 'nothing was stored');
+      const receiver = await startReceiver(test);
+      const port = new URL(receiver.url).port;
+      await assertRefused(t, partner.liveToken, [...loopbackForms('https', port), ...PRIVATE_URLS('https')]);
 
       // The same partner may use a public address.
       const accepted = await t.api.put(
@@ -245,18 +362,27 @@ for (const dialect of DIALECTS) {
       assert.equal(accepted.status, 201, accepted.text);
       const removed = await t.api.delete(WEBHOOK, { token: partner.liveToken });
       assert.equal(removed.status, 200, removed.text);
+      assert.equal(receiver.received.length, 0);
     });
 
-    it('in sandbox refuses link-local (cloud metadata) but accepts and delivers to a loopback receiver', async (test) => {
+    it('in sandbox refuses link-local (cloud metadata), also inside IPv6 forms, but accepts and delivers to a loopback receiver', async (test) => {
       const { t, sink } = ctx;
       const partner = await createPartner(t, sink);
-      for (const url of ['http://169.254.169.254/', 'http://[fe80::1]/hooks', 'http://[fd00:ec2::254]/']) {
-        const response = await t.api.put(WEBHOOK, { url }, { token: partner.token });
-        assert.equal(response.status, 422, `${url}: ${response.text}`);
-        assert.ok(response.body.errors?.['url']?.length, response.text);
-      }
+      await assertRefused(t, partner.token, [
+        'http://169.254.169.254/',
+        'http://[fe80::1]/hooks',
+        'http://[fd00:ec2::254]/',
+        'http://[::ffff:a9fe:a9fe]/latest/meta-data',
+        'http://[::a9fe:a9fe]/',
+        'http://[::ffff:0:a9fe:a9fe]/',
+        'http://[64:ff9b::a9fe:a9fe]/',
+        'http://[64:ff9b:1::a9fe:a9fe]/',
+        'http://[2002:a9fe:a9fe::1]/',
+        'http://100.100.100.200/latest/meta-data',
+      ]);
       const receiver = await startReceiver(test);
-      const set = await setEndpoint(t.api, partner.token, receiver);
+      const port = new URL(receiver.url).port;
+      const set = await setEndpoint(t.api, partner.token, receiver, `http://[::ffff:7f00:1]:${port}/hooks`);
       assert.equal(set.status, 201, set.text);
       const account = await createAccount(t.api, partner.token);
       await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
