@@ -104,6 +104,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     db: database.db,
     clock,
     keys,
+    log,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
   });

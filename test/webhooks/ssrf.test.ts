@@ -1,7 +1,5 @@
 import assert from 'node:assert/strict';
-import dns from 'node:dns';
-import { syncBuiltinESMExports } from 'node:module';
-import { afterEach, beforeEach, describe, it, mock } from 'node:test';
+import { afterEach, beforeEach, describe, it } from 'node:test';
 import { checkDestination, DeliveryError, postJson } from '../../src/modules/webhooks/sender.js';
 import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
 import { DIALECTS } from '../support/app.js';
@@ -11,6 +9,8 @@ import {
   activePartner,
   createAccount,
   DELIVERIES,
+  fakeDns,
+  logLinesWith,
   setEndpoint,
   settled,
   startReceiver,
@@ -99,32 +99,6 @@ const LINK_LOCAL = [
   '2001:db8::200:5efe:a9fe:a9fe', // ISATAP interface identifier
 ];
 
-/** Makes `name` resolve to `answers` (one list per lookup, the last one repeating); other names resolve normally. */
-function fakeDns(name: string, answers: string[][]) {
-  const original = dns.lookup;
-  const seen: string[][] = [];
-  mock.method(dns, 'lookup', (hostname: string, options: unknown, callback: unknown) => {
-    if (hostname !== name) return (original as (...args: unknown[]) => void)(hostname, options, callback);
-    const answer = answers[Math.min(seen.length, answers.length - 1)]!;
-    seen.push(answer);
-    const all = answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
-    const done = callback as (error: null, addresses: unknown, family?: number) => void;
-    if (typeof options === 'object' && options !== null && (options as { all?: boolean }).all) {
-      process.nextTick(done, null, all);
-    } else {
-      process.nextTick(done, null, all[0]!.address, all[0]!.family);
-    }
-  });
-  // The sender imports `lookup` from node:dns as an ES module binding; this makes it see the mock.
-  syncBuiltinESMExports();
-  return seen;
-}
-
-function restoreDns() {
-  mock.restoreAll();
-  syncBuiltinESMExports();
-}
-
 describe('SSRF guard: addresses', () => {
   it('treats loopback, private, link-local, CGNAT, unspecified and mapped addresses as private', () => {
     for (const address of PRIVATE) assert.equal(isPrivateAddress(address), true, address);
@@ -181,43 +155,39 @@ describe('SSRF guard: addresses', () => {
   });
 
   it('checks IP literals and DNS names of a URL before it is stored', async () => {
-    assert.match(
-      String(await checkDestination(new URL('https://127.0.0.1/x'), 'public-only')),
-      /not a public/,
-    );
-    assert.match(String(await checkDestination(new URL('https://[::1]/x'), 'public-only')), /not a public/);
-    for (const host of [
-      '[::ffff:127.0.0.1]',
-      '[::ffff:7f00:1]',
-      '[::7f00:1]',
-      '[64:ff9b:1::7f00:1]',
-      '0x7f.1',
-    ]) {
-      assert.match(
-        String(await checkDestination(new URL(`https://${host}/x`), 'public-only')),
-        /not a public/,
-      );
-    }
+    const refused = async (url: string, policy: 'public-only' | 'no-link-local') =>
+      assert.match(String(await checkDestination(new URL(url), policy)), /not allowed|must resolve/, url);
+    await refused('https://127.0.0.1/x', 'public-only');
+    await refused('https://[::1]/x', 'public-only');
+    await refused('https://[::ffff:127.0.0.1]/x', 'public-only');
+    await refused('https://[::ffff:7f00:1]/x', 'public-only');
+    await refused('https://[::7f00:1]/x', 'public-only');
+    await refused('https://[64:ff9b:1::7f00:1]/x', 'public-only');
     // WHATWG URL parsing turns decimal and hex IPv4 forms into dotted quads before the check.
-    assert.match(
-      String(await checkDestination(new URL('https://2130706433/x'), 'public-only')),
-      /not a public/,
-    );
-    assert.match(
-      String(await checkDestination(new URL('https://localhost/x'), 'public-only')),
-      /resolves to/,
-    );
+    await refused('https://2130706433/x', 'public-only');
+    await refused('https://0x7f.1/x', 'public-only');
+    await refused('https://localhost/x', 'public-only');
+    await refused('http://169.254.169.254/x', 'no-link-local');
+    await refused('http://[::ffff:a9fe:a9fe]/x', 'no-link-local');
     assert.equal(await checkDestination(new URL('https://8.8.8.8/x'), 'public-only'), undefined);
     assert.equal(await checkDestination(new URL('http://localhost/x'), 'no-link-local'), undefined);
-    assert.match(
-      String(await checkDestination(new URL('http://169.254.169.254/x'), 'no-link-local')),
-      /not a public/,
-    );
-    assert.match(
-      String(await checkDestination(new URL('http://[::ffff:a9fe:a9fe]/x'), 'no-link-local')),
-      /not a public/,
-    );
     assert.equal(await checkDestination(new URL('http://[::ffff:7f00:1]/x'), 'no-link-local'), undefined);
+  });
+
+  it('tells a partner neither what a refused name resolved to nor whether it resolved at all', async (test) => {
+    fakeDns(test, 'db.internal.test', [['10.20.30.40']]);
+    fakeDns(test, 'gone.internal.test', [{ code: 'ENOTFOUND' }]);
+    const internal = await checkDestination(new URL('https://db.internal.test/x'), 'public-only');
+    const missing = await checkDestination(new URL('https://gone.internal.test/x'), 'public-only');
+    assert.ok(internal && missing);
+    assert.doesNotMatch(internal, /10\.20\.30\.40/);
+    assert.equal(
+      internal.replace('db.internal.test', 'HOST'),
+      missing.replace('gone.internal.test', 'HOST'),
+      'the same answer for a private name and a name that does not resolve',
+    );
+    const localhost = String(await checkDestination(new URL('https://localhost/x'), 'public-only'));
+    assert.doesNotMatch(localhost, /127\.0\.0\.1|::1/);
   });
 });
 
@@ -227,22 +197,27 @@ describe('SSRF guard: the sender', () => {
     receiver = await new WebhookReceiver().start();
   });
   afterEach(async () => {
-    restoreDns();
     await receiver.stop();
   });
   const send = (url: string, policy: 'public-only' | 'no-link-local' | 'any') =>
     postJson(url, '{}', { 'content-type': 'application/json' }, { timeoutMs: 1000, policy });
 
+  const notAllowed = (detail: RegExp) => (error: Error) => {
+    assert.ok(error instanceof DeliveryError, String(error));
+    assert.equal(error.reason, 'destination_not_allowed');
+    assert.match(error.message, detail);
+    return true;
+  };
+
   it("refuses a loopback receiver under 'public-only', by IP literal and by a name resolving to loopback", async () => {
     const port = new URL(receiver.url).port;
-    await assert.rejects(send(receiver.url, 'public-only'), DeliveryError);
-    await assert.rejects(send(`http://localhost:${port}/hooks`, 'public-only'), (error: Error) => {
-      assert.ok(error instanceof DeliveryError);
-      assert.match(error.message, /localhost resolves to a disallowed address/);
-      return true;
-    });
+    await assert.rejects(send(receiver.url, 'public-only'), notAllowed(/127\.0\.0\.1/));
+    await assert.rejects(
+      send(`http://localhost:${port}/hooks`, 'public-only'),
+      notAllowed(/localhost resolves to a disallowed address/),
+    );
     for (const host of ['[::ffff:127.0.0.1]', '[::ffff:7f00:1]', '[::7f00:1]', '[::ffff:0:7f00:1]']) {
-      await assert.rejects(send(`http://${host}:${port}/hooks`, 'public-only'), DeliveryError);
+      await assert.rejects(send(`http://${host}:${port}/hooks`, 'public-only'), notAllowed(/7f00|127/));
     }
     assert.equal(receiver.received.length, 0, 'nothing reached the receiver');
   });
@@ -250,10 +225,29 @@ describe('SSRF guard: the sender', () => {
   it("refuses link-local under 'no-link-local' without connecting", async () => {
     await assert.rejects(
       send('http://169.254.169.254/latest/meta-data', 'no-link-local'),
-      /not a public address/,
+      notAllowed(/169\.254\.169\.254/),
     );
-    await assert.rejects(send('http://[fe80::1]/', 'no-link-local'), /not a public address/);
-    await assert.rejects(send('http://[::ffff:a9fe:a9fe]/', 'no-link-local'), /not a public address/);
+    await assert.rejects(send('http://[fe80::1]/', 'no-link-local'), notAllowed(/fe80::1/));
+    await assert.rejects(send('http://[::ffff:a9fe:a9fe]/', 'no-link-local'), notAllowed(/a9fe/));
+  });
+
+  it('fails with a reason — connection_failed, timeout — and keeps the socket error as the message', async () => {
+    const closed = new WebhookReceiver();
+    await closed.start();
+    const url = closed.url;
+    await closed.stop();
+    await assert.rejects(send(url, 'any'), (error: Error) => {
+      assert.ok(error instanceof DeliveryError, String(error));
+      assert.equal(error.reason, 'connection_failed');
+      assert.match(error.message, /ECONNREFUSED/);
+      return true;
+    });
+    receiver.delayMs = 1500;
+    await assert.rejects(send(receiver.url, 'any'), (error: Error) => {
+      assert.ok(error instanceof DeliveryError, String(error));
+      assert.equal(error.reason, 'timeout');
+      return true;
+    });
   });
 
   it("delivers to the same loopback receiver under 'no-link-local' and 'any'", async () => {
@@ -263,27 +257,27 @@ describe('SSRF guard: the sender', () => {
     assert.equal(receiver.received.length, 2);
   });
 
-  it('is not fooled by DNS rebinding: the address checked is the address connected to', async () => {
+  it('is not fooled by DNS rebinding: the address checked is the address connected to', async (test) => {
     const port = new URL(receiver.url).port;
     const url = `http://rebind.test:${port}/hooks`;
-    const lookups = fakeDns('rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
+    const lookups = fakeDns(test, 'rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
     assert.equal(await checkDestination(new URL(url), 'public-only'), undefined, 'first answer is public');
     await assert.rejects(
       send(url, 'public-only'),
-      /rebind\.test resolves to a disallowed address \(127\.0\.0\.1\)/,
+      notAllowed(/rebind\.test resolves to a disallowed address \(127\.0\.0\.1\)/),
     );
     assert.equal(lookups.length, 2, 'the connection did its own (guarded) lookup');
     assert.equal(receiver.received.length, 0);
   });
 
-  it('refuses a name when any one of its addresses is private', async () => {
+  it('refuses a name when any one of its addresses is private', async (test) => {
     const port = new URL(receiver.url).port;
-    fakeDns('mixed.test', [['93.184.216.34', '127.0.0.1']]);
+    fakeDns(test, 'mixed.test', [['93.184.216.34', '127.0.0.1']]);
     assert.match(
       String(await checkDestination(new URL(`http://mixed.test:${port}/`), 'public-only')),
-      /127\.0\.0\.1/,
+      /must resolve/,
     );
-    await assert.rejects(send(`http://mixed.test:${port}/hooks`, 'public-only'), DeliveryError);
+    await assert.rejects(send(`http://mixed.test:${port}/hooks`, 'public-only'), notAllowed(/127\.0\.0\.1/));
     assert.equal(receiver.received.length, 0);
   });
 });
@@ -389,14 +383,13 @@ for (const dialect of DIALECTS) {
       assert.equal(verifiedPayload(receiver.received[0]!).data.account_number, account.account_number);
     });
 
-    it('refuses at delivery time a live name that rebinds to loopback after it was accepted', async (test) => {
+    it('refuses at delivery time a live name that rebinds to loopback after it was accepted, telling the partner only destination_not_allowed', async (test) => {
       const { t, sink } = ctx;
       const partner = await activePartner(t, sink);
       await settled(t.db, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
-      const lookups = fakeDns('hooks.rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
-      test.after(() => restoreDns());
+      const lookups = fakeDns(test, 'hooks.rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
       const set = await t.api.put(
         WEBHOOK,
         { url: `https://hooks.rebind.test:${port}/hooks` },
@@ -413,8 +406,11 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(attempt.succeeded, false);
       assert.equal(attempt.status_code, null);
-      assert.match(attempt.error, /disallowed address \(127\.0\.0\.1\)/);
+      assert.equal(attempt.latency_ms, 0);
+      assert.equal(attempt.error, 'destination_not_allowed');
       assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
+      const logged = logLinesWith(t, attempt.event_id).filter((line) => line.includes('127.0.0.1'));
+      assert.ok(logged.length > 0, 'the server log keeps the resolved address for the operator');
       assert.equal((await t.api.delete(WEBHOOK, { token: partner.liveToken })).status, 200);
     });
   });

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
 import { actorOf, insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
@@ -21,6 +22,7 @@ export interface WebhooksDeps {
   db: Kysely<Database>;
   clock: Clock;
   keys: KeyRing;
+  log: Logger;
   timeoutMs: number;
   allowPrivate: boolean;
 }
@@ -37,7 +39,7 @@ export function addressPolicy(environment: string, allowPrivate: boolean): Addre
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate }: WebhooksDeps) {
+export function createWebhooksService({ db, clock, keys, log, timeoutMs, allowPrivate }: WebhooksDeps) {
   function endpointView(endpoint: repo.EndpointRow) {
     const now = clock.now();
     return {
@@ -58,7 +60,7 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
       throw validationError({ url: ['must be an https URL in the live environment'] });
     }
     const problem = await checkDestination(parsed, addressPolicy(environment, allowPrivate));
-    if (problem) throw validationError({ url: [`${problem}; webhooks are only sent to public addresses`] });
+    if (problem) throw validationError({ url: [problem] });
   }
 
   /** Sets the URL. The first set issues a secret; changing the URL keeps it, so receivers keep verifying. */
@@ -236,6 +238,12 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
         now,
       );
     });
+    if (!outcome.succeeded) {
+      log.info(
+        { event_id: event.id, attempt_id: id, error: outcome.error, cause: outcome.cause },
+        'webhook manual retry failed',
+      );
+    }
     const attempt = await repo.findAttempt(db, scope, id);
     return attemptView(attempt!);
   }
