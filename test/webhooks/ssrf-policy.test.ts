@@ -1,6 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { embeddedIPv4 } from '../../src/modules/webhooks/ssrf.js';
+import { addressPolicy, embeddedIPv4 } from '../../src/modules/webhooks/ssrf.js';
+
+describe('SSRF guard: policy per environment', () => {
+  it('is public-only for live, and for sandbox in production', () => {
+    assert.equal(addressPolicy('live', { allowPrivate: false, production: false }), 'public-only');
+    assert.equal(addressPolicy('live', { allowPrivate: false, production: true }), 'public-only');
+    assert.equal(addressPolicy('sandbox', { allowPrivate: false, production: true }), 'public-only');
+  });
+
+  it('lets a sandbox outside production reach private addresses but not link-local', () => {
+    assert.equal(addressPolicy('sandbox', { allowPrivate: false, production: false }), 'no-link-local');
+  });
+
+  it('is lifted by WEBHOOK_ALLOW_PRIVATE', () => {
+    assert.equal(addressPolicy('live', { allowPrivate: true, production: false }), 'any');
+    assert.equal(addressPolicy('sandbox', { allowPrivate: true, production: false }), 'any');
+  });
+});
 
 describe('SSRF guard: IPv4 addresses inside IPv6 ones', () => {
   it('finds the IPv4 address of every embedding form', () => {

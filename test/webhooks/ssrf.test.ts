@@ -11,6 +11,7 @@ import {
   DELIVERIES,
   fakeDns,
   logLinesWith,
+  retryUrl,
   setEndpoint,
   settled,
   startReceiver,
@@ -412,6 +413,63 @@ for (const dialect of DIALECTS) {
       const logged = logLinesWith(t, attempt.event_id).filter((line) => line.includes('127.0.0.1'));
       assert.ok(logged.length > 0, 'the server log keeps the resolved address for the operator');
       assert.equal((await t.api.delete(WEBHOOK, { token: partner.liveToken })).status, 200);
+    });
+  });
+
+  describe(`SSRF guard over HTTP in production: sandbox is public-only too [${dialect.name}]`, {
+    skip: dialect.skip,
+    concurrency: true,
+  }, () => {
+    const ctx = useWebhookApp(dialect.name, {
+      env: { NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'false' },
+    });
+
+    it('refuses sandbox URLs on loopback, private, link-local and IPv4-carrying IPv6 forms (422 errors.url); accepts a public one', async (test) => {
+      const { t, sink } = ctx;
+      const partner = await createPartner(t, sink);
+      await settled(t.db, partner.companyId);
+      const receiver = await startReceiver(test);
+      const port = new URL(receiver.url).port;
+      await assertRefused(t, partner.token, [...loopbackForms('http', port), ...PRIVATE_URLS('http')]);
+      const accepted = await t.api.put(WEBHOOK, { url: 'http://8.8.8.8/hooks' }, { token: partner.token });
+      assert.equal(accepted.status, 201, accepted.text);
+      assert.equal((await t.api.delete(WEBHOOK, { token: partner.token })).status, 200);
+      assert.equal(receiver.received.length, 0);
+    });
+
+    it('refuses at delivery time a sandbox name that rebinds to loopback, automatically and on a manual retry', async (test) => {
+      const { t, sink } = ctx;
+      const partner = await createPartner(t, sink);
+      await settled(t.db, partner.companyId);
+      const receiver = await startReceiver(test);
+      const port = new URL(receiver.url).port;
+      fakeDns(test, 'sandbox.rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
+      const set = await t.api.put(
+        WEBHOOK,
+        { url: `http://sandbox.rebind.test:${port}/hooks` },
+        { token: partner.token },
+      );
+      assert.equal(set.status, 201, set.text);
+      await createAccount(t.api, partner.token);
+      const attempt = await until('a refused sandbox attempt', async () => {
+        const log = await t.api.get(DELIVERIES, { token: partner.token });
+        return log.body.data.items.find(
+          (item: { event_type: string }) => item.event_type === 'virtual_account.created',
+        );
+      });
+      assert.equal(attempt.succeeded, false);
+      assert.equal(attempt.status_code, null);
+      assert.equal(attempt.latency_ms, 0);
+      assert.equal(attempt.error, 'destination_not_allowed');
+
+      const retried = await t.api.post(retryUrl(attempt.id), undefined, { token: partner.token });
+      assert.equal(retried.status, 201, retried.text);
+      assert.equal(retried.body.data.succeeded, false);
+      assert.equal(retried.body.data.error, 'destination_not_allowed');
+      assert.equal(retried.body.data.latency_ms, 0);
+      assert.doesNotMatch(retried.text, /127\.0\.0\.1/);
+      assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
+      assert.equal((await t.api.delete(WEBHOOK, { token: partner.token })).status, 200);
     });
   });
 }

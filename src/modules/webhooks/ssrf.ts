@@ -2,11 +2,24 @@ import { isIP } from 'node:net';
 
 /**
  * Which destinations a webhook may reach:
- * - `public-only`: public unicast addresses only (live);
- * - `no-link-local`: anything but link-local and cloud metadata (sandbox);
+ * - `public-only`: public unicast addresses only (live everywhere, sandbox in production);
+ * - `no-link-local`: anything but link-local and cloud metadata (sandbox outside production);
  * - `any`: no guard (WEBHOOK_ALLOW_PRIVATE, development and tests).
  */
 export type AddressPolicy = 'public-only' | 'no-link-local' | 'any';
+
+/**
+ * The SSRF guard (CONTRACT 4.5). Live endpoints must be public. Sandbox endpoints may be private (a
+ * developer's tunnel or local receiver) but never link-local, where cloud metadata services live;
+ * in production sandbox is public-only too, or it would let any sign-up probe the operator's network.
+ */
+export function addressPolicy(
+  environment: string,
+  guard: { allowPrivate: boolean; production: boolean },
+): AddressPolicy {
+  if (guard.allowPrivate) return 'any';
+  return environment === 'live' || guard.production ? 'public-only' : 'no-link-local';
+}
 
 interface Prefix {
   bytes: Uint8Array;

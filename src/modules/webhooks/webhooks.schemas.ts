@@ -22,7 +22,9 @@ export const SetWebhookBody = Type.Object(
       format: 'url',
       maxLength: 2048,
       description:
-        'Where events are POSTed. Live: https, and the host must resolve to public addresses only.',
+        'Where events are POSTed. Live: https. The host must resolve to public addresses only, in ' +
+        'sandbox too in production; a development sandbox may use private and loopback addresses, ' +
+        'never link-local (cloud metadata). IPv6 forms that carry an IPv4 address count as that address.',
       examples: ['https://hooks.acme.ng/baas'],
     }),
   },

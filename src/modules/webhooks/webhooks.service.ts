@@ -24,22 +24,13 @@ export interface WebhooksDeps {
   keys: KeyRing;
   log: Logger;
   timeoutMs: number;
-  allowPrivate: boolean;
-}
-
-/**
- * The SSRF guard (CONTRACT 4.5): live endpoints must be public addresses; sandbox endpoints may be
- * private (a developer's tunnel or local receiver) but never link-local, where cloud metadata
- * services live. WEBHOOK_ALLOW_PRIVATE lifts both for development and tests.
- */
-export function addressPolicy(environment: string, allowPrivate: boolean): AddressPolicy {
-  if (allowPrivate) return 'any';
-  return environment === 'live' ? 'public-only' : 'no-link-local';
+  /** The SSRF guard's policy for an environment (ssrf.ts addressPolicy). */
+  policyFor(environment: string): AddressPolicy;
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-export function createWebhooksService({ db, clock, keys, log, timeoutMs, allowPrivate }: WebhooksDeps) {
+export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyFor }: WebhooksDeps) {
   function endpointView(endpoint: repo.EndpointRow) {
     const now = clock.now();
     return {
@@ -59,7 +50,7 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, allowPr
     if (environment === 'live' && parsed.protocol !== 'https:') {
       throw validationError({ url: ['must be an https URL in the live environment'] });
     }
-    const problem = await checkDestination(parsed, addressPolicy(environment, allowPrivate));
+    const problem = await checkDestination(parsed, policyFor(environment));
     if (problem) throw validationError({ url: [problem] });
   }
 
@@ -203,7 +194,7 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, allowPr
     const outcome = await deliver(event, endpoint, {
       keys,
       timeoutMs,
-      policy: addressPolicy(scope.environment, allowPrivate),
+      policy: policyFor(scope.environment),
       now: clock.now(),
     });
     const now = clock.now();
