@@ -4,6 +4,7 @@ import { checkDestination, DeliveryError, postJson } from '../../src/modules/web
 import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
 import { DIALECTS } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
+import type { Api } from '../support/http.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   activePartner,
@@ -284,11 +285,7 @@ describe('SSRF guard: the sender', () => {
 });
 
 /** Asserts a 422 VALIDATION_FAILED on `url` for each URL, and that nothing was stored. */
-async function assertRefused(
-  t: { api: import('../support/http.js').Api },
-  token: string,
-  urls: string[],
-): Promise<void> {
+async function assertRefused(t: { api: Api }, token: string, urls: string[]): Promise<void> {
   for (const url of urls) {
     const response = await t.api.put(WEBHOOK, { url }, { token });
     assert.equal(response.status, 422, `${url}: ${response.text}`);
