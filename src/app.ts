@@ -14,8 +14,9 @@ import { teamRoutes } from './modules/team/team.routes.js';
 import { createTeamService } from './modules/team/team.service.js';
 import { virtualAccountsRoutes } from './modules/virtual-accounts/virtual-accounts.routes.js';
 import { createVirtualAccountsService } from './modules/virtual-accounts/virtual-accounts.service.js';
+import { addressPolicy } from './modules/webhooks/ssrf.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
-import { addressPolicy, createWebhooksService } from './modules/webhooks/webhooks.service.js';
+import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { createWebhookWorker } from './modules/webhooks/webhooks.worker.js';
 import { createAuditService } from './platform/audit/audit.service.js';
 import { type Clock, systemClock } from './platform/clock.js';
@@ -119,12 +120,18 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keys,
     hasRepresentative: onboarding.hasRepresentative,
   });
+  const webhookPolicy = (environment: string) =>
+    addressPolicy(environment, {
+      allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+      production: config.NODE_ENV === 'production',
+    });
   const webhooks = createWebhooksService({
     db: database.db,
     clock,
     keys,
+    log,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
+    policyFor: webhookPolicy,
   });
   const webhookWorker = createWebhookWorker({
     db: database.db,
@@ -134,7 +141,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     pollMs: config.WEBHOOK_POLL_MS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
-    policyFor: (environment) => addressPolicy(environment, config.WEBHOOK_ALLOW_PRIVATE),
+    policyFor: webhookPolicy,
   });
   const virtualAccounts = createVirtualAccountsService({
     db: database.db,

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 
 export interface ReceivedWebhook {
@@ -75,5 +75,37 @@ export class WebhookReceiver {
         throw new Error(`webhook condition not met in ${timeoutMs} ms; received ${this.received.length}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+}
+
+/**
+ * A loopback TCP port that is not an HTTP receiver, as a port scan through webhooks would find one:
+ * `hang-up` accepts and closes at once (a database refusing a stranger), `banner` greets in its own
+ * protocol (SSH), `silent` accepts and never answers.
+ */
+export class NonHttpServer {
+  behaviour: 'hang-up' | 'banner' | 'silent' = 'hang-up';
+  private readonly sockets = new Set<net.Socket>();
+  private readonly server = net.createServer((socket) => {
+    this.sockets.add(socket);
+    socket.on('close', () => this.sockets.delete(socket));
+    socket.on('error', () => undefined);
+    if (this.behaviour === 'hang-up') socket.destroy();
+    else if (this.behaviour === 'banner') socket.write('SSH-2.0-OpenSSH_9.6p1 Ubuntu-3ubuntu13\r\n');
+  });
+
+  async start(): Promise<this> {
+    this.server.listen(0, '127.0.0.1');
+    await once(this.server, 'listening');
+    return this;
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${(this.server.address() as AddressInfo).port}/hooks`;
+  }
+
+  async stop(): Promise<void> {
+    for (const socket of this.sockets) socket.destroy();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

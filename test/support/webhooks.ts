@@ -1,4 +1,6 @@
 import assert from 'node:assert/strict';
+import dns from 'node:dns';
+import { syncBuiltinESMExports } from 'node:module';
 import { after, before, type TestContext } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/platform/db/schema.js';
@@ -199,4 +201,67 @@ export async function allDeliveries(api: Api, token: string, query = '', limit =
     cursor = page.body.data.next_cursor;
   } while (cursor);
   return items;
+}
+
+/** One answer of fakeDns: the addresses, or the error code getaddrinfo would fail with. */
+export type DnsAnswer = string[] | { code: 'ENOTFOUND' | 'EAI_AGAIN' };
+
+const fakeNames = new Map<string, { answers: DnsAnswer[]; seen: DnsAnswer[] }>();
+let realLookup: typeof dns.lookup | undefined;
+
+function fakeLookup(hostname: string, options: unknown, callback: unknown): void {
+  const fake = fakeNames.get(hostname);
+  if (!fake) {
+    (realLookup as (...args: unknown[]) => void)(hostname, options, callback);
+    return;
+  }
+  const answer = fake.answers[Math.min(fake.seen.length, fake.answers.length - 1)]!;
+  fake.seen.push(answer);
+  const done = callback as (
+    error: NodeJS.ErrnoException | null,
+    addresses?: unknown,
+    family?: number,
+  ) => void;
+  if (!Array.isArray(answer)) {
+    const error: NodeJS.ErrnoException = new Error(`getaddrinfo ${answer.code} ${hostname}`);
+    error.code = answer.code;
+    process.nextTick(done, error);
+    return;
+  }
+  const all = answer.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  if (typeof options === 'object' && options !== null && (options as { all?: boolean }).all) {
+    process.nextTick(done, null, all);
+  } else {
+    process.nextTick(done, null, all[0]!.address, all[0]!.family);
+  }
+}
+
+/**
+ * Makes `name` resolve to `answers` (one per lookup, the last one repeating) in this process, the
+ * app's sender included, until the test ends; other names resolve normally, and tests running at
+ * the same time may fake other names. Returns the answers given so far.
+ */
+export function fakeDns(test: TestContext, name: string, answers: DnsAnswer[]): DnsAnswer[] {
+  const seen: DnsAnswer[] = [];
+  fakeNames.set(name, { answers, seen });
+  if (!realLookup) {
+    realLookup = dns.lookup;
+    (dns as { lookup: unknown }).lookup = fakeLookup;
+    // The sender imports `lookup` from node:dns as an ES module binding; this makes it see the fake.
+    syncBuiltinESMExports();
+  }
+  test.after(() => {
+    fakeNames.delete(name);
+    if (fakeNames.size === 0 && realLookup) {
+      (dns as { lookup: unknown }).lookup = realLookup;
+      realLookup = undefined;
+      syncBuiltinESMExports();
+    }
+  });
+  return seen;
+}
+
+/** The app's log lines (JSON) that mention `text`. */
+export function logLinesWith(t: Pick<TestApp, 'logs'>, text: string): string[] {
+  return t.logs.filter((line) => line.includes(text));
 }

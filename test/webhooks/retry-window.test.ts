@@ -88,7 +88,7 @@ describe('webhook retry window', { concurrency: true }, () => {
           const [row] = await outboxEvents(t.db, partner.companyId);
           return row?.status === 'failed' && row;
         });
-        assert.equal(failed.last_error, 'receiver answered HTTP 500');
+        assert.equal(failed.last_error, 'http_500');
         assert.equal(failed.delivered_at, null);
         const attempts = await attemptsOf(t.db, event!.id);
         assert.equal(failed.attempts, attempts.length);

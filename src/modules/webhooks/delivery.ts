@@ -9,8 +9,12 @@ import type { EndpointRow, EventRow } from './webhooks.repository.js';
 export interface DeliveryOutcome {
   succeeded: boolean;
   statusCode: number | null;
+  /** 0 unless an HTTP answer came: how long a failed connection took would tell open ports from closed ones. */
   latencyMs: number;
+  /** What the partner sees: null, `http_<status>`, or a FailureReason. */
   error: string | null;
+  /** The detailed cause (socket error, resolved address), for the server's log only. */
+  cause: string | null;
   url: string;
 }
 
@@ -59,16 +63,17 @@ export async function deliver(
       succeeded,
       statusCode: result.statusCode,
       latencyMs: result.latencyMs,
-      error: succeeded ? null : `receiver answered HTTP ${result.statusCode}`,
+      error: succeeded ? null : `http_${result.statusCode}`,
+      cause: succeeded ? null : `receiver answered HTTP ${result.statusCode}`,
       url: endpoint.url,
     };
   } catch (error) {
-    const message = error instanceof DeliveryError ? error.message : String(error);
     return {
       succeeded: false,
       statusCode: null,
-      latencyMs: error instanceof DeliveryError ? error.latencyMs : 0,
-      error: message.slice(0, 500),
+      latencyMs: 0,
+      error: error instanceof DeliveryError ? error.reason : 'connection_failed',
+      cause: String(error instanceof DeliveryError ? error.message : error).slice(0, 500),
       url: endpoint.url,
     };
   }

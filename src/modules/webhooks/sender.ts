@@ -4,13 +4,20 @@ import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import { type AddressPolicy, addressAllowed } from './ssrf.js';
 
+/**
+ * What a partner is told about an attempt that got no HTTP answer. Socket errors, resolved addresses
+ * and connect timings stay in the server's log: shown to the partner they would make webhooks a port
+ * scanner of whatever network the guard lets the sender reach.
+ */
+export type FailureReason = 'connection_failed' | 'timeout' | 'destination_not_allowed';
+
+/** `message` is the detailed cause, for the server's log only; `reason` is what the partner sees. */
 export class DeliveryError extends Error {
   override name = 'DeliveryError';
-  /** How long the attempt took before it failed (0 when refused before connecting). */
-  readonly latencyMs: number;
-  constructor(message: string, latencyMs = 0) {
+  readonly reason: FailureReason;
+  constructor(reason: FailureReason, message: string) {
     super(message);
-    this.latencyMs = latencyMs;
+    this.reason = reason;
   }
 }
 
@@ -33,6 +40,7 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
       const refused = addresses.find((entry) => !addressAllowed(entry.address, policy));
       if (addresses.length === 0 || refused) {
         const blocked = new DeliveryError(
+          'destination_not_allowed',
           `${hostname} resolves to a disallowed address (${refused?.address ?? 'none'})`,
         );
         return callback(blocked as NodeJS.ErrnoException, '', 0);
@@ -44,20 +52,39 @@ function guardedLookup(policy: AddressPolicy): LookupFunction {
   };
 }
 
-/** Checks a URL's host against the policy before anything is stored (IP literals and DNS names). */
+const RULE: Record<Exclude<AddressPolicy, 'any'>, string> = {
+  'public-only': 'webhooks are only sent to public addresses',
+  'no-link-local': 'webhooks are never sent to link-local or cloud metadata addresses',
+};
+
+/**
+ * Checks a URL's host against the policy before anything is stored (IP literals and DNS names).
+ * Under a guard, a refused name is not told apart from one that does not resolve, and what it
+ * resolved to is not told: either would let a partner map the operator's internal DNS.
+ */
 export async function checkDestination(url: URL, policy: AddressPolicy): Promise<string | undefined> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  if (isIP(host)) return addressAllowed(host, policy) ? undefined : `${host} is not a public address`;
+  if (policy === 'any')
+    return isIP(host) || (await resolves(host)).length > 0 ? undefined : `${host} does not resolve`;
+  if (isIP(host)) return addressAllowed(host, policy) ? undefined : `${host} is not allowed: ${RULE[policy]}`;
+  const addresses = await resolves(host);
+  const refused = addresses.length === 0 || addresses.some((address) => !addressAllowed(address, policy));
+  return refused ? `${host} must resolve, and only to allowed addresses: ${RULE[policy]}` : undefined;
+}
+
+/** Every address of a name; none when it does not resolve. */
+function resolves(host: string): Promise<string[]> {
   return new Promise((resolve) => {
-    dnsLookup(host, { all: true }, (error, addresses: LookupAddress[]) => {
-      if (error || addresses.length === 0) return resolve(`${host} does not resolve`);
-      const refused = addresses.find((entry) => !addressAllowed(entry.address, policy));
-      resolve(refused ? `${host} resolves to ${refused.address}, which is not a public address` : undefined);
-    });
+    dnsLookup(host, { all: true }, (error, addresses: LookupAddress[]) =>
+      resolve(error ? [] : addresses.map((entry) => entry.address)),
+    );
   });
 }
 
-/** POSTs a JSON body; a timeout, a refused address or a network error throws DeliveryError. */
+/**
+ * POSTs a JSON body; a timeout, a refused address or a network error throws DeliveryError. The
+ * latency is measured only when an HTTP answer came.
+ */
 export function postJson(
   target: string,
   body: string,
@@ -67,7 +94,7 @@ export function postJson(
   const url = new URL(target);
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIP(host) && !addressAllowed(host, options.policy)) {
-    return Promise.reject(new DeliveryError(`${host} is not a public address`));
+    return Promise.reject(new DeliveryError('destination_not_allowed', `${host} is not an allowed address`));
   }
   const client = url.protocol === 'https:' ? https : http;
   const started = performance.now();
@@ -98,13 +125,13 @@ export function postJson(
       },
     );
     request.on('error', (error: Error) => {
-      const message =
-        error.name === 'AbortError' || error.name === 'TimeoutError'
-          ? `no response within ${options.timeoutMs} ms`
-          : error instanceof DeliveryError
-            ? error.message
-            : `${(error as NodeJS.ErrnoException).code ?? error.name}: ${error.message}`;
-      reject(new DeliveryError(message, Math.round(performance.now() - started)));
+      if (error instanceof DeliveryError) return reject(error);
+      if (error.name === 'AbortError' || error.name === 'TimeoutError') {
+        return reject(new DeliveryError('timeout', `no response within ${options.timeoutMs} ms`));
+      }
+      // Refused, reset, unresolvable, not HTTP, TLS: all one reason to the partner.
+      const code = (error as NodeJS.ErrnoException).code ?? error.name;
+      reject(new DeliveryError('connection_failed', `${code}: ${error.message}`));
     });
     request.end(body);
   });

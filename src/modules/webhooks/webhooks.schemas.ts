@@ -22,7 +22,9 @@ export const SetWebhookBody = Type.Object(
       format: 'url',
       maxLength: 2048,
       description:
-        'Where events are POSTed. Live: https, and the host must resolve to public addresses only.',
+        'Where events are POSTed. Live: https. The host must resolve to public addresses only, in ' +
+        'sandbox too in production; a development sandbox may use private and loopback addresses, ' +
+        'never link-local (cloud metadata). IPv6 forms that carry an IPv4 address count as that address.',
       examples: ['https://hooks.acme.ng/baas'],
     }),
   },
@@ -60,8 +62,21 @@ export const DeliveryAttempt = Type.Object({
   url: Type.String(),
   succeeded: Type.Boolean(),
   status_code: Nullable(Type.Integer({ description: 'null when no HTTP answer came (timeout, refused).' })),
-  latency_ms: Type.Integer(),
-  error: Nullable(Type.String()),
+  latency_ms: Type.Integer({
+    minimum: 0,
+    description: 'Time until the HTTP answer arrived; 0 when none came (status_code null).',
+  }),
+  error: Nullable(
+    Type.String({
+      description:
+        'null on success; otherwise one of: http_<status> (the receiver answered a non-2xx status, ' +
+        'e.g. http_500; redirects are not followed), timeout (no answer within the delivery timeout, 10 s), ' +
+        'connection_failed (the host did not resolve, the connection was refused or dropped, TLS ' +
+        'failed, or the answer was not HTTP), destination_not_allowed (the host resolved to an ' +
+        'address webhooks may not be sent to).',
+      examples: ['http_500', 'timeout', 'connection_failed', 'destination_not_allowed'],
+    }),
+  ),
   created_at: Timestamp(),
 });
 

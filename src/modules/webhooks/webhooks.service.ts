@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Logger } from 'pino';
 import { actorOf, insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
@@ -21,23 +22,15 @@ export interface WebhooksDeps {
   db: Kysely<Database>;
   clock: Clock;
   keys: KeyRing;
+  log: Logger;
   timeoutMs: number;
-  allowPrivate: boolean;
-}
-
-/**
- * The SSRF guard (CONTRACT 4.5): live endpoints must be public addresses; sandbox endpoints may be
- * private (a developer's tunnel or local receiver) but never link-local, where cloud metadata
- * services live. WEBHOOK_ALLOW_PRIVATE lifts both for development and tests.
- */
-export function addressPolicy(environment: string, allowPrivate: boolean): AddressPolicy {
-  if (allowPrivate) return 'any';
-  return environment === 'live' ? 'public-only' : 'no-link-local';
+  /** The SSRF guard's policy for an environment (ssrf.ts addressPolicy). */
+  policyFor(environment: string): AddressPolicy;
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate }: WebhooksDeps) {
+export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyFor }: WebhooksDeps) {
   function endpointView(endpoint: repo.EndpointRow) {
     const now = clock.now();
     return {
@@ -57,8 +50,8 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
     if (environment === 'live' && parsed.protocol !== 'https:') {
       throw validationError({ url: ['must be an https URL in the live environment'] });
     }
-    const problem = await checkDestination(parsed, addressPolicy(environment, allowPrivate));
-    if (problem) throw validationError({ url: [`${problem}; webhooks are only sent to public addresses`] });
+    const problem = await checkDestination(parsed, policyFor(environment));
+    if (problem) throw validationError({ url: [problem] });
   }
 
   /** Sets the URL. The first set issues a secret; changing the URL keeps it, so receivers keep verifying. */
@@ -202,7 +195,7 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
     const outcome = await deliver(event, endpoint, {
       keys,
       timeoutMs,
-      policy: addressPolicy(scope.environment, allowPrivate),
+      policy: policyFor(scope.environment),
       now: clock.now(),
     });
     const now = clock.now();
@@ -237,6 +230,12 @@ export function createWebhooksService({ db, clock, keys, timeoutMs, allowPrivate
         now,
       );
     });
+    if (!outcome.succeeded) {
+      log.info(
+        { event_id: event.id, attempt_id: id, error: outcome.error, cause: outcome.cause },
+        'webhook manual retry failed',
+      );
+    }
     const attempt = await repo.findAttempt(db, scope, id);
     return attemptView(attempt!);
   }

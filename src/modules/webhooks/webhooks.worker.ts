@@ -84,7 +84,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     });
     if (!outcome.succeeded) {
       log.info(
-        { event_id: event.id, attempt, error: outcome.error, gave_up: givesUp },
+        { event_id: event.id, attempt, error: outcome.error, cause: outcome.cause, gave_up: givesUp },
         'webhook delivery failed',
       );
     }
