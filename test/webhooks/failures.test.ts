@@ -398,6 +398,39 @@ describe('webhook failures', { concurrency: true }, () => {
         );
       });
 
+      it('limits manual retries to 10 a minute per partner (429 RATE_LIMITED with Retry-After), each partner on its own budget', async (test) => {
+        const { t, sink } = ctx;
+        const receiver = await startReceiver(test);
+        const partner = await createPartner(t, sink);
+        const other = await createPartner(t, sink);
+        await setEndpoint(t.api, partner.token, receiver);
+        await setEndpoint(t.api, other.token, receiver);
+        receiver.respond = () => 500;
+        await createAccount(t.api, partner.token);
+        await createAccount(t.api, other.token);
+        const attemptOf = async (companyId: number) => {
+          const [event] = await outboxEvents(t.db, companyId);
+          return until('the automatic attempt', async () => (await attemptsOf(t.db, event!.id))[0]);
+        };
+        const mine = await attemptOf(partner.companyId);
+        const theirs = await attemptOf(other.companyId);
+        for (let retry = 1; retry <= 10; retry++) {
+          const answer = await t.api.post(retryUrl(mine.id), undefined, { token: partner.token });
+          assert.equal(answer.status, 201, `retry ${retry}: ${answer.text}`);
+        }
+        const sentBefore = receiver.received.length;
+        const refused = await t.api.post(retryUrl(mine.id), undefined, { token: partner.token });
+        assert.equal(refused.status, 429, refused.text);
+        assert.equal(refused.body.error_code, 'RATE_LIMITED');
+        const retryAfter = Number(refused.headers.get('retry-after'));
+        assert.ok(retryAfter >= 1 && retryAfter <= 60, `Retry-After ${retryAfter}`);
+        assert.equal(receiver.received.length, sentBefore, 'a refused retry sends nothing');
+        // Another partner keeps its own budget; the window passes.
+        assert.equal((await t.api.post(retryUrl(theirs.id), undefined, { token: other.token })).status, 201);
+        t.clock.advance(60_000);
+        assert.equal((await t.api.post(retryUrl(mine.id), undefined, { token: partner.token })).status, 201);
+      });
+
       it('answers a manual retry that got no HTTP answer with a generic reason, no timing and no socket text', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);

@@ -9,6 +9,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/http/auth.js';
 import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
+import { enforceLimit } from '../../platform/limits/limits.js';
 import { deliver } from './delivery.js';
 import { checkDestination } from './sender.js';
 import { newWebhookSecret } from './signature.js';
@@ -17,6 +18,9 @@ import * as repo from './webhooks.repository.js';
 
 /** After a rotation the previous secret keeps signing for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Manual resends per partner (both environments): enough to debug a receiver, too few to scan with. */
+export const MANUAL_RETRY_LIMIT = { max: 10, windowMs: 60_000 };
 
 export interface WebhooksDeps {
   db: Kysely<Database>;
@@ -192,6 +196,8 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
     if (!event) throw new AppError('NOT_FOUND');
     if (!endpoint)
       throw new AppError('NOT_FOUND', { message: 'No webhook endpoint is set for this environment.' });
+    // Counted once the request names a real attempt and endpoint, before anything is sent.
+    await enforceLimit(db, `webhook-retry:${credential.partnerId}`, clock.now(), MANUAL_RETRY_LIMIT);
     const outcome = await deliver(event, endpoint, {
       keys,
       timeoutMs,
