@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
+import { createReviewService } from './modules/admin/review.service.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createKycProvider } from './modules/kyc/kyc.js';
@@ -19,6 +20,7 @@ import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
 import { createWebhookWorker } from './modules/webhooks/webhooks.worker.js';
 import { createAuditService } from './platform/audit/audit.service.js';
+import { createAuditedWrite } from './platform/audit/audited-write.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
 import { openDatabase } from './platform/db/database.js';
@@ -38,6 +40,7 @@ import {
   redisRateLimitStore,
   registerIpRateLimit,
 } from './platform/http/rate-limit.js';
+import type { Environment } from './platform/http/schemas.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { purgeExpiredIdempotencyKeys, registerIdempotency } from './platform/idempotency/idempotency.js';
 import { purgeRateWindows } from './platform/limits/limits.repository.js';
@@ -80,6 +83,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await database.close();
     throw error;
   }
+  const write = createAuditedWrite(database.db, clock);
   const keys = createKeyRing(config.DATA_ENCRYPTION_KEY ?? loadOrCreateDevKey(config.DATA_DIR));
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
@@ -102,9 +106,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     ? redisRateLimitStore(config.REDIS_URL, clock)
     : memoryRateLimitStore(clock);
 
-  const accounts = createAccountsService({ db: database.db, clock, keys, mail, log });
+  const accounts = createAccountsService({ db: database.db, write, clock, keys, mail, log });
   const onboarding = createOnboardingService({
     db: database.db,
+    write,
     clock,
     keys,
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
@@ -112,21 +117,24 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log,
     setSessionEnvironment: accounts.setSessionEnvironment,
   });
+  const review = createReviewService({ write, onboarding });
   const audit = createAuditService(database.db, keys);
-  const apiKeys = createApiKeysService({ db: database.db, clock, keys, log });
+  const apiKeys = createApiKeysService({ db: database.db, write, clock, keys, log });
   const team = createTeamService({
     db: database.db,
+    write,
     clock,
     keys,
     hasRepresentative: onboarding.hasRepresentative,
   });
-  const webhookPolicy = (environment: string) =>
+  const webhookPolicy = (environment: Environment) =>
     addressPolicy(environment, {
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
       production: config.NODE_ENV === 'production',
     });
   const webhooks = createWebhooksService({
     db: database.db,
+    write,
     clock,
     keys,
     log,
@@ -135,6 +143,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   const webhookWorker = createWebhookWorker({
     db: database.db,
+    write,
     clock,
     keys,
     log,
@@ -145,7 +154,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   const virtualAccounts = createVirtualAccountsService({
     db: database.db,
-    clock,
+    write,
     keys,
     bankCodes: { sandbox: config.BANK_CODE_SANDBOX, live: config.BANK_CODE_LIVE },
     bankName: config.BANK_NAME,
@@ -195,7 +204,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(teamRoutes, { team });
       await api.register(virtualAccountsRoutes, { virtualAccounts });
       await api.register(webhooksRoutes, { webhooks });
-      if (config.ADMIN_API_KEY) await api.register(adminRoutes, { onboarding, audit });
+      if (config.ADMIN_API_KEY) await api.register(adminRoutes, { review, audit });
     },
     { prefix: API_PREFIX },
   );

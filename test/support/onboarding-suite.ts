@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
+import type { DocumentType } from '../../src/modules/onboarding/onboarding.schemas.js';
 import type { DialectName, TestApp, TestAppOptions } from './app.js';
 import { createPartner, type Partner } from './factories.js';
 import { type ApiResponse, V1 } from './http.js';
@@ -198,7 +199,7 @@ export function dateBefore(t: Pick<TestApp, 'clock'>, years: number, days = 0): 
 }
 
 /** The partner's current documents straight from the database. */
-export function currentDocuments(t: Pick<TestApp, 'db'>, companyId: number, documentType?: string) {
+export function currentDocuments(t: Pick<TestApp, 'db'>, companyId: number, documentType?: DocumentType) {
   let query = t.db
     .selectFrom('documents')
     .selectAll()

@@ -154,7 +154,7 @@ export async function activePartner(
   return { ...partner, liveToken: await liveSession(t.api, partner) };
 }
 
-export function outboxEvents(db: Kysely<Database>, partnerId: number, environment?: string) {
+export function outboxEvents(db: Kysely<Database>, partnerId: number, environment?: 'sandbox' | 'live') {
   let query = db
     .selectFrom('outbox_events')
     .selectAll()

@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
+import type { Environment } from '../../platform/http/schemas.js';
 import type { CodePurpose, PartnersTable, SessionsTable } from './accounts.table.js';
 
 export type PartnerRow = Selectable<PartnersTable>;
@@ -181,7 +182,7 @@ export async function deleteSession(db: Kysely<Database>, sessionId: string): Pr
 export async function updateSessionEnvironment(
   db: Kysely<Database>,
   sessionId: string,
-  environment: string,
+  environment: Environment,
 ): Promise<void> {
   await db.updateTable('sessions').set({ environment }).where('id', '=', sessionId).execute();
 }

@@ -1,6 +1,12 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import {
+  actorOf,
+  anonymousActor,
+  partnerActor,
+  type RequestMeta,
+} from '../../platform/audit/audit.repository.js';
+import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
 import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import {
@@ -11,7 +17,6 @@ import {
 } from '../../platform/crypto/passwords.js';
 import { keyedHash } from '../../platform/crypto/secret-box.js';
 import { newId, randomOtp, randomToken, sha256 } from '../../platform/crypto/tokens.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { SessionCredential } from '../../platform/http/auth.js';
 import { AppError, rateLimited, validationError } from '../../platform/http/errors.js';
@@ -36,6 +41,7 @@ const COMMON_PASSWORDS = new Set(commonPasswords);
 
 export interface AccountsDeps {
   db: Kysely<Database>;
+  write: AuditedWrite;
   clock: Clock;
   keys: KeyRing;
   mail: Pick<MailOutbox, 'enqueue' | 'wake'>;
@@ -84,7 +90,7 @@ const CODE_MAILS: Record<CodePurpose, { subject: string; text: (code: string) =>
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
 
-export function createAccountsService({ db, clock, keys, mail, log }: AccountsDeps) {
+export function createAccountsService({ db, write, clock, keys, mail, log }: AccountsDeps) {
   /** Keyed by address and purpose: a code proves one address for one purpose. */
   const codeHash = (email: string, purpose: CodePurpose, code: string) =>
     keyedHash(keys.otp, `${purpose}:${email}:${code}`);
@@ -136,7 +142,7 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
     target: { email: string; purpose: CodePurpose; partnerId: number | null },
     code: string,
     meta: RequestMeta,
-    redeem: (trx: Kysely<Database>, now: number) => Promise<void>,
+    redeem: (write: WriteContext) => Promise<void>,
     prepare?: () => Promise<void>,
   ): Promise<void> {
     const now = clock.now();
@@ -149,34 +155,31 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
       expiresAt: now + OTP_TTL_MS,
       now,
     });
-    const wrongGuess = await db.transaction().execute(async (trx) => {
-      if (!(await repo.countWrongGuess(trx, { email, purpose }, guessHash, now))) return false;
-      await insertAuditEvent(
-        trx,
-        {
-          partnerId: target.partnerId,
-          actorType: 'anonymous',
+    const wrongGuess = await write(
+      { actor: anonymousActor(target.partnerId), meta, now },
+      async ({ trx, audit }) => {
+        if (!(await repo.countWrongGuess(trx, { email, purpose }, guessHash, now))) return false;
+        await audit({
           action: purpose === 'verify' ? 'account.otp_failed' : 'account.reset_code_failed',
           ...(target.partnerId !== null
             ? { targetType: 'partner', targetId: target.partnerId }
             : { metadata: { email } }),
-        },
-        meta,
-        now,
-      );
-      return true;
-    });
+        });
+        return true;
+      },
+    );
     if (wrongGuess) throw new AppError('OTP_INVALID');
 
-    await prepare?.();
-    const redeemed = await db.transaction().execute(async (trx) => {
-      // A code of an unknown address is known to nobody; matching it by chance proves nothing.
-      if (target.partnerId === null || !(await repo.consumeCode(trx, { email, purpose }, guessHash, now)))
-        return false;
-      await redeem(trx, now);
-      return true;
-    });
-    if (redeemed) return;
+    // A code of an unknown address is known to nobody; matching it by chance proves nothing.
+    if (target.partnerId !== null) {
+      await prepare?.();
+      const redeemed = await write({ actor: partnerActor(target.partnerId), meta, now }, async (context) => {
+        if (!(await repo.consumeCode(context.trx, { email, purpose }, guessHash, now))) return false;
+        await redeem(context);
+        return true;
+      });
+      if (redeemed) return;
+    }
 
     // Neither counted as wrong nor consumed: say why.
     const current = await repo.findCode(db, email, purpose);
@@ -202,10 +205,13 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
 
     await spendCodeBudget(input.email, clock.now());
     const passwordHash = await hashPassword(input.password);
-    const now = clock.now();
-    let partnerId: number;
-    try {
-      partnerId = await db.transaction().execute(async (trx) => {
+    const partnerId = await write(
+      {
+        actor: anonymousActor(null),
+        meta,
+        onUniqueViolation: () => validationError({ email: ['is already registered'] }),
+      },
+      async ({ trx, now, audit }) => {
         const id = await repo.insertPartner(trx, {
           email: input.email,
           business_name: input.business_name,
@@ -218,25 +224,15 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
           updated_at: now,
         });
         await issueCode(trx, input.email, 'verify', now, true);
-        await insertAuditEvent(
-          trx,
-          {
-            partnerId: id,
-            actorType: 'partner',
-            actorId: id,
-            action: 'account.registered',
-            targetType: 'partner',
-            targetId: id,
-          },
-          meta,
-          now,
-        );
+        await audit({
+          ...partnerActor(id),
+          action: 'account.registered',
+          targetType: 'partner',
+          targetId: id,
+        });
         return id;
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw validationError({ email: ['is already registered'] });
-      throw error;
-    }
+      },
+    );
     mail.wake();
     return { company_id: partnerId, email: input.email };
   }
@@ -249,22 +245,10 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
         { email: input.email, purpose: 'verify', partnerId: partner?.id ?? null },
         input.otp,
         meta,
-        async (trx, now) => {
+        async ({ trx, now, audit }) => {
           if (!partner) return;
           await repo.markVerified(trx, partner.id, now);
-          await insertAuditEvent(
-            trx,
-            {
-              partnerId: partner.id,
-              actorType: 'partner',
-              actorId: partner.id,
-              action: 'account.verified',
-              targetType: 'partner',
-              targetId: partner.id,
-            },
-            meta,
-            now,
-          );
+          await audit({ action: 'account.verified', targetType: 'partner', targetId: partner.id });
         },
       );
     } catch (error) {
@@ -300,22 +284,15 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
 
     const partner = await repo.findPartnerByEmail(db, email);
     const recipient = partner && eligible(partner) ? partner : undefined;
-    await db.transaction().execute(async (trx) => {
+    await write({ actor: anonymousActor(recipient?.id ?? null), meta, now }, async ({ trx, audit }) => {
       await issueCode(trx, email, purpose, now, recipient !== undefined);
       if (!recipient) return;
       if (recipient.verified_at === null) await repo.touchLastCode(trx, recipient.id, now);
-      await insertAuditEvent(
-        trx,
-        {
-          partnerId: recipient.id,
-          actorType: 'anonymous',
-          action: purpose === 'verify' ? 'account.otp_resent' : 'account.reset_requested',
-          targetType: 'partner',
-          targetId: recipient.id,
-        },
-        meta,
-        now,
-      );
+      await audit({
+        action: purpose === 'verify' ? 'account.otp_resent' : 'account.reset_requested',
+        targetType: 'partner',
+        targetId: recipient.id,
+      });
     });
     if (recipient) mail.wake();
   }
@@ -345,25 +322,17 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
       { email: input.email, purpose: 'reset', partnerId: partner?.id ?? null },
       input.otp,
       meta,
-      async (trx, now) => {
+      async ({ trx, now, audit }) => {
         if (!partner || passwordHash === undefined) return;
         await repo.resetPassword(trx, partner.id, passwordHash, now);
         const sessions = await repo.deleteSessionsOf(trx, partner.id);
         await repo.clearLoginAttempts(trx, input.email);
-        await insertAuditEvent(
-          trx,
-          {
-            partnerId: partner.id,
-            actorType: 'partner',
-            actorId: partner.id,
-            action: 'account.password_reset',
-            targetType: 'partner',
-            targetId: partner.id,
-            metadata: { sessions_revoked: sessions, verified: partner.verified_at === null },
-          },
-          meta,
-          now,
-        );
+        await audit({
+          action: 'account.password_reset',
+          targetType: 'partner',
+          targetId: partner.id,
+          metadata: { sessions_revoked: sessions, verified: partner.verified_at === null },
+        });
       },
       // Hashed only once the guess is known not to be wrong: a wrong code costs no argon2id work.
       async () => {
@@ -386,16 +355,8 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
       LOGIN_WINDOW_MS,
     );
     if (attempt > LOGIN_MAX_FAILURES) {
-      await insertAuditEvent(
-        db,
-        {
-          partnerId: null,
-          actorType: 'anonymous',
-          action: 'account.login_failed',
-          metadata: { email: input.email, reason: 'locked' },
-        },
-        meta,
-        now,
+      await write({ actor: anonymousActor(null), meta, now }, ({ audit }) =>
+        audit({ action: 'account.login_failed', metadata: { email: input.email, reason: 'locked' } }),
       );
       throw rateLimited(windowStartedAt + LOGIN_WINDOW_MS - now);
     }
@@ -407,17 +368,12 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
       input.password,
     );
     if (!partner || !passwordOk) {
-      await insertAuditEvent(
-        db,
-        {
-          partnerId: partner?.id ?? null,
-          actorType: 'anonymous',
+      await write({ actor: anonymousActor(partner?.id ?? null), meta, now }, ({ audit }) =>
+        audit({
           action: 'account.login_failed',
           ...(partner ? { targetType: 'partner', targetId: partner.id } : {}),
           metadata: { email: input.email, reason: partner ? 'wrong_password' : 'unknown_email' },
-        },
-        meta,
-        now,
+        }),
       );
       throw new AppError('INVALID_CREDENTIALS');
     }
@@ -428,7 +384,7 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
 
     const token = randomToken();
     const environment: Environment = 'sandbox';
-    await db.transaction().execute(async (trx) => {
+    await write({ actor: partnerActor(partner.id), meta, now }, async ({ trx, audit }) => {
       const sessionId = newId();
       await repo.insertSession(trx, {
         id: sessionId,
@@ -439,40 +395,15 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
         expires_at: now + SESSION_TTL_SECONDS * 1000,
       });
       await repo.clearLoginAttempts(trx, input.email);
-      await insertAuditEvent(
-        trx,
-        {
-          partnerId: partner.id,
-          actorType: 'partner',
-          actorId: partner.id,
-          action: 'account.login',
-          targetType: 'session',
-          targetId: sessionId,
-        },
-        meta,
-        now,
-      );
+      await audit({ action: 'account.login', targetType: 'session', targetId: sessionId });
     });
     return { token, token_type: 'Bearer' as const, expires_in: SESSION_TTL_SECONDS, environment };
   }
 
   async function logout(credential: SessionCredential, meta: RequestMeta): Promise<void> {
-    const now = clock.now();
-    await db.transaction().execute(async (trx) => {
+    await write({ actor: actorOf(credential), meta }, async ({ trx, audit }) => {
       await repo.deleteSession(trx, credential.sessionId);
-      await insertAuditEvent(
-        trx,
-        {
-          partnerId: credential.partnerId,
-          actorType: 'partner',
-          actorId: credential.partnerId,
-          action: 'account.logout',
-          targetType: 'session',
-          targetId: credential.sessionId,
-        },
-        meta,
-        now,
-      );
+      await audit({ action: 'account.logout', targetType: 'session', targetId: credential.sessionId });
     });
   }
 
@@ -498,7 +429,7 @@ export function createAccountsService({ db, clock, keys, mail, log }: AccountsDe
     login,
     logout,
     authenticateSession,
-    setSessionEnvironment: (trx: Kysely<Database>, sessionId: string, environment: Environment) =>
+    setSessionEnvironment: (trx: Transaction<Database>, sessionId: string, environment: Environment) =>
       repo.updateSessionEnvironment(trx, sessionId, environment),
     purgeExpired: async () => {
       const now = clock.now();

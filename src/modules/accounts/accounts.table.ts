@@ -1,4 +1,6 @@
 import type { Generated } from 'kysely';
+import type { Environment } from '../../platform/http/schemas.js';
+import type { BusinessType, OnboardingStatus } from '../onboarding/onboarding.schemas.js';
 
 /** Timestamps are epoch milliseconds (bigint) on both dialects. */
 export interface PartnersTable {
@@ -11,11 +13,11 @@ export interface PartnersTable {
   verified_at: number | null;
   /** When a code was last issued for the account; unverified accounts go 24 hours later. */
   last_code_at: number | null;
-  business_type: string | null;
+  business_type: BusinessType | null;
   rc_number: string | null;
   address: string | null;
   website: string | null;
-  onboarding_status: string;
+  onboarding_status: OnboardingStatus;
   review_notes: string | null;
   created_at: number;
   updated_at: number;
@@ -40,7 +42,7 @@ export interface SessionsTable {
   id: string;
   token_hash: string;
   partner_id: number;
-  environment: string;
+  environment: Environment;
   created_at: number;
   expires_at: number;
 }

@@ -1,11 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import { toIso } from '../../platform/clock.js';
 import { requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { type AcceptedFileType, FILE_EXTENSIONS } from '../../platform/storage/file-type.js';
-import type { OnboardingService } from '../onboarding/onboarding.service.js';
 import {
   AuditEventsResponse,
   AuditQuery,
@@ -17,6 +15,7 @@ import {
   ReasonBody,
   ReviewedDocumentResponse,
 } from './admin.schemas.js';
+import type { ReviewService } from './review.service.js';
 
 const tags = ['Back office'];
 
@@ -26,18 +25,17 @@ const FileResponse = Type.Unsafe({
   description: 'The file, with the Content-Type detected from its bytes.',
   content: { 'application/pdf': binary, 'image/jpeg': binary, 'image/png': binary },
 });
-const ADMIN = { type: 'admin' as const, id: 'admin' };
+const DOCUMENT_DECISION =
+  'Only the current document of its type, while pending_review (else 409 ONBOARDING_LOCKED).';
 
 /**
  * The operator's back office, behind ADMIN_API_KEY. Registered only when the key is configured,
  * so without it every /admin path is an unknown route (404).
  */
-export const adminRoutes: FastifyPluginAsyncTypebox<{
-  onboarding: OnboardingService;
-  audit: AuditService;
-}> = async (app, { onboarding, audit }) => {
-  const { admin } = onboarding;
-
+export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; audit: AuditService }> = async (
+  app,
+  { review, audit },
+) => {
   app.get(
     '/admin/partners',
     operation({
@@ -54,13 +52,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       response: { 200: PartnerListResponse },
     }),
     async (request) => {
-      const data = await admin.listPartners({
-        limit: request.query.limit ?? 20,
-        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
-        ...(request.query.onboarding_status ? { onboardingStatus: request.query.onboarding_status } : {}),
-        ...(request.query.pending_review !== undefined
-          ? { pendingReview: request.query.pending_review }
-          : {}),
+      const { limit, cursor, onboarding_status, pending_review } = request.query;
+      const data = await review.listPartners({
+        limit,
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...(onboarding_status ? { onboardingStatus: onboarding_status } : {}),
+        ...(pending_review !== undefined ? { pendingReview: pending_review } : {}),
       });
       return { status: 'success', message: 'Partners.', data };
     },
@@ -79,52 +76,58 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
     async (request) => ({
       status: 'success',
       message: 'Partner record.',
-      data: await admin.partnerRecord(request.params.company_id),
+      data: await review.partnerRecord(request.params.company_id),
     }),
   );
 
-  for (const decision of ['approve', 'reject'] as const) {
-    app.post(
-      `/admin/partners/:company_id/documents/:document_id/${decision}`,
-      operation({
-        operationId: decision === 'approve' ? 'approveDocument' : 'rejectDocument',
-        summary:
-          decision === 'approve'
-            ? 'Approve a document pending review'
-            : 'Reject a document pending review, with a reason',
-        description:
-          'Only the current document of its type, while pending_review (else 409 ONBOARDING_LOCKED).',
-        tags,
-        auth: 'admin',
-        params: DocumentParams,
-        ...(decision === 'reject' ? { body: ReasonBody } : {}),
-        response: { 200: ReviewedDocumentResponse },
-        errors: ['ONBOARDING_LOCKED'],
-      }),
-      async (request) => {
-        const { company_id: companyId, document_id: documentId } = request.params as DocumentParams;
-        const reason = decision === 'reject' ? (request.body as { reason: string }).reason : null;
-        const document = await admin.reviewDocument(
-          companyId,
-          documentId,
-          { status: decision === 'approve' ? 'approved' : 'rejected', reason },
-          ADMIN,
-          requestMeta(request),
-        );
-        return {
-          status: 'success',
-          message: `Document ${document.status}.`,
-          data: {
-            id: document.id,
-            document_type: document.document_type,
-            status: document.status,
-            rejection_reason: document.rejection_reason,
-            reviewed_at: toIso(document.reviewed_at ?? 0),
-          },
-        };
-      },
-    );
-  }
+  app.post(
+    '/admin/partners/:company_id/documents/:document_id/approve',
+    operation({
+      operationId: 'approveDocument',
+      summary: 'Approve a document pending review',
+      description: DOCUMENT_DECISION,
+      tags,
+      auth: 'admin',
+      params: DocumentParams,
+      response: { 200: ReviewedDocumentResponse },
+      errors: ['ONBOARDING_LOCKED'],
+    }),
+    async (request) => {
+      const { company_id, document_id } = request.params;
+      const data = await review.reviewDocument(
+        company_id,
+        document_id,
+        { status: 'approved', reason: null },
+        requestMeta(request),
+      );
+      return { status: 'success', message: 'Document approved.', data };
+    },
+  );
+
+  app.post(
+    '/admin/partners/:company_id/documents/:document_id/reject',
+    operation({
+      operationId: 'rejectDocument',
+      summary: 'Reject a document pending review, with a reason',
+      description: DOCUMENT_DECISION,
+      tags,
+      auth: 'admin',
+      params: DocumentParams,
+      body: ReasonBody,
+      response: { 200: ReviewedDocumentResponse },
+      errors: ['ONBOARDING_LOCKED'],
+    }),
+    async (request) => {
+      const { company_id, document_id } = request.params;
+      const data = await review.reviewDocument(
+        company_id,
+        document_id,
+        { status: 'rejected', reason: request.body.reason },
+        requestMeta(request),
+      );
+      return { status: 'success', message: 'Document rejected.', data };
+    },
+  );
 
   app.post(
     '/admin/partners/:company_id/approve',
@@ -141,45 +144,58 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       errors: ['ONBOARDING_INCOMPLETE', 'ONBOARDING_LOCKED'],
     }),
     async (request) => {
-      await admin.approve(request.params.company_id, ADMIN, requestMeta(request));
+      await review.approve(request.params.company_id, requestMeta(request));
       return {
         status: 'success',
         message: 'Partner approved.',
-        data: await admin.partnerRecord(request.params.company_id),
+        data: await review.partnerRecord(request.params.company_id),
       };
     },
   );
 
-  for (const action of ['request-changes', 'reject'] as const) {
-    app.post(
-      `/admin/partners/:company_id/${action}`,
-      operation({
-        operationId: action === 'reject' ? 'rejectPartner' : 'requestPartnerChanges',
-        summary:
-          action === 'reject'
-            ? 'Reject an application under review (final)'
-            : 'Send an application under review back to the partner (in_progress, with review_notes)',
-        tags,
-        auth: 'admin',
-        params: PartnerParams,
-        body: ReasonBody,
-        response: { 200: PartnerRecordResponse },
-        errors: ['ONBOARDING_LOCKED'],
-      }),
-      async (request) => {
-        const { company_id: companyId } = request.params as { company_id: number };
-        const { reason } = request.body as { reason: string };
-        await admin.assertPartner(companyId);
-        if (action === 'reject') await admin.reject(companyId, reason, ADMIN, requestMeta(request));
-        else await admin.requestChanges(companyId, reason, ADMIN, requestMeta(request));
-        return {
-          status: 'success',
-          message: action === 'reject' ? 'Application rejected.' : 'Changes requested.',
-          data: await admin.partnerRecord(companyId),
-        };
-      },
-    );
-  }
+  app.post(
+    '/admin/partners/:company_id/request-changes',
+    operation({
+      operationId: 'requestPartnerChanges',
+      summary: 'Send an application under review back to the partner (in_progress, with review_notes)',
+      tags,
+      auth: 'admin',
+      params: PartnerParams,
+      body: ReasonBody,
+      response: { 200: PartnerRecordResponse },
+      errors: ['ONBOARDING_LOCKED'],
+    }),
+    async (request) => {
+      await review.requestChanges(request.params.company_id, request.body.reason, requestMeta(request));
+      return {
+        status: 'success',
+        message: 'Changes requested.',
+        data: await review.partnerRecord(request.params.company_id),
+      };
+    },
+  );
+
+  app.post(
+    '/admin/partners/:company_id/reject',
+    operation({
+      operationId: 'rejectPartner',
+      summary: 'Reject an application under review (final)',
+      tags,
+      auth: 'admin',
+      params: PartnerParams,
+      body: ReasonBody,
+      response: { 200: PartnerRecordResponse },
+      errors: ['ONBOARDING_LOCKED'],
+    }),
+    async (request) => {
+      await review.reject(request.params.company_id, request.body.reason, requestMeta(request));
+      return {
+        status: 'success',
+        message: 'Application rejected.',
+        data: await review.partnerRecord(request.params.company_id),
+      };
+    },
+  );
 
   app.get(
     '/admin/partners/:company_id/documents/:document_id/file',
@@ -194,7 +210,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       response: { 200: FileResponse },
     }),
     async (request, reply) => {
-      const file = await admin.openDocumentFile(request.params.company_id, request.params.document_id);
+      const file = await review.openDocumentFile(request.params.company_id, request.params.document_id);
       const extension = FILE_EXTENSIONS[file.contentType as AcceptedFileType] ?? 'bin';
       return reply
         .type(file.contentType)
@@ -218,10 +234,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{
       response: { 200: AuditEventsResponse },
     }),
     async (request) => {
+      const { limit, cursor, company_id } = request.query;
       const data = await audit.list({
-        limit: request.query.limit ?? 20,
-        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
-        ...(request.query.company_id !== undefined ? { partnerId: request.query.company_id } : {}),
+        limit,
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...(company_id !== undefined ? { partnerId: company_id } : {}),
       });
       return { status: 'success', message: 'Audit events.', data };
     },

@@ -3,6 +3,19 @@ import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { ApiKeysTable } from './api-keys.table.js';
 
+/** What a partner may see of a key: never its hash. */
+const VISIBLE_COLUMNS = [
+  'id',
+  'name',
+  'environment',
+  'last4',
+  'created_at',
+  'last_used_at',
+  'revoked_at',
+] as const;
+
+export type ApiKeyView = NonNullable<Awaited<ReturnType<typeof findApiKey>>>;
+
 export async function insertApiKey(db: Kysely<Database>, row: Insertable<ApiKeysTable>): Promise<void> {
   await db.insertInto('api_keys').values(row).execute();
 }
@@ -37,7 +50,7 @@ export function listApiKeys(
 ) {
   let query = db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'environment', 'last4', 'created_at', 'last_used_at', 'revoked_at'])
+    .select(VISIBLE_COLUMNS)
     .where('partner_id', '=', partnerId)
     .orderBy('id', 'desc')
     .limit(filter.limit + 1);
@@ -48,7 +61,7 @@ export function listApiKeys(
 export function findApiKey(db: Kysely<Database>, partnerId: number, id: string) {
   return db
     .selectFrom('api_keys')
-    .select(['id', 'name', 'environment', 'last4', 'created_at', 'last_used_at', 'revoked_at'])
+    .select(VISIBLE_COLUMNS)
     .where('partner_id', '=', partnerId)
     .where('id', '=', id)
     .executeTakeFirst();

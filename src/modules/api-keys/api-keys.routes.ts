@@ -59,7 +59,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
       status: 'success',
       message: 'API keys.',
       data: await apiKeys.list(sessionOf(request).partnerId, {
-        limit: request.query.limit ?? 20,
+        limit: request.query.limit,
         ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
       }),
     }),

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { partnerActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { safeEqual } from '../../platform/crypto/secret-box.js';
 import { newId, randomToken, sha256 } from '../../platform/crypto/tokens.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { ApiKeyCredential, SessionCredential } from '../../platform/http/auth.js';
 import { keysetCursor } from '../../platform/http/cursor.js';
@@ -22,30 +22,24 @@ export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 
 export function createApiKeysService({
   db,
+  write,
   clock,
   keys,
   log,
 }: {
   db: Kysely<Database>;
+  write: AuditedWrite;
   clock: Clock;
   keys: KeyRing;
   log: Logger;
 }) {
   const lastTouched = new Map<string, number>();
 
-  function view(row: {
-    id: string;
-    name: string;
-    environment: string;
-    last4: string;
-    created_at: number;
-    last_used_at: number | null;
-    revoked_at: number | null;
-  }) {
+  function view(row: repo.ApiKeyView) {
     return {
       id: row.id,
       name: row.name,
-      environment: row.environment as Environment,
+      environment: row.environment,
       last4: row.last4,
       status: row.revoked_at === null ? ('active' as const) : ('revoked' as const),
       created_at: toIso(row.created_at),
@@ -66,39 +60,30 @@ export function createApiKeysService({
         });
       }
     }
-    const now = clock.now();
-    for (let attempt = 1; ; attempt++) {
-      const secret = randomToken(32);
-      const key = `sk_${input.environment}_${secret}`;
-      const id = newId();
-      try {
-        await db.transaction().execute(async (trx) => {
-          await repo.insertApiKey(trx, {
-            id,
-            partner_id: session.partnerId,
-            name: input.name,
-            environment: input.environment,
-            lookup_prefix: secret.slice(0, LOOKUP_PREFIX_LENGTH),
-            key_hash: sha256(key),
-            last4: key.slice(-4),
-            created_at: now,
-            last_used_at: null,
-            revoked_at: null,
-          });
-          await insertAuditEvent(
-            trx,
-            {
-              partnerId: session.partnerId,
-              actorType: 'partner',
-              actorId: session.partnerId,
-              action: 'api_key.created',
-              targetType: 'api_key',
-              targetId: id,
-              metadata: { name: input.name, environment: input.environment, last4: key.slice(-4) },
-            },
-            meta,
-            now,
-          );
+    // 72 random bits of lookup prefix: a collision is astronomically rare, but a retry costs nothing.
+    return write(
+      { actor: partnerActor(session.partnerId), meta, onUniqueViolation: () => undefined, attempts: 3 },
+      async ({ trx, now, audit }) => {
+        const secret = randomToken(32);
+        const key = `sk_${input.environment}_${secret}`;
+        const id = newId();
+        await repo.insertApiKey(trx, {
+          id,
+          partner_id: session.partnerId,
+          name: input.name,
+          environment: input.environment,
+          lookup_prefix: secret.slice(0, LOOKUP_PREFIX_LENGTH),
+          key_hash: sha256(key),
+          last4: key.slice(-4),
+          created_at: now,
+          last_used_at: null,
+          revoked_at: null,
+        });
+        await audit({
+          action: 'api_key.created',
+          targetType: 'api_key',
+          targetId: id,
+          metadata: { name: input.name, environment: input.environment, last4: key.slice(-4) },
         });
         return {
           id,
@@ -108,11 +93,8 @@ export function createApiKeysService({
           last4: key.slice(-4),
           created_at: toIso(now),
         };
-      } catch (error) {
-        // 72 random bits of prefix: a collision is astronomically rare, but a retry costs nothing.
-        if (!isUniqueViolation(error) || attempt >= 3) throw error;
-      }
-    }
+      },
+    );
   }
 
   async function list(partnerId: number, filter: { cursor?: string; limit: number }) {
@@ -128,22 +110,9 @@ export function createApiKeysService({
 
   /** Revoking twice is harmless: the answer is the key as revoked. */
   async function revoke(session: SessionCredential, id: string, meta: RequestMeta) {
-    const now = clock.now();
-    return db.transaction().execute(async (trx) => {
+    return write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, now, audit }) => {
       if (await repo.revokeApiKey(trx, session.partnerId, id, now)) {
-        await insertAuditEvent(
-          trx,
-          {
-            partnerId: session.partnerId,
-            actorType: 'partner',
-            actorId: session.partnerId,
-            action: 'api_key.revoked',
-            targetType: 'api_key',
-            targetId: id,
-          },
-          meta,
-          now,
-        );
+        await audit({ action: 'api_key.revoked', targetType: 'api_key', targetId: id });
       }
       const row = await repo.findApiKey(trx, session.partnerId, id);
       if (!row) throw new AppError('NOT_FOUND');
@@ -178,7 +147,7 @@ export function createApiKeysService({
       kind: 'api_key',
       apiKeyId: row.id,
       partnerId: row.partner_id,
-      environment: row.environment as Environment,
+      environment: row.environment,
       onboardingStatus: row.onboarding_status,
     };
   }

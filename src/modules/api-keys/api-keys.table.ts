@@ -1,8 +1,10 @@
+import type { Environment } from '../../platform/http/schemas.js';
+
 export interface ApiKeysTable {
   id: string;
   partner_id: number;
   name: string;
-  environment: string;
+  environment: Environment;
   /** The first characters of the secret part, stored in clear to find the row. */
   lookup_prefix: string;
   /** SHA-256 of the whole key: the key itself is never stored. */

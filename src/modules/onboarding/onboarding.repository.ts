@@ -1,11 +1,14 @@
-import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { PartnersTable } from '../accounts/accounts.table.js';
+import type { DocumentStatus, OnboardingStatus } from './onboarding.schemas.js';
 import type { DocumentsTable, KycChecksTable, RepresentativesTable } from './onboarding.table.js';
 
 export type RepresentativeRow = Selectable<RepresentativesTable>;
 export type DocumentRow = Selectable<DocumentsTable>;
+export type NewDocument = Insertable<DocumentsTable>;
+export type KycCheckRow = Selectable<KycChecksTable>;
 
 const PROFILE_COLUMNS = [
   'id',
@@ -35,8 +38,8 @@ export async function findPartnerProfile(db: Kysely<Database>, partnerId: number
 export type PartnerProfileRow = NonNullable<Awaited<ReturnType<typeof findPartnerProfile>>>;
 
 /** Takes the partner row's lock for the rest of the transaction (PostgreSQL; SQLite has one writer). */
-export async function lockPartner(db: Kysely<Database>, partnerId: number): Promise<void> {
-  await db
+export async function lockPartner(trx: Transaction<Database>, partnerId: number): Promise<void> {
+  await trx
     .updateTable('partners')
     .set((eb) => ({ updated_at: eb.ref('updated_at') }))
     .where('id', '=', partnerId)
@@ -54,7 +57,7 @@ export async function updatePartnerProfile(
     Updateable<PartnersTable>,
     'legal_business_name' | 'business_type' | 'rc_number' | 'address' | 'website'
   >,
-  allowed: readonly string[],
+  allowed: readonly OnboardingStatus[],
   now: number,
 ): Promise<boolean> {
   const result = await db
@@ -70,7 +73,7 @@ export async function updatePartnerProfile(
 export async function transitionOnboardingStatus(
   db: Kysely<Database>,
   partnerId: number,
-  change: { from: readonly string[]; to: string; reviewNotes: string | null },
+  change: { from: readonly OnboardingStatus[]; to: OnboardingStatus; reviewNotes: string | null },
   now: number,
 ): Promise<boolean> {
   const result = await db
@@ -110,7 +113,7 @@ export async function insertKycCheck(db: Kysely<Database>, row: Insertable<KycCh
   await db.insertInto('kyc_checks').values(row).execute();
 }
 
-export function listKycChecks(db: Kysely<Database>, partnerId: number) {
+export function listKycChecks(db: Kysely<Database>, partnerId: number): Promise<KycCheckRow[]> {
   return db
     .selectFrom('kyc_checks')
     .selectAll()
@@ -155,20 +158,19 @@ export function findDocument(db: Kysely<Database>, partnerId: number, documentId
     .executeTakeFirst();
 }
 
-/** The new document becomes the current one of its type; the previous one is kept, superseded. */
-export async function replaceCurrentDocument(
-  db: Kysely<Database>,
-  row: Insertable<DocumentsTable> & { partner_id: number; document_type: string },
-  now: number,
-): Promise<void> {
-  await db
+/**
+ * The new document becomes the current one of its type; the previous one is kept, superseded at
+ * the new one's upload time. Two statements: a transaction makes them one change.
+ */
+export async function replaceCurrentDocument(trx: Transaction<Database>, row: NewDocument): Promise<void> {
+  await trx
     .updateTable('documents')
-    .set({ superseded_at: now })
+    .set({ superseded_at: row.uploaded_at })
     .where('partner_id', '=', row.partner_id)
     .where('document_type', '=', row.document_type)
     .where('superseded_at', 'is', null)
     .execute();
-  await db.insertInto('documents').values(row).execute();
+  await trx.insertInto('documents').values(row).execute();
 }
 
 /** Decides a current document that is pending review; undefined when it is not (any more). */
@@ -176,7 +178,7 @@ export function decideDocument(
   db: Kysely<Database>,
   partnerId: number,
   documentId: string,
-  decision: { status: 'approved' | 'rejected'; reason: string | null },
+  decision: { status: Exclude<DocumentStatus, 'pending_review'>; reason: string | null },
   now: number,
 ): Promise<DocumentRow | undefined> {
   return db
@@ -191,7 +193,7 @@ export function decideDocument(
 }
 
 /** The statuses in which an approved partner's later changes await the operator. */
-const POST_APPROVAL_STATUSES = ['active', 'suspended'];
+const POST_APPROVAL_STATUSES: readonly OnboardingStatus[] = ['active'];
 
 /**
  * Keyset page of partners for the review queue, oldest first. `pendingReview`: whether something
@@ -200,7 +202,7 @@ const POST_APPROVAL_STATUSES = ['active', 'suspended'];
  */
 export function listPartners(
   db: Kysely<Database>,
-  filter: { onboardingStatus?: string; pendingReview?: boolean; afterId?: number; limit: number },
+  filter: { onboardingStatus?: OnboardingStatus; pendingReview?: boolean; afterId?: number; limit: number },
 ) {
   let query = db
     .selectFrom('partners')
@@ -214,7 +216,7 @@ export function listPartners(
       const pending = eb.or([
         eb('onboarding_status', '=', 'under_review'),
         eb.and([
-          eb('onboarding_status', 'in', POST_APPROVAL_STATUSES),
+          eb('onboarding_status', 'in', [...POST_APPROVAL_STATUSES]),
           eb.exists(
             eb
               .selectFrom('documents')

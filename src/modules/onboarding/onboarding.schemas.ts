@@ -37,6 +37,9 @@ export const DOCUMENT_TYPES = [
 export type DocumentType = (typeof DOCUMENT_TYPES)[number];
 
 export const DOCUMENT_STATUSES = ['pending_review', 'approved', 'rejected'] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+export const KYC_OUTCOMES = ['passed', 'failed', 'error'] as const;
 
 export const ProfileDocument = Type.Object({
   id: Type.String({ format: 'uuid' }),
@@ -117,6 +120,7 @@ export const UpdateProfileBody = Type.Object(
 export type UpdateProfileBody = Static<typeof UpdateProfileBody>;
 
 export const GENDERS = ['male', 'female'] as const;
+export type Gender = (typeof GENDERS)[number];
 export const DESIGNATIONS = [
   'director',
   'compliance_officer',
@@ -124,7 +128,9 @@ export const DESIGNATIONS = [
   'chief_financial_officer',
   'company_secretary',
 ] as const;
+export type Designation = (typeof DESIGNATIONS)[number];
 export const ID_TYPES = ['national_id', 'international_passport', 'drivers_license', 'voters_card'] as const;
+export type IdType = (typeof ID_TYPES)[number];
 
 const FileField = (description: string) =>
   Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description });

@@ -1,3 +1,6 @@
+import type { KycOutcome } from '../kyc/kyc.provider.js';
+import type { Designation, DocumentStatus, DocumentType, Gender, IdType } from './onboarding.schemas.js';
+
 export interface RepresentativesTable {
   partner_id: number;
   first_name: string;
@@ -6,16 +9,16 @@ export interface RepresentativesTable {
   phone: string;
   /** YYYY-MM-DD */
   dob: string;
-  gender: string;
-  designation: string;
-  id_type: string;
+  gender: Gender;
+  designation: Designation;
+  id_type: IdType;
   id_file_url: string | null;
   id_document_id: string | null;
   address: string;
   bvn_encrypted: string;
   bvn_hash: string;
   bvn_last4: string;
-  kyc_status: string;
+  kyc_status: KycOutcome;
   kyc_message: string;
   kyc_provider: string;
   kyc_checked_at: number;
@@ -29,9 +32,9 @@ export interface RepresentativesTable {
 export interface KycChecksTable {
   id: string;
   partner_id: number;
-  subject: string;
+  subject: 'representative';
   provider: string;
-  outcome: string;
+  outcome: KycOutcome;
   reason: string;
   message: string;
   bvn_last4: string;
@@ -41,8 +44,8 @@ export interface KycChecksTable {
 export interface DocumentsTable {
   id: string;
   partner_id: number;
-  document_type: string;
-  status: string;
+  document_type: DocumentType;
+  status: DocumentStatus;
   rejection_reason: string | null;
   /** Uploaded bytes in FileStorage, or a partner-hosted URL that is never fetched. */
   storage_key: string | null;

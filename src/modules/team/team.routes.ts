@@ -50,7 +50,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
       status: 'success',
       message: 'Team members.',
       data: await team.list(credentialOf(request).partnerId, {
-        limit: request.query.limit ?? 20,
+        limit: request.query.limit,
         ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
       }),
     }),

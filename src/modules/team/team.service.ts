@@ -1,21 +1,21 @@
 import type { Kysely } from 'kysely';
-import { actorOf, insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import { bvnHash, maskBvn, sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { PartnerCredential } from '../../platform/http/auth.js';
 import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
-import type { DESIGNATIONS, GENDERS, ID_TYPES } from '../onboarding/onboarding.schemas.js';
 import { dobProblem } from '../onboarding/onboarding.service.js';
 import * as repo from './team.repository.js';
 import type { CreateTeamMemberBody, UpdateTeamMemberBody } from './team.schemas.js';
 
 export interface TeamDeps {
   db: Kysely<Database>;
+  write: AuditedWrite;
   clock: Clock;
   keys: KeyRing;
   /** From the onboarding module: team members need a compliance representative on file. */
@@ -27,7 +27,9 @@ const EMAIL_TAKEN = { email: ['is already a member of this team'] };
 export type TeamService = ReturnType<typeof createTeamService>;
 
 /** Team members are partner-wide: the same in sandbox and live. */
-export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDeps) {
+export function createTeamService({ db, write, clock, keys, hasRepresentative }: TeamDeps) {
+  const emailTaken = () => validationError(EMAIL_TAKEN);
+
   const view = (row: repo.TeamMemberRow) => ({
     id: row.id,
     first_name: row.first_name,
@@ -35,10 +37,10 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
     email: row.email,
     phone: row.phone,
     dob: row.dob,
-    gender: row.gender as (typeof GENDERS)[number],
-    designation: row.designation as (typeof DESIGNATIONS)[number],
+    gender: row.gender,
+    designation: row.designation,
     bvn: maskBvn(row.bvn_last4),
-    id_type: row.id_type as (typeof ID_TYPES)[number],
+    id_type: row.id_type,
     id_file_url: row.id_file_url,
     address: row.address,
     created_at: toIso(row.created_at),
@@ -53,11 +55,11 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
   async function create(credential: PartnerCredential, input: CreateTeamMemberBody, meta: RequestMeta) {
     checkDob(input.dob);
     if (!(await hasRepresentative(credential.partnerId))) throw new AppError('REPRESENTATIVE_REQUIRED');
-    const now = clock.now();
     const id = newId();
     const { bvn, ...fields } = input;
-    try {
-      await db.transaction().execute(async (trx) => {
+    await write(
+      { actor: actorOf(credential), meta, onUniqueViolation: emailTaken },
+      async ({ trx, now, audit }) => {
         await repo.insertMember(trx, {
           id,
           partner_id: credential.partnerId,
@@ -66,23 +68,14 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
           created_at: now,
           updated_at: now,
         });
-        await insertAuditEvent(
-          trx,
-          {
-            ...actorOf(credential),
-            action: 'team.member_added',
-            targetType: 'team_member',
-            targetId: id,
-            metadata: { email: input.email, bvn: maskBvn(bvn.slice(-4)) },
-          },
-          meta,
-          now,
-        );
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw validationError(EMAIL_TAKEN);
-      throw error;
-    }
+        await audit({
+          action: 'team.member_added',
+          targetType: 'team_member',
+          targetId: id,
+          metadata: { email: input.email, bvn: maskBvn(bvn.slice(-4)) },
+        });
+      },
+    );
     return get(credential.partnerId, id);
   }
 
@@ -114,52 +107,36 @@ export function createTeamService({ db, clock, keys, hasRepresentative }: TeamDe
     if (!existing) throw new AppError('NOT_FOUND');
     const { bvn, ...fields } = input;
     if (bvn !== undefined && bvnHash(keys, bvn) !== existing.bvn_hash) throw new AppError('BVN_IMMUTABLE');
-    const now = clock.now();
-    try {
-      await db.transaction().execute(async (trx) => {
+    await write(
+      { actor: actorOf(credential), meta, onUniqueViolation: emailTaken },
+      async ({ trx, now, audit }) => {
         if (!(await repo.updateMember(trx, credential.partnerId, id, { ...fields, updated_at: now }))) {
           throw new AppError('NOT_FOUND');
         }
         const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter(
           (field) => fields[field] !== existing[field],
         );
-        await insertAuditEvent(
-          trx,
-          {
-            ...actorOf(credential),
-            action: 'team.member_updated',
-            targetType: 'team_member',
-            targetId: id,
-            metadata: { fields: changed },
-          },
-          meta,
-          now,
-        );
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) throw validationError(EMAIL_TAKEN);
-      throw error;
-    }
+        await audit({
+          action: 'team.member_updated',
+          targetType: 'team_member',
+          targetId: id,
+          metadata: { fields: changed },
+        });
+      },
+    );
     return get(credential.partnerId, id);
   }
 
   async function remove(credential: PartnerCredential, id: string, meta: RequestMeta) {
     const member = await get(credential.partnerId, id);
-    const now = clock.now();
-    await db.transaction().execute(async (trx) => {
+    await write({ actor: actorOf(credential), meta }, async ({ trx, audit }) => {
       if (!(await repo.deleteMember(trx, credential.partnerId, id))) throw new AppError('NOT_FOUND');
-      await insertAuditEvent(
-        trx,
-        {
-          ...actorOf(credential),
-          action: 'team.member_removed',
-          targetType: 'team_member',
-          targetId: id,
-          metadata: { email: member.email },
-        },
-        meta,
-        now,
-      );
+      await audit({
+        action: 'team.member_removed',
+        targetType: 'team_member',
+        targetId: id,
+        metadata: { email: member.email },
+      });
     });
     return member;
   }

@@ -1,3 +1,5 @@
+import type { Designation, Gender, IdType } from '../onboarding/onboarding.schemas.js';
+
 export interface TeamMembersTable {
   id: string;
   partner_id: number;
@@ -6,12 +8,12 @@ export interface TeamMembersTable {
   email: string;
   phone: string;
   dob: string;
-  gender: string;
-  designation: string;
+  gender: Gender;
+  designation: Designation;
   bvn_encrypted: string;
   bvn_hash: string;
   bvn_last4: string;
-  id_type: string;
+  id_type: IdType;
   id_file_url: string;
   address: string;
   created_at: number;

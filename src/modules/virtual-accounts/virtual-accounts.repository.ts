@@ -1,5 +1,6 @@
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import type { Environment } from '../../platform/http/schemas.js';
 import type { AccountTransactionsTable, VirtualAccountsTable } from './virtual-accounts.table.js';
 
 export type VirtualAccountRow = Selectable<VirtualAccountsTable>;
@@ -7,7 +8,7 @@ export type TransactionRow = Selectable<AccountTransactionsTable>;
 
 export interface Scope {
   partnerId: number;
-  environment: string;
+  environment: Environment;
 }
 
 export async function businessNameOf(db: Kysely<Database>, partnerId: number): Promise<string | undefined> {
@@ -81,8 +82,8 @@ export async function balancesOf(
  * Serializes credits to one account: the no-op update takes the row lock on PostgreSQL (SQLite
  * already runs one writer at a time), so the balance read after it is exact for this credit.
  */
-export async function lockAccount(db: Kysely<Database>, accountId: string): Promise<void> {
-  await db
+export async function lockAccount(trx: Transaction<Database>, accountId: string): Promise<void> {
+  await trx
     .updateTable('virtual_accounts')
     .set((eb) => ({ status: eb.ref('status') }))
     .where('id', '=', accountId)

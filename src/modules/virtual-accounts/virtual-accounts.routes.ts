@@ -64,7 +64,7 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       status: 'success',
       message: 'Virtual accounts.',
       data: await virtualAccounts.list(credentialOf(request), {
-        limit: request.query.limit ?? 20,
+        limit: request.query.limit,
         ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
       }),
     }),
@@ -131,7 +131,7 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       status: 'success',
       message: 'Transactions.',
       data: await virtualAccounts.transactions(credentialOf(request), request.params.account_number, {
-        limit: request.query.limit ?? 20,
+        limit: request.query.limit,
         ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
       }),
     }),

@@ -1,14 +1,13 @@
 import { randomInt } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import { actorOf, insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import { sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
-import { isUniqueViolation } from '../../platform/db/errors.js';
 import type { Database } from '../../platform/db/schema.js';
-import { enqueueEvent } from '../../platform/events/outbox.repository.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/http/auth.js';
 import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
@@ -26,7 +25,7 @@ import {
 
 export interface VirtualAccountsDeps {
   db: Kysely<Database>;
-  clock: Clock;
+  write: AuditedWrite;
   keys: KeyRing;
   bankCodes: Record<Environment, string>;
   bankName: string;
@@ -41,7 +40,7 @@ export interface CreditResult {
   account: Static<typeof VirtualAccount>;
 }
 
-export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankName }: VirtualAccountsDeps) {
+export function createVirtualAccountsService({ db, write, keys, bankCodes, bankName }: VirtualAccountsDeps) {
   function view(row: repo.VirtualAccountRow, balanceKobo: number) {
     return {
       id: row.id,
@@ -53,7 +52,7 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
       status: 'active' as const,
       balance: koboToNaira(balanceKobo),
       balance_kobo: balanceKobo,
-      environment: row.environment as Environment,
+      environment: row.environment,
       customer: {
         first_name: row.first_name,
         last_name: row.last_name,
@@ -101,63 +100,51 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
     const businessName = await repo.businessNameOf(db, credential.partnerId);
     if (businessName === undefined) throw new AppError('UNAUTHENTICATED');
     const bankCode = bankCodes[credential.environment];
-
-    for (let attempt = 1; attempt <= MAX_ALLOCATION_ATTEMPTS; attempt++) {
-      const accountNumber = nuban(bankCode, String(randomInt(0, 1_000_000_000)).padStart(9, '0'));
-      const now = clock.now();
-      const row = {
-        id: newId(),
-        partner_id: credential.partnerId,
-        environment: credential.environment,
-        account_number: accountNumber,
-        bank_code: bankCode,
-        bank_name: bankName,
-        account_name: `${businessName}/${input.first_name} ${input.last_name}`,
-        currency: 'NGN',
-        status: 'active',
-        first_name: input.first_name,
-        last_name: input.last_name,
-        customer_email: input.email,
-        phone: input.phone,
-        ...(input.bvn ? sealBvn(keys, input.bvn) : { bvn_encrypted: null, bvn_hash: null, bvn_last4: null }),
-        created_at: now,
-      };
-      const account = view(row, 0);
-      try {
-        await db.transaction().execute(async (trx) => {
-          await repo.insertAccount(trx, row);
-          await insertAuditEvent(
-            trx,
-            {
-              ...actorOf(credential),
-              action: 'virtual_account.created',
-              targetType: 'virtual_account',
-              targetId: row.id,
-              metadata: { account_number: accountNumber, environment: credential.environment },
-            },
-            meta,
-            now,
-          );
-          await enqueueEvent(
-            trx,
-            {
-              partnerId: credential.partnerId,
-              environments: [credential.environment],
-              type: 'virtual_account.created',
-              data: account,
-            },
-            now,
-          );
-          await onCommit?.(trx, account);
+    return write(
+      {
+        actor: actorOf(credential),
+        meta,
+        onUniqueViolation: () => existingAccountError(scope, input.email),
+        attempts: MAX_ALLOCATION_ATTEMPTS,
+      },
+      async ({ trx, now, audit, emit }) => {
+        const accountNumber = nuban(bankCode, String(randomInt(0, 1_000_000_000)).padStart(9, '0'));
+        const row = {
+          id: newId(),
+          partner_id: credential.partnerId,
+          environment: credential.environment,
+          account_number: accountNumber,
+          bank_code: bankCode,
+          bank_name: bankName,
+          account_name: `${businessName}/${input.first_name} ${input.last_name}`,
+          currency: 'NGN' as const,
+          status: 'active' as const,
+          first_name: input.first_name,
+          last_name: input.last_name,
+          customer_email: input.email,
+          phone: input.phone,
+          ...(input.bvn
+            ? sealBvn(keys, input.bvn)
+            : { bvn_encrypted: null, bvn_hash: null, bvn_last4: null }),
+          created_at: now,
+        };
+        const account = view(row, 0);
+        await repo.insertAccount(trx, row);
+        await audit({
+          action: 'virtual_account.created',
+          targetType: 'virtual_account',
+          targetId: row.id,
+          metadata: { account_number: accountNumber, environment: credential.environment },
         });
+        await emit({
+          environments: [credential.environment],
+          type: 'virtual_account.created',
+          data: account,
+        });
+        await onCommit?.(trx, account);
         return account;
-      } catch (error) {
-        if (!isUniqueViolation(error)) throw error;
-        const duplicate = await existingAccountError(scope, input.email);
-        if (duplicate) throw duplicate;
-      }
-    }
-    throw new Error(`no free account number after ${MAX_ALLOCATION_ATTEMPTS} attempts`);
+      },
+    );
   }
 
   async function findAccount(credential: PartnerCredential, accountNumber: string) {
@@ -211,49 +198,33 @@ export function createVirtualAccountsService({ db, clock, keys, bankCodes, bankN
     if (credential.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
     const amountKobo = creditAmount(input.amount);
     const account = await findAccount(credential, accountNumber);
-    const now = clock.now();
-    const transaction = {
-      id: newId(),
-      account_id: account.id,
-      partner_id: credential.partnerId,
-      environment: credential.environment,
-      type: 'credit',
-      amount_kobo: amountKobo,
-      narration: input.narration ?? null,
-      reference: `SIM-${newId()}`,
-      created_at: now,
-    };
-    return db.transaction().execute(async (trx) => {
+    return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit, emit }) => {
+      const transaction = {
+        id: newId(),
+        account_id: account.id,
+        partner_id: credential.partnerId,
+        environment: credential.environment,
+        type: 'credit' as const,
+        amount_kobo: amountKobo,
+        narration: input.narration ?? null,
+        reference: `SIM-${newId()}`,
+        created_at: now,
+      };
       await repo.lockAccount(trx, account.id);
       await repo.insertTransaction(trx, transaction);
       const balance = (await repo.balancesOf(trx, [account.id])).get(account.id) ?? 0;
       const result = { transaction: transactionView(transaction), account: view(account, balance) };
-      await insertAuditEvent(
-        trx,
-        {
-          ...actorOf(credential),
-          action: 'virtual_account.credited',
-          targetType: 'virtual_account',
-          targetId: account.id,
-          metadata: {
-            account_number: accountNumber,
-            amount_kobo: amountKobo,
-            reference: transaction.reference,
-          },
+      await audit({
+        action: 'virtual_account.credited',
+        targetType: 'virtual_account',
+        targetId: account.id,
+        metadata: {
+          account_number: accountNumber,
+          amount_kobo: amountKobo,
+          reference: transaction.reference,
         },
-        meta,
-        now,
-      );
-      await enqueueEvent(
-        trx,
-        {
-          partnerId: credential.partnerId,
-          environments: [credential.environment],
-          type: 'virtual_account.credited',
-          data: result,
-        },
-        now,
-      );
+      });
+      await emit({ environments: [credential.environment], type: 'virtual_account.credited', data: result });
       await onCommit?.(trx, result);
       return result;
     });

@@ -1,13 +1,15 @@
+import type { Environment } from '../../platform/http/schemas.js';
+
 export interface VirtualAccountsTable {
   id: string;
   partner_id: number;
-  environment: string;
+  environment: Environment;
   account_number: string;
   bank_code: string;
   bank_name: string;
   account_name: string;
-  currency: string;
-  status: string;
+  currency: 'NGN';
+  status: 'active';
   first_name: string;
   last_name: string;
   customer_email: string;
@@ -23,8 +25,8 @@ export interface AccountTransactionsTable {
   id: string;
   account_id: string;
   partner_id: number;
-  environment: string;
-  type: string;
+  environment: Environment;
+  type: 'credit';
   /** Integer kobo. */
   amount_kobo: number;
   narration: string | null;

@@ -1,4 +1,5 @@
 import { isIP } from 'node:net';
+import type { Environment } from '../../platform/http/schemas.js';
 
 /**
  * Which destinations a webhook may reach:
@@ -14,7 +15,7 @@ export type AddressPolicy = 'public-only' | 'no-link-local' | 'any';
  * in production sandbox is public-only too, or it would let any sign-up probe the operator's network.
  */
 export function addressPolicy(
-  environment: string,
+  environment: Environment,
   guard: { allowPrivate: boolean; production: boolean },
 ): AddressPolicy {
   if (guard.allowPrivate) return 'any';

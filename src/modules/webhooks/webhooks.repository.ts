@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { OutboxEventsTable } from '../../platform/events/outbox.table.js';
+import type { Environment } from '../../platform/http/schemas.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.table.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
@@ -9,7 +10,7 @@ export type AttemptRow = Selectable<WebhookAttemptsTable>;
 
 export interface Scope {
   partnerId: number;
-  environment: string;
+  environment: Environment;
 }
 
 export function findEndpoint(db: Kysely<Database>, scope: Scope): Promise<EndpointRow | undefined> {
@@ -136,12 +137,22 @@ export async function nextAttemptNumber(db: Kysely<Database>, eventId: string): 
 export async function settleEvent(
   db: Kysely<Database>,
   event: { id: string; token: string },
-  outcome: { status: string; nextAttemptAt?: number; deliveredAt: number | null; lastError: string | null },
+  outcome: {
+    status: EventRow['status'];
+    nextAttemptAt?: number;
+    deliveredAt: number | null;
+    lastError: string | null;
+  },
 ): Promise<boolean> {
   const result = await db
     .updateTable('outbox_events')
     .set((eb) => ({
-      status: eb.case().when('status', '=', 'delivered').then('delivered').else(outcome.status).end(),
+      status: eb
+        .case()
+        .when('status', '=', 'delivered')
+        .then(eb.ref('status'))
+        .else(eb.val(outcome.status))
+        .end(),
       delivered_at: eb
         .case()
         .when('status', '=', 'delivered')

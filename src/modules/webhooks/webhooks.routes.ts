@@ -116,7 +116,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       status: 'success',
       message: 'Delivery attempts.',
       data: await webhooks.listDeliveries(credentialOf(request), {
-        limit: request.query.limit ?? 20,
+        limit: request.query.limit,
         ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
         ...(request.query.event_id !== undefined ? { eventId: request.query.event_id } : {}),
       }),

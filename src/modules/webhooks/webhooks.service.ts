@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { actorOf, insertAuditEvent, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { decrypt, encrypt } from '../../platform/crypto/secret-box.js';
@@ -9,6 +10,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/http/auth.js';
 import { keysetCursor } from '../../platform/http/cursor.js';
 import { AppError, validationError } from '../../platform/http/errors.js';
+import type { Environment } from '../../platform/http/schemas.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
 import { deliver } from './delivery.js';
 import { checkDestination } from './sender.js';
@@ -24,22 +26,23 @@ export const MANUAL_RETRY_LIMIT = { max: 10, windowMs: 60_000 };
 
 export interface WebhooksDeps {
   db: Kysely<Database>;
+  write: AuditedWrite;
   clock: Clock;
   keys: KeyRing;
   log: Logger;
   timeoutMs: number;
   /** The SSRF guard's policy for an environment (ssrf.ts addressPolicy). */
-  policyFor(environment: string): AddressPolicy;
+  policyFor(environment: Environment): AddressPolicy;
 }
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyFor }: WebhooksDeps) {
+export function createWebhooksService({ db, write, clock, keys, log, timeoutMs, policyFor }: WebhooksDeps) {
   function endpointView(endpoint: repo.EndpointRow) {
     const now = clock.now();
     return {
       url: endpoint.url,
-      environment: endpoint.environment as 'sandbox' | 'live',
+      environment: endpoint.environment,
       previous_secret_expires_at:
         endpoint.previous_secret_expires_at !== null && endpoint.previous_secret_expires_at > now
           ? toIso(endpoint.previous_secret_expires_at)
@@ -49,7 +52,7 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
     };
   }
 
-  async function validateUrl(url: string, environment: string): Promise<void> {
+  async function validateUrl(url: string, environment: Environment): Promise<void> {
     const parsed = new URL(url);
     if (environment === 'live' && parsed.protocol !== 'https:') {
       throw validationError({ url: ['must be an https URL in the live environment'] });
@@ -62,10 +65,9 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
   async function setEndpoint(credential: PartnerCredential, url: string, meta: RequestMeta) {
     const scope = scopeOf(credential);
     await validateUrl(url, scope.environment);
-    const now = clock.now();
     const existing = await repo.findEndpoint(db, scope);
     const secret = existing ? decrypt(keys.encryption, existing.secret_encrypted) : newWebhookSecret();
-    await db.transaction().execute(async (trx) => {
+    await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
       await repo.upsertEndpoint(trx, {
         partner_id: scope.partnerId,
         environment: scope.environment,
@@ -76,18 +78,12 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
         created_at: existing?.created_at ?? now,
         updated_at: now,
       });
-      await insertAuditEvent(
-        trx,
-        {
-          ...actorOf(credential),
-          action: existing ? 'webhook.endpoint_updated' : 'webhook.endpoint_set',
-          targetType: 'webhook_endpoint',
-          targetId: scope.environment,
-          metadata: { url },
-        },
-        meta,
-        now,
-      );
+      await audit({
+        action: existing ? 'webhook.endpoint_updated' : 'webhook.endpoint_set',
+        targetType: 'webhook_endpoint',
+        targetId: scope.environment,
+        metadata: { url },
+      });
     });
     const endpoint = await repo.findEndpoint(db, scope);
     return { created: !existing, data: { ...endpointView(endpoint!), secret } };
@@ -103,20 +99,13 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
   async function deleteEndpoint(credential: PartnerCredential, meta: RequestMeta) {
     const scope = scopeOf(credential);
     const endpoint = await getEndpoint(credential);
-    const now = clock.now();
-    await db.transaction().execute(async (trx) => {
+    await write({ actor: actorOf(credential), meta }, async ({ trx, audit }) => {
       await repo.deleteEndpoint(trx, scope);
-      await insertAuditEvent(
-        trx,
-        {
-          ...actorOf(credential),
-          action: 'webhook.endpoint_deleted',
-          targetType: 'webhook_endpoint',
-          targetId: scope.environment,
-        },
-        meta,
-        now,
-      );
+      await audit({
+        action: 'webhook.endpoint_deleted',
+        targetType: 'webhook_endpoint',
+        targetId: scope.environment,
+      });
     });
     return endpoint;
   }
@@ -128,8 +117,7 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
     if (!endpoint)
       throw new AppError('NOT_FOUND', { message: 'No webhook endpoint is set for this environment.' });
     const secret = newWebhookSecret();
-    const now = clock.now();
-    await db.transaction().execute(async (trx) => {
+    await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
       await repo.upsertEndpoint(trx, {
         ...endpoint,
         secret_encrypted: encrypt(keys.encryption, secret),
@@ -137,17 +125,11 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
         previous_secret_expires_at: now + PREVIOUS_SECRET_TTL_MS,
         updated_at: now,
       });
-      await insertAuditEvent(
-        trx,
-        {
-          ...actorOf(credential),
-          action: 'webhook.secret_rotated',
-          targetType: 'webhook_endpoint',
-          targetId: scope.environment,
-        },
-        meta,
-        now,
-      );
+      await audit({
+        action: 'webhook.secret_rotated',
+        targetType: 'webhook_endpoint',
+        targetId: scope.environment,
+      });
     });
     const rotated = await repo.findEndpoint(db, scope);
     return { ...endpointView(rotated!), secret };
@@ -159,7 +141,7 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
       event_id: row.event_id,
       event_type: row.event_type,
       attempt: row.attempt,
-      trigger: row.trigger as 'automatic' | 'manual',
+      trigger: row.trigger,
       url: row.url,
       succeeded: row.succeeded === 1,
       status_code: row.status_code,
@@ -204,9 +186,8 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
       policy: policyFor(scope.environment),
       now: clock.now(),
     });
-    const now = clock.now();
     const id = newId();
-    await db.transaction().execute(async (trx) => {
+    await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
       const attempt = await repo.nextAttemptNumber(trx, event.id);
       await repo.insertAttempt(trx, {
         id,
@@ -223,18 +204,12 @@ export function createWebhooksService({ db, clock, keys, log, timeoutMs, policyF
         created_at: now,
       });
       if (outcome.succeeded) await repo.markDelivered(trx, event.id, now);
-      await insertAuditEvent(
-        trx,
-        {
-          ...actorOf(credential),
-          action: 'webhook.delivery_retried',
-          targetType: 'webhook_event',
-          targetId: event.id,
-          metadata: { succeeded: outcome.succeeded, status_code: outcome.statusCode },
-        },
-        meta,
-        now,
-      );
+      await audit({
+        action: 'webhook.delivery_retried',
+        targetType: 'webhook_event',
+        targetId: event.id,
+        metadata: { succeeded: outcome.succeeded, status_code: outcome.statusCode },
+      });
     });
     if (!outcome.succeeded) {
       log.info(

@@ -1,6 +1,8 @@
+import type { Environment } from '../../platform/http/schemas.js';
+
 export interface WebhookEndpointsTable {
   partner_id: number;
-  environment: string;
+  environment: Environment;
   url: string;
   /** Encrypted, not hashed: the service needs the secret to sign. */
   secret_encrypted: string;
@@ -16,10 +18,9 @@ export interface WebhookAttemptsTable {
   id: string;
   event_id: string;
   partner_id: number;
-  environment: string;
+  environment: Environment;
   attempt: number;
-  /** automatic | manual */
-  trigger: string;
+  trigger: 'automatic' | 'manual';
   url: string;
   /** 1 when the receiver answered 2xx. */
   succeeded: number;

@@ -1,10 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
+import { systemActor } from '../../platform/audit/audit.repository.js';
+import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
+import type { Environment } from '../../platform/http/schemas.js';
 import { deliver } from './delivery.js';
 import type { AddressPolicy } from './ssrf.js';
 import * as repo from './webhooks.repository.js';
@@ -16,13 +19,14 @@ const MAX_IN_FLIGHT = 20;
 
 export interface WebhookWorkerOptions {
   db: Kysely<Database>;
+  write: AuditedWrite;
   clock: Clock;
   keys: KeyRing;
   log: Logger;
   pollMs: number;
   timeoutMs: number;
   retryBaseMs: number;
-  policyFor(environment: string): AddressPolicy;
+  policyFor(environment: Environment): AddressPolicy;
 }
 
 /** Delay before attempt n+1 after n failed attempts: base, 2·base, 4·base, … */
@@ -35,7 +39,7 @@ export const backoffMs = (base: number, failedAttempts: number): number =>
  * another instance delivers it (at least once, with the same webhook-id).
  */
 export function createWebhookWorker(options: WebhookWorkerOptions) {
-  const { db, clock, log } = options;
+  const { db, write, clock, log } = options;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
@@ -51,7 +55,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     const finishedAt = clock.now();
     const deadline = event.created_at + RETRY_WINDOW_MS;
     const givesUp = !outcome.succeeded && finishedAt >= deadline;
-    const attempt = await db.transaction().execute(async (trx) => {
+    const attempt = await write({ actor: systemActor, meta: null, now: finishedAt }, async ({ trx }) => {
       const number = await repo.nextAttemptNumber(trx, event.id);
       await repo.settleEvent(
         trx,

@@ -22,16 +22,31 @@ export interface AuditEntry {
   metadata?: Record<string, unknown>;
 }
 
+/** Who made a change, and whose partner record it belongs to. */
+export type AuditActor = Pick<AuditEntry, 'partnerId' | 'actorType' | 'actorId'>;
+
 /** The audit actor of a partner's credential: the partner, or which of its API keys acted. */
-export function actorOf(
-  credential: PartnerCredential,
-): Pick<AuditEntry, 'partnerId' | 'actorType' | 'actorId'> {
-  return {
-    partnerId: credential.partnerId,
-    actorType: 'partner',
-    actorId: credential.kind === 'api_key' ? `api_key:${credential.apiKeyId}` : credential.partnerId,
-  };
+export function actorOf(credential: PartnerCredential): AuditActor {
+  return credential.kind === 'api_key'
+    ? { partnerId: credential.partnerId, actorType: 'partner', actorId: `api_key:${credential.apiKeyId}` }
+    : partnerActor(credential.partnerId);
 }
+
+/** The partner itself (its dashboard session, or before it has one: registration, verification). */
+export const partnerActor = (partnerId: number): AuditActor => ({
+  partnerId,
+  actorType: 'partner',
+  actorId: partnerId,
+});
+
+/** The service itself (the webhook worker): its bookkeeping is not audited, but it writes through the same helper. */
+export const systemActor: AuditActor = { partnerId: null, actorType: 'system' };
+
+/** Someone not authenticated, acting on `partnerId`'s account or on no known account. */
+export const anonymousActor = (partnerId: number | null): AuditActor => ({
+  partnerId,
+  actorType: 'anonymous',
+});
 
 /** Call with the transaction of the change being audited, so both commit or neither does. */
 export async function insertAuditEvent(

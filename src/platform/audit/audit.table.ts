@@ -1,7 +1,9 @@
+import type { ActorType } from './audit.repository.js';
+
 export interface AuditEventsTable {
   id: string;
   partner_id: number | null;
-  actor_type: string;
+  actor_type: ActorType;
   actor_id: string | null;
   action: string;
   target_type: string | null;

@@ -1,3 +1,6 @@
+import type { Environment } from '../http/schemas.js';
+import type { EventType } from './outbox.repository.js';
+
 /**
  * Events for partners' webhooks, written in the same transaction as the change that caused them.
  * The delivery columns are owned by the webhook worker.
@@ -5,12 +8,12 @@
 export interface OutboxEventsTable {
   id: string;
   partner_id: number;
-  environment: string;
-  type: string;
+  environment: Environment;
+  type: EventType;
   /** JSON: the event's `data`. */
   payload: string;
   created_at: number;
-  status: string;
+  status: 'pending' | 'delivered' | 'failed' | 'skipped';
   attempts: number;
   next_attempt_at: number;
   /** A worker's claim: only the holder of the lease records the attempt's outcome. */

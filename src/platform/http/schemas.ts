@@ -98,8 +98,17 @@ export function errorResponses(
   return responses;
 }
 
+/**
+ * A property clients may omit but that validation always fills in from its `default`: optional in
+ * the OpenAPI document (not in `required`), present in the handler's type.
+ */
+export const Defaulted = <T extends TSchema>(schema: T): T => {
+  if (schema.default === undefined) throw new Error('Defaulted needs a default');
+  return Type.Optional(schema) as unknown as T;
+};
+
 export const PaginationQuery = Type.Object({
-  limit: Type.Optional(
+  limit: Defaulted(
     Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Page size, 1-100 (default 20).' }),
   ),
   cursor: Type.Optional(

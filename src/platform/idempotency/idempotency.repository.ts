@@ -1,10 +1,11 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
+import type { Environment } from '../http/schemas.js';
 import type { IdempotencyKeysTable } from './idempotency.table.js';
 
 export interface IdempotencyScope {
   partnerId: number;
-  environment: string;
+  environment: Environment;
   key: string;
 }
 

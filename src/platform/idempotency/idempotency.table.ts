@@ -1,6 +1,8 @@
+import type { Environment } from '../http/schemas.js';
+
 export interface IdempotencyKeysTable {
   partner_id: number;
-  environment: string;
+  environment: Environment;
   key: string;
   request_hash: string;
   /** in_progress | completed */

@@ -1,0 +1,83 @@
+import type { AuditActor, RequestMeta } from '../../platform/audit/audit.repository.js';
+import type { AuditedWrite } from '../../platform/audit/audited-write.js';
+import { AppError } from '../../platform/http/errors.js';
+import type { OnboardingService, StatusChange } from '../onboarding/onboarding.service.js';
+import { reviewedDocumentView, stateOf } from '../onboarding/onboarding.views.js';
+import { approvalGaps } from '../onboarding/requirements.js';
+
+/** The operator behind ADMIN_API_KEY, acting on a partner's record. */
+export const operatorActor = (partnerId: number): AuditActor => ({
+  partnerId,
+  actorType: 'admin',
+  actorId: 'admin',
+});
+
+export type ReviewService = ReturnType<typeof createReviewService>;
+
+/**
+ * The operator's decisions on applications and documents (CONTRACT 5). The rules live here; the
+ * state changes, their audit and webhook events are the onboarding module's.
+ */
+export function createReviewService({
+  write,
+  onboarding,
+}: {
+  write: AuditedWrite;
+  onboarding: OnboardingService;
+}) {
+  /** A decision on an application under review, checked and made under the partner's lock. */
+  function decide(
+    partnerId: number,
+    meta: RequestMeta,
+    change: Omit<StatusChange, 'from'>,
+    check?: (record: Awaited<ReturnType<OnboardingService['lockForDecision']>>) => void,
+  ) {
+    return write({ actor: operatorActor(partnerId), meta }, async (context) => {
+      const record = await onboarding.lockForDecision(context.trx, partnerId);
+      if (record.partner.onboarding_status !== 'under_review') {
+        throw new AppError('ONBOARDING_LOCKED', {
+          message: `Only an application under review can be decided; it is ${record.partner.onboarding_status}.`,
+        });
+      }
+      check?.(record);
+      await onboarding.moveStatus(context, partnerId, { from: ['under_review'], ...change });
+    });
+  }
+
+  return {
+    listPartners: onboarding.listPartners,
+    partnerRecord: onboarding.partnerRecord,
+    openDocumentFile: onboarding.openDocumentFile,
+
+    async reviewDocument(
+      partnerId: number,
+      documentId: string,
+      decision: { status: 'approved' | 'rejected'; reason: string | null },
+      meta: RequestMeta,
+    ) {
+      const document = await onboarding.decideDocument(
+        operatorActor(partnerId),
+        meta,
+        partnerId,
+        documentId,
+        decision,
+      );
+      return reviewedDocumentView(document);
+    },
+
+    /** Needs every checklist document approved and the representative's KYC passed. */
+    approve: (partnerId: number, meta: RequestMeta) =>
+      decide(partnerId, meta, { to: 'active', reviewNotes: null }, (record) => {
+        const gaps = approvalGaps(stateOf(record));
+        if (Object.keys(gaps).length > 0) throw new AppError('ONBOARDING_INCOMPLETE', { errors: gaps });
+      }),
+
+    /** Back to the partner (in_progress) with the reason as review_notes. */
+    requestChanges: (partnerId: number, reason: string, meta: RequestMeta) =>
+      decide(partnerId, meta, { to: 'in_progress', reviewNotes: reason }),
+
+    /** Final. */
+    reject: (partnerId: number, reason: string, meta: RequestMeta) =>
+      decide(partnerId, meta, { to: 'rejected', reviewNotes: reason }),
+  };
+}
