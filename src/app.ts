@@ -61,10 +61,10 @@ export interface AppOverrides {
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const clock = overrides.clock ?? systemClock;
   const log = createLogger(config.LOG_LEVEL, overrides.logStream);
-  const database = openDatabase(
-    config.DATABASE_URL,
-    overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {},
-  );
+  const database = openDatabase(config.DATABASE_URL, {
+    ...(overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {}),
+    onIdleError: (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed; it was dropped'),
+  });
   try {
     await migrateToLatest(database.db, database.schema);
   } catch (error) {
@@ -184,6 +184,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   housekeeping.unref();
 
   app.addHook('onReady', async () => webhookWorker.start());
+  // After listen the server has no 'error' listener of Fastify's; an accept failure (EMFILE when
+  // file descriptors run out) would otherwise end the process instead of refusing one connection.
+  app.addHook('onListen', async () => {
+    app.server.on('error', (error) => log.error({ err: error }, 'the HTTP server reported an error'));
+  });
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
     await webhookWorker.stop();

@@ -21,6 +21,8 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL schema to use as search_path (tests isolate each app in its own schema). */
   pgSchema?: string;
   poolSize?: number;
+  /** Told about a pooled PostgreSQL connection that failed while idle (the pool has dropped it). */
+  onIdleError?: (error: Error) => void;
 }
 
 const PG_INT8 = 20;
@@ -77,6 +79,12 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
       types: pgTypes,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // An 'error' event without a listener ends the process. The pool emits one when an idle
+    // connection dies (server restart, failover, pg_terminate_backend) and has already dropped it.
+    // A checked-out connection that dies between queries emits on the client: its next query fails
+    // and reports it, and the pool discards the client on release.
+    pool.on('error', (error) => options.onIdleError?.(error));
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
