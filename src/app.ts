@@ -143,7 +143,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keepAliveTimeout: 5_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     // Node enforces the header and request timeouts on a timer: check every second, not every 30 s.
-    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 },
+    // Without Host, Node would answer 400 itself with an empty body; the platform answers instead.
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000, requireHostHeader: false },
   });
   app.setValidatorCompiler(validatorCompiler);
 
