@@ -184,6 +184,18 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   sendError(request, reply, toAppError(error));
 }
 
+/** Throws on bytes that are not UTF-8 instead of replacing them; a BOM is kept (JSON.parse refuses it). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** JSON is UTF-8 (RFC 8259 8.1): a Content-Type may name that charset, or none, but no other. */
+function declaresUtf8(contentType: string): boolean {
+  for (const match of contentType.matchAll(/;\s*charset\s*=\s*("?)([^";\s]*)\1/gi)) {
+    const charset = (match[2] ?? '').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
+}
+
 function pathPattern(url: string): RegExp {
   const source = url
     .split('/')
@@ -213,8 +225,18 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
   });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (!declaresUtf8(request.headers['content-type'] ?? '')) {
+      done(new AppError('UNSUPPORTED_MEDIA_TYPE', { message: 'JSON bodies must be UTF-8.' }), undefined);
+      return;
+    }
+    let text: string;
+    try {
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      done(new AppError('MALFORMED_REQUEST', { message: 'The request body is not valid UTF-8.' }), undefined);
+      return;
+    }
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));
