@@ -41,6 +41,7 @@ import { validatorCompiler } from './platform/http/validation.js';
 import { purgeExpiredIdempotencyKeys, registerIdempotency } from './platform/idempotency/idempotency.js';
 import { createLogger } from './platform/logger.js';
 import { createMailer } from './platform/mail/mailer.js';
+import { ensurePrivateDirectory } from './platform/storage/private-paths.js';
 import { localDiskStorage } from './platform/storage/storage.js';
 
 export const API_PREFIX = '/baas/api/v1';
@@ -61,6 +62,10 @@ export interface AppOverrides {
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const clock = overrides.clock ?? systemClock;
   const log = createLogger(config.LOG_LEVEL, overrides.logStream);
+  ensurePrivateDirectory(config.DATA_DIR);
+  const outboxDir = path.join(config.DATA_DIR, 'outbox');
+  // The mailer writes each .eml 0600; without SMTP_URL its directory is made private here.
+  if (!config.SMTP_URL) ensurePrivateDirectory(outboxDir);
   const database = openDatabase(config.DATABASE_URL, {
     ...(overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {}),
     onIdleError: (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed; it was dropped'),
@@ -75,7 +80,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
-    outboxDir: path.join(config.DATA_DIR, 'outbox'),
+    outboxDir,
     log,
   });
   const rateLimitStore = config.REDIS_URL

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateFile, tightenMode } from '../storage/private-paths.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -98,9 +99,17 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
   }
 
   const file = url.slice('sqlite:'.length);
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+    // SQLite creates a database 0644 but its -wal and -shm files with the database file's mode.
+    ensurePrivateFile(file);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  if (file !== ':memory:') {
+    // Left looser by an earlier version: SQLite keeps the mode of files that exist.
+    for (const suffix of ['-wal', '-shm']) tightenMode(`${file}${suffix}`, 0o600);
+  }
   // NORMAL keeps every commit across a process crash (SIGKILL); only power loss may drop the last ones.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

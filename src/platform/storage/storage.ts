@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { ensurePrivateDirectory } from './private-paths.js';
 
 /**
  * Where uploaded files live. Keys are generated here, never taken from a client's file name.
@@ -18,6 +19,7 @@ export interface FileStorage {
 const KEY = /^[0-9a-f]{2}\/[0-9a-f-]{36}$/;
 
 export function localDiskStorage(root: string): FileStorage {
+  ensurePrivateDirectory(root);
   const fileOf = (key: string) => {
     if (!KEY.test(key)) throw new Error('invalid storage key');
     return path.join(root, key);
