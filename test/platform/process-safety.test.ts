@@ -11,7 +11,7 @@ import { createTestDatabase, DIALECTS, TEST_ENCRYPTION_KEY, type TestDatabase } 
 import { uniqueEmail } from '../support/factories.js';
 import { Api, V1 } from '../support/http.js';
 import { until } from '../support/proofs.js';
-import { childDatabaseUrl } from '../support/server-process.js';
+import { childDatabaseUrl, spawnServer, stopServer, waitUntilReady } from '../support/server-process.js';
 import { freePort } from '../support/smtp-sink.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -207,3 +207,46 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('the server process when nothing reads its log any more', () => {
+  let database: TestDatabase;
+  before(async () => {
+    database = await createTestDatabase('sqlite');
+  });
+  after(async () => {
+    await database?.drop();
+  });
+
+  it('still shuts down on SIGTERM and exits 0 (a log line it cannot write is dropped)', async () => {
+    const server = spawnServer({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      PORT: String(await freePort()),
+      DATA_DIR: database.dataDir,
+      DATABASE_URL: childDatabaseUrl(database),
+      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    });
+    try {
+      await waitUntilReady(server);
+      // The log collector falls behind (lines left unread), then goes away: the server's next
+      // write fails with ECONNRESET rather than EPIPE.
+      server.child.stdout?.pause();
+      server.child.stderr?.pause();
+      assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      server.child.stdout?.destroy();
+      server.child.stderr?.destroy();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      server.child.kill('SIGTERM');
+      const code = await Promise.race([
+        server.exited,
+        new Promise<string>((resolve) =>
+          setTimeout(() => resolve('still running 10 s after SIGTERM'), 10_000),
+        ),
+      ]);
+      assert.equal(code, 0);
+    } finally {
+      await stopServer(server);
+    }
+  });
+});
