@@ -3,13 +3,6 @@ import type { FastifyInstance } from 'fastify';
 export interface ProcessSafetyNetOptions {
   /** How long in-flight requests may run after an uncaught exception before the process exits anyway. */
   graceMs?: number;
-  /** process.exit, unless a caller needs otherwise. */
-  exit?: (code: number) => void;
-}
-
-export interface ProcessSafetyNet {
-  /** Stops accepting, lets in-flight requests finish, closes the database, then exits with `code`. */
-  shutdown(reason: string, code: number, graceMs?: number): Promise<void>;
 }
 
 /**
@@ -21,15 +14,13 @@ export interface ProcessSafetyNet {
  *   and exits 1, because the process state is no longer known to be sound. In-flight requests get
  *   `graceMs` (10 s) to finish; the process never ends silently or with 0.
  */
-export function installProcessSafetyNet(
-  app: FastifyInstance,
-  options: ProcessSafetyNetOptions = {},
-): ProcessSafetyNet {
+export function installProcessSafetyNet(app: FastifyInstance, options: ProcessSafetyNetOptions = {}): void {
   const graceMs = options.graceMs ?? 10_000;
-  const exit = options.exit ?? ((code: number) => process.exit(code));
+  const exit = (code: number) => process.exit(code);
   let closing: Promise<void> | undefined;
   let exitCode = 0;
 
+  /** Stops accepting, lets in-flight requests finish, closes the database, then exits with `code`. */
   const shutdown = (reason: string, code: number, deadlineMs?: number): Promise<void> => {
     exitCode = Math.max(exitCode, code);
     if (deadlineMs !== undefined) {
@@ -67,5 +58,4 @@ export function installProcessSafetyNet(
   });
   process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
   process.once('SIGINT', () => void shutdown('SIGINT', 0));
-  return { shutdown };
 }
