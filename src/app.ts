@@ -47,6 +47,7 @@ import { purgeRateWindows } from './platform/limits/limits.repository.js';
 import { createLogger } from './platform/logger.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createMailOutbox } from './platform/mail/outbox.js';
+import { ensurePrivateDirectory } from './platform/storage/private-paths.js';
 import { localDiskStorage } from './platform/storage/storage.js';
 
 export const API_PREFIX = '/baas/api/v1';
@@ -73,10 +74,14 @@ export interface AppOverrides {
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const clock = overrides.clock ?? systemClock;
   const log = createLogger(config.LOG_LEVEL, overrides.logStream);
-  const database = openDatabase(
-    config.DATABASE_URL,
-    overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {},
-  );
+  ensurePrivateDirectory(config.DATA_DIR);
+  const outboxDir = path.join(config.DATA_DIR, 'outbox');
+  // The mailer writes each .eml 0600; without SMTP_URL its directory is made private here.
+  if (!config.SMTP_URL) ensurePrivateDirectory(outboxDir);
+  const database = openDatabase(config.DATABASE_URL, {
+    ...(overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {}),
+    onIdleError: (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed; it was dropped'),
+  });
   try {
     await migrateToLatest(database.db, database.schema);
   } catch (error) {
@@ -88,7 +93,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
     from: config.MAIL_FROM,
-    outboxDir: path.join(config.DATA_DIR, 'outbox'),
+    outboxDir,
     timeoutMs: config.SMTP_TIMEOUT_MS,
     log,
   });
@@ -178,7 +183,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keepAliveTimeout: 5_000,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 256 },
     // Node enforces the header and request timeouts on a timer: check every second, not every 30 s.
-    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000 },
+    // Without Host, Node would answer 400 itself with an empty body; the platform answers instead.
+    http: { headersTimeout: 10_000, connectionsCheckingInterval: 1_000, requireHostHeader: false },
   });
   app.setValidatorCompiler(validatorCompiler);
 
@@ -229,6 +235,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onReady', async () => {
     webhookWorker.start();
     mail.start();
+  });
+  // After listen the server has no 'error' listener of Fastify's; an accept failure (EMFILE when
+  // file descriptors run out) would otherwise end the process instead of refusing one connection.
+  app.addHook('onListen', async () => {
+    app.server.on('error', (error) => log.error({ err: error }, 'the HTTP server reported an error'));
   });
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);

@@ -74,6 +74,23 @@ export const ConfigSchema = Type.Object({
 
 type RawConfig = Static<typeof ConfigSchema>;
 
+/** Variables whose values never appear in a message: keys, and URLs that may carry a password. */
+const SECRET_VARIABLES: ReadonlySet<string> = new Set([
+  'ADMIN_API_KEY',
+  'DATA_ENCRYPTION_KEY',
+  'SMTP_URL',
+  'REDIS_URL',
+  'DATABASE_URL',
+  'KYC_API_KEY',
+  'KYC_APP_ID',
+]);
+
+/** What a configuration message may say about a value: the value itself, or only its length. */
+function shown(variable: string, value: unknown): string {
+  if (!SECRET_VARIABLES.has(variable)) return `got ${JSON.stringify(value)}`;
+  return `${typeof value === 'string' ? `${value.length} characters, ` : ''}value not shown`;
+}
+
 export type Config = Omit<RawConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'TRUST_PROXY' | 'DATABASE_URL'> & {
   DATABASE_URL: string;
   WEBHOOK_ALLOW_PRIVATE: boolean;
@@ -114,15 +131,14 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
   const problems: string[] = [];
   for (const [key, schema] of Object.entries(ConfigSchema.properties)) {
     if (schema.type === 'integer' && input[key] !== undefined && !/^[0-9]+$/.test(String(input[key]))) {
-      problems.push(`${key}: must be a whole number (got ${JSON.stringify(input[key])})`);
+      problems.push(`${key}: must be a whole number (${shown(key, input[key])})`);
       delete input[key];
     }
   }
   const converted = Value.Convert(ConfigSchema, Value.Default(ConfigSchema, input));
   for (const error of Value.Errors(ConfigSchema, converted)) {
-    problems.push(
-      `${error.path.slice(1) || 'config'}: ${error.message} (got ${JSON.stringify(error.value)})`,
-    );
+    const variable = error.path.slice(1) || 'config';
+    problems.push(`${variable}: ${error.message} (${shown(variable, error.value)})`);
   }
   // The checks below read only values they compare exactly, so they run on a partly invalid config
   // too: one start-up names every problem.

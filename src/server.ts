@@ -1,26 +1,16 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, readDotEnv } from './config.js';
+import { installProcessSafetyNet } from './process-safety.js';
 
-/** Starts the service; SIGTERM/SIGINT stop accepting, drain in-flight requests, close the database, exit 0. */
+/**
+ * Starts the service. SIGTERM/SIGINT stop accepting, drain in-flight requests, close the database
+ * and exit 0; an uncaught exception does the same (within 10 s) and exits 1 (process-safety.ts).
+ */
 async function main(): Promise<void> {
   readDotEnv();
   const config = loadConfig(process.env);
   const app = await buildApp(config);
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info({ signal }, 'shutting down: draining in-flight requests');
-    try {
-      await app.close();
-      process.exit(0);
-    } catch (error) {
-      app.log.error({ err: error }, 'shutdown failed');
-      process.exit(1);
-    }
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
+  installProcessSafetyNet(app);
   await app.listen({ port: config.PORT, host: config.HOST });
 }
 

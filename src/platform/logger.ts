@@ -72,6 +72,20 @@ export function loggerOptions(level: string): LoggerOptions {
   };
 }
 
+/**
+ * stdout, written synchronously. Once a write fails for good (the reader is gone: EPIPE,
+ * ECONNRESET), later lines are dropped. pino's default destination instead buffers, re-emits any
+ * error but EPIPE with no listener (ending the process) and, at exit, retries a failed write
+ * forever: a server whose log reader had died could then never exit.
+ */
+function stdoutDestination(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: true });
+  destination.on('error', () => {
+    destination.write = () => true;
+  });
+  return destination;
+}
+
 export function createLogger(level: string, stream?: DestinationStream): Logger {
-  return stream ? pino(loggerOptions(level), stream) : pino(loggerOptions(level));
+  return pino(loggerOptions(level), stream ?? stdoutDestination());
 }

@@ -146,3 +146,50 @@ for (const dialect of DIALECTS) {
     });
   });
 }
+
+describe('configuration errors and secrets', () => {
+  /** Invalid values of the secret variables, each holding a marker that must not be printed. */
+  const MARKER = 'Sup3rSecretMarker';
+  const invalid: Record<string, string> = {
+    ADMIN_API_KEY: `short-${MARKER}`,
+    DATA_ENCRYPTION_KEY: `not-base64-${MARKER}`,
+    SMTP_URL: `http://mailer:${MARKER}@mail.example.com:587`,
+    REDIS_URL: `redis-host:6379/${MARKER}`,
+    DATABASE_URL: `mysql://root:${MARKER}@db.example.com/baas`,
+  };
+
+  it('names each invalid secret variable and its problem without printing its value', () => {
+    for (const [variable, value] of Object.entries(invalid)) {
+      assert.throws(
+        () => loadConfig({ [variable]: value }),
+        (error: unknown) => {
+          assert.ok(error instanceof ConfigError, String(error));
+          assert.ok(error.message.includes(variable), `names ${variable}: ${error.message}`);
+          assert.ok(!error.message.includes(MARKER), `prints the value of ${variable}: ${error.message}`);
+          const line = error.message.split('\n').find((text) => text.includes(variable)) ?? '';
+          assert.match(line, new RegExp(`${variable}.*(characters|must|expected|match)`, 'i'), line);
+          return true;
+        },
+      );
+    }
+  });
+
+  it('prints no secret value when several problems are reported together', () => {
+    assert.throws(
+      () => loadConfig({ ...invalid, PORT: 'abc', NODE_ENV: 'production', KYC_PROVIDER: 'prembly' }),
+      (error: unknown) => {
+        assert.ok(error instanceof ConfigError);
+        assert.ok(!error.message.includes(MARKER), error.message);
+        for (const variable of [...Object.keys(invalid), 'PORT']) assert.ok(error.message.includes(variable));
+        return true;
+      },
+    );
+  });
+
+  it('still shows the value of a setting that is not a secret', () => {
+    assert.throws(
+      () => loadConfig({ LOG_LEVEL: 'loud' }),
+      (error: unknown) => error instanceof ConfigError && error.message.includes('"loud"'),
+    );
+  });
+});

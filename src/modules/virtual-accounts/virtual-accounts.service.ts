@@ -3,7 +3,7 @@ import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
-import { type Clock, toIso } from '../../platform/clock.js';
+import { toIso } from '../../platform/clock.js';
 import { sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';

@@ -3,6 +3,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { ensurePrivateFile, tightenMode } from '../storage/private-paths.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -21,6 +22,8 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL schema to use as search_path (tests isolate each app in its own schema). */
   pgSchema?: string;
   poolSize?: number;
+  /** Told about a pooled PostgreSQL connection that failed while idle (the pool has dropped it). */
+  onIdleError?: (error: Error) => void;
 }
 
 const PG_INT8 = 20;
@@ -77,6 +80,12 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
       types: pgTypes,
       ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
     });
+    // An 'error' event without a listener ends the process. The pool emits one when an idle
+    // connection dies (server restart, failover, pg_terminate_backend) and has already dropped it.
+    // A checked-out connection that dies between queries emits on the client: its next query fails
+    // and reports it, and the pool discards the client on release.
+    pool.on('error', (error) => options.onIdleError?.(error));
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
@@ -90,9 +99,17 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
   }
 
   const file = url.slice('sqlite:'.length);
-  if (file !== ':memory:') mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') {
+    mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
+    // SQLite creates a database 0644 but its -wal and -shm files with the database file's mode.
+    ensurePrivateFile(file);
+  }
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
+  if (file !== ':memory:') {
+    // Left looser by an earlier version: SQLite keeps the mode of files that exist.
+    for (const suffix of ['-wal', '-shm']) tightenMode(`${file}${suffix}`, 0o600);
+  }
   // NORMAL keeps every commit across a process crash (SIGKILL); only power loss may drop the last ones.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type IncomingMessage, STATUS_CODES } from 'node:http';
+import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
@@ -108,26 +108,73 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 }
 
 /**
+ * An answer written straight to the socket, for the cases Node handles before a request object
+ * exists: the contract's envelope with the headers of every API answer, then the connection closes.
+ */
+function rawErrorAnswer(error: AppError): string {
+  const body = JSON.stringify(errorBody(error));
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': String(Buffer.byteLength(body)),
+    'x-request-id': randomUUID(),
+    ...API_HEADERS,
+    connection: 'close',
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}\r\n`);
+  return `HTTP/1.1 ${error.status} ${STATUS_CODES[error.status]}\r\n${lines.join('')}\r\n${body}`;
+}
+
+/**
  * Errors Node raises before a request exists (malformed request line, header block too large,
  * timeouts) answered with the envelope instead of the server's default body.
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
-  if (socket.writable) {
+  // As Node's own handler: once a response on this connection has started, an error answer
+  // written now would land inside its body.
+  const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (socket.writable && !inFlight?.headersSent) {
     const appError =
       error.code === 'HPE_HEADER_OVERFLOW'
         ? new AppError('PAYLOAD_TOO_LARGE', { message: 'The request headers are too large.' })
         : error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
           ? new AppError('MALFORMED_REQUEST', { message: 'The request was not received in time.' })
           : new AppError('MALFORMED_REQUEST', { message: 'The request is not valid HTTP.' });
-    const body = JSON.stringify(errorBody(appError));
-    socket.write(
-      `HTTP/1.1 ${appError.status} ${STATUS_CODES[appError.status]}\r\n` +
-        `content-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-        `x-request-id: ${randomUUID()}\r\nconnection: close\r\n\r\n${body}`,
-    );
+    socket.write(rawErrorAnswer(appError));
   }
   socket.destroy(error);
+}
+
+/**
+ * Node answers some requests itself, outside Fastify, with its own bodies (or none): an unknown
+ * `Expect` (417), CONNECT (connection dropped) and an HTTP/1.1 request without Host (400). These
+ * give them the contract's envelope and headers too. `Upgrade` needs nothing: with no 'upgrade'
+ * listener Node hands such requests to Fastify like any other, which answers them as plain HTTP.
+ */
+function registerProtocolEdges(app: FastifyInstance): void {
+  const server = app.server as Server;
+  // Node emits this for an Expect without 100-continue (a list holding 100-continue gets the
+  // 100 Continue). RFC 9110 10.1.1 lets a server ignore what it does not know: served as usual.
+  server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) =>
+    server.emit('request', request, response),
+  );
+  server.on('connect', (_request: IncomingMessage, socket: Socket) => {
+    socket.on('error', () => undefined);
+    socket.write(
+      rawErrorAnswer(
+        new AppError('METHOD_NOT_ALLOWED', { message: 'CONNECT is not supported: this is not a proxy.' }),
+      ),
+    );
+    socket.destroySoon();
+  });
+  app.addHook('onRequest', (request, _reply, done) => {
+    // server.requireHostHeader is off (app.ts) so that this answer carries the envelope.
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      done(new AppError('MALFORMED_REQUEST', { message: 'HTTP/1.1 requests need a Host header.' }));
+      return;
+    }
+    done();
+  });
 }
 
 /** Router-level failures (a URL with broken percent-encoding) get the envelope like any other error. */
@@ -135,6 +182,18 @@ export function frameworkErrors(error: FastifyError, request: FastifyRequest, re
   reply.header('x-request-id', request.id);
   reply.headers(API_HEADERS);
   sendError(request, reply, toAppError(error));
+}
+
+/** Throws on bytes that are not UTF-8 instead of replacing them; a BOM is kept (JSON.parse refuses it). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** JSON is UTF-8 (RFC 8259 8.1): a Content-Type may name that charset, or none, but no other. */
+function declaresUtf8(contentType: string): boolean {
+  for (const match of contentType.matchAll(/;\s*charset\s*=\s*("?)([^";\s]*)\1/gi)) {
+    const charset = (match[2] ?? '').toLowerCase();
+    if (charset !== 'utf-8' && charset !== 'utf8') return false;
+  }
+  return true;
 }
 
 function pathPattern(url: string): RegExp {
@@ -158,6 +217,7 @@ export interface HttpPlatformOptions {
 /** Cross-cutting HTTP behaviour of the contract's section 1; registered on the root instance. */
 export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatformOptions): void {
   app.decorateRequest('errorCode', undefined);
+  registerProtocolEdges(app);
 
   const routes: Array<{ method: string; pattern: RegExp }> = [];
   app.addHook('onRoute', (route) => {
@@ -165,8 +225,18 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
   });
 
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = body as string;
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    if (!declaresUtf8(request.headers['content-type'] ?? '')) {
+      done(new AppError('UNSUPPORTED_MEDIA_TYPE', { message: 'JSON bodies must be UTF-8.' }), undefined);
+      return;
+    }
+    let text: string;
+    try {
+      text = UTF8.decode(body as Buffer);
+    } catch {
+      done(new AppError('MALFORMED_REQUEST', { message: 'The request body is not valid UTF-8.' }), undefined);
+      return;
+    }
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));

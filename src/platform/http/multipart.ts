@@ -1,9 +1,11 @@
 import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from './errors.js';
 import { addRouteHook } from './route-hooks.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
+/** The whole body: one file of the maximum size plus room for the text fields and part headers. */
+export const MAX_MULTIPART_BYTES = MAX_FILE_BYTES + 256 * 1024;
 
 const LIMITS = {
   fileSize: MAX_FILE_BYTES,
@@ -18,6 +20,10 @@ const FORBIDDEN_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 const tooLarge = (message: string) => new AppError('PAYLOAD_TOO_LARGE', { message });
 const malformed = (message: string) => new AppError('MALFORMED_REQUEST', { message });
+const bodyTooLarge = () =>
+  tooLarge(
+    `The multipart body is larger than ${MAX_MULTIPART_BYTES / 1024} KiB (one 5 MiB file and its fields).`,
+  );
 
 /** The body schema's file fields (format: binary) and its other known fields. */
 function fieldsOf(schema: unknown): { files: Set<string>; known: Set<string> } {
@@ -36,11 +42,20 @@ function fieldsOf(schema: unknown): { files: Set<string>; known: Set<string> } {
  * the schema's file fields are buffered, once each: a file sent for a text field is a 422 naming
  * it, a second file for the same field too, and a file part under an unknown name is drained and
  * ignored like any unknown field. A body that is not valid multipart, or ends before its closing
- * boundary, is 400 MALFORMED_REQUEST; a file over 5 MiB or too many parts is 413.
+ * boundary, is 400 MALFORMED_REQUEST; a file over 5 MiB, a body over MAX_MULTIPART_BYTES (declared
+ * or counted) or too many parts is 413.
+ *
+ * Every stream here has an 'error' listener: busboy emits 'error' on the current file stream when
+ * the body ends inside it, and an 'error' event without a listener ends the process.
  */
 function readMultipart(request: FastifyRequest, schema: unknown): Promise<Record<string, unknown>> {
   const fields = fieldsOf(schema);
   return new Promise((resolve, reject) => {
+    const declared = Number(request.headers['content-length']);
+    if (declared > MAX_MULTIPART_BYTES) {
+      reject(bodyTooLarge());
+      return;
+    }
     let parser: BusboyInstance;
     try {
       parser = Busboy({ headers: request.headers as BusboyHeaders, limits: LIMITS });
@@ -53,14 +68,21 @@ function readMultipart(request: FastifyRequest, schema: unknown): Promise<Record
     let settled = false;
     let parsed = false;
     let openFiles = 0;
+    let received = 0;
     const filesSeen = new Set<string>();
 
+    // What the client still sends after a failure is read and dropped (see lingerThenClose).
     const fail = (error: AppError) => {
       if (settled) return;
       settled = true;
       request.raw.unpipe(parser);
+      request.raw.removeListener('data', count);
       request.raw.resume();
       reject(error);
+    };
+    const count = (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_MULTIPART_BYTES) fail(bodyTooLarge());
     };
     const finish = () => {
       if (settled || !parsed || openFiles > 0) return;
@@ -80,6 +102,8 @@ function readMultipart(request: FastifyRequest, schema: unknown): Promise<Record
       add(name, value);
     });
     parser.on('file', (name, stream) => {
+      // The parser's own 'error' (emitted first) decides the answer; this one only must not throw.
+      stream.on('error', () => fail(malformed('The multipart body ended inside a file.')));
       if (!fields.files.has(name) || filesSeen.has(name)) {
         if (fields.known.has(name)) {
           addFieldError(
@@ -112,6 +136,7 @@ function readMultipart(request: FastifyRequest, schema: unknown): Promise<Record
       finish();
     });
     request.raw.on('error', () => fail(malformed('The request body was cut off.')));
+    request.raw.on('data', count);
     request.raw.pipe(parser);
   });
 }
@@ -123,9 +148,35 @@ export function registerMultipart(app: FastifyInstance): void {
     app,
     'preValidation',
     (config) => config.consumes === 'multipart',
-    async (request) => {
+    async (request, reply) => {
       if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) return;
-      request.body = await readMultipart(request, request.routeOptions.schema?.body);
+      try {
+        request.body = await readMultipart(request, request.routeOptions.schema?.body);
+      } catch (error) {
+        if (!request.raw.complete) lingerThenClose(request, reply);
+        throw error;
+      }
     },
   );
+}
+
+const LINGER_MS = 2_000;
+
+/**
+ * A body refused before its end leaves the connection unusable. Closing it as soon as the answer is
+ * written (what `Connection: close` makes Node do) resets it while the client is still sending,
+ * since unread bytes make the kernel send RST, and the client may lose the answer. So the rest is
+ * read and dropped for a while after the answer (a lingering close), then the connection is
+ * closed, unless the body ended by then.
+ */
+function lingerThenClose(request: FastifyRequest, reply: FastifyReply): void {
+  const socket = request.raw.socket;
+  request.raw.resume();
+  reply.raw.once('finish', () => {
+    if (request.raw.complete) return;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    timer.unref();
+    request.raw.once('end', () => clearTimeout(timer));
+    socket.once('close', () => clearTimeout(timer));
+  });
 }

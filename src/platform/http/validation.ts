@@ -175,6 +175,30 @@ function normalize(
   }
 }
 
+const DECIMAL_DIGITS = /^[0-9]+$/;
+
+const isIntegerSchema = (schema: JsonSchema | undefined): boolean => {
+  const type = schema?.['type'];
+  return type === 'integer' || (Array.isArray(type) && type.includes('integer') && !type.includes('string'));
+};
+
+/**
+ * Path and query values arrive as text and ajv coerces them with Number(), which also reads `0x2`,
+ * `2e0`, `2.0`, ` 2` and `+2` as 2. An integer is written in plain decimal digits, checked on the
+ * text as sent (before trimming), so each resource has one spelling. A blank value is left to
+ * normalize(), which treats it as absent like any blank value.
+ */
+function checkIntegerText(schema: JsonSchema, data: Record<string, unknown>, errors: FieldErrors): void {
+  const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
+  for (const key of Object.keys(data)) {
+    const value = data[key];
+    if (!Object.hasOwn(properties, key) || !isIntegerSchema(properties[key])) continue;
+    if (typeof value === 'string' && value.trim() !== '' && !DECIMAL_DIGITS.test(value)) {
+      addFieldError(errors, key, 'must be a whole number written in digits');
+    }
+  }
+}
+
 /** The ajv-compiled copy of a schema sees file parts as "anything"; normalize() checks them. */
 function withoutBinary(schema: JsonSchema): JsonSchema {
   const properties = schema['properties'] as Record<string, JsonSchema> | undefined;
@@ -233,10 +257,17 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
   return (data: unknown) => {
     const value = (data ?? {}) as Record<string, unknown>;
     const errors: FieldErrors = {};
-    if (httpPart !== 'headers' && isPlainObject(value)) normalize(schema as JsonSchema, value, '', errors);
+    if (httpPart !== 'headers' && isPlainObject(value)) {
+      checkIntegerText(schema as JsonSchema, value, errors);
+      normalize(schema as JsonSchema, value, '', errors);
+    }
     if (validate(value) && Object.keys(errors).length === 0) return { value };
     if (httpPart === 'params') return { error: new AppError('NOT_FOUND') };
-    Object.assign(errors, toFieldErrors(validate.errors ?? [], httpPart ?? 'request'));
+    for (const [field, messages] of Object.entries(
+      toFieldErrors(validate.errors ?? [], httpPart ?? 'request'),
+    )) {
+      for (const message of messages) addFieldError(errors, field, message);
+    }
     return { error: new AppError('VALIDATION_FAILED', { errors }) };
   };
 };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { createReadStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, open, rename, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
+import { ensurePrivateDirectory } from './private-paths.js';
 
 /**
  * Where uploaded files live. Keys are generated here, never taken from a client's file name.
@@ -19,6 +19,7 @@ export interface FileStorage {
 const KEY = /^[0-9a-f]{2}\/[0-9a-f-]{36}$/;
 
 export function localDiskStorage(root: string): FileStorage {
+  ensurePrivateDirectory(root);
   const fileOf = (key: string) => {
     if (!KEY.test(key)) throw new Error('invalid storage key');
     return path.join(root, key);
@@ -36,9 +37,16 @@ export function localDiskStorage(root: string): FileStorage {
       return key;
     },
     async open(key) {
-      const file = fileOf(key);
-      const { size } = await stat(file);
-      return { stream: createReadStream(file), size };
+      // Size and bytes come from one open descriptor: a file deleted or replaced after this point
+      // is still read whole, and the stream cannot fail to open after the headers went out.
+      const handle = await open(fileOf(key), 'r');
+      try {
+        const { size } = await handle.stat();
+        return { stream: handle.createReadStream(), size };
+      } catch (error) {
+        await handle.close();
+        throw error;
+      }
     },
     async delete(key) {
       await rm(fileOf(key), { force: true });

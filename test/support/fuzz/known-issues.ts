@@ -33,9 +33,10 @@ const errorCode = (info: CaseInfo): unknown =>
 export const KNOWN_ISSUES: KnownIssue[] = [
   {
     id: 'otp-422-without-errors',
-    operationId: 'verifyPartnerOtp',
+    operationId: '*',
     check: 'envelope',
     when: (info) =>
+      ['verifyPartnerOtp', 'resetPartnerPassword'].includes(info.op.operationId) &&
       info.result.status === 422 &&
       ['OTP_INVALID', 'OTP_EXPIRED'].includes(String(errorCode(info))) &&
       info.violation.message.includes('without an errors object'),

@@ -979,7 +979,7 @@ function secretsOf(ctx: OpContext, plan: RequestPlan, op: Operation): Array<[str
     if (!SECRET_FIELDS.includes(field) || typeof value !== 'string') continue;
     // A BVN must not come back whole; an over-long or malformed one is not a BVN.
     if (field === 'bvn' && !/^[0-9]{11}$/.test(value.trim())) continue;
-    if (field === 'otp' && op.operationId !== 'verifyPartnerOtp') continue;
+    if (field === 'otp' && !['verifyPartnerOtp', 'resetPartnerPassword'].includes(op.operationId)) continue;
     // A password that is a plain word ("password") may well be a field name in the answer.
     if (field.startsWith('password') && /^[A-Za-z_ ]*$/.test(value)) continue;
     secrets.push([`the ${field} sent`, field === 'bvn' ? value.trim() : value]);

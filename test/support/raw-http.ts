@@ -1,0 +1,72 @@
+import net from 'node:net';
+
+/** One HTTP/1.1 response as read off a raw socket. */
+export interface RawHttpResponse {
+  status: number;
+  /** Header names lower-cased; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  body: string;
+  /** Everything the server wrote. */
+  raw: string;
+}
+
+function parseResponse(raw: string): RawHttpResponse | undefined {
+  const end = raw.indexOf('\r\n\r\n');
+  if (end === -1) return undefined;
+  const [statusLine = '', ...lines] = raw.slice(0, end).split('\r\n');
+  const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0);
+  const headers: Record<string, string> = {};
+  for (const line of lines) {
+    const colon = line.indexOf(':');
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers[name] = headers[name] === undefined ? value : `${headers[name]}, ${value}`;
+  }
+  return { status, headers, body: raw.slice(end + 4), raw };
+}
+
+/**
+ * Writes `chunks` on a raw socket (for bytes fetch cannot produce) and resolves with the first
+ * response: once its Content-Length is in, or when the server closes, or after `timeoutMs`.
+ * Informational (1xx) responses are skipped.
+ */
+export function rawHttp(
+  port: number,
+  chunks: Array<string | Buffer> | string | Buffer,
+  timeoutMs = 10_000,
+): Promise<RawHttpResponse> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(port, '127.0.0.1');
+    const received: Buffer[] = [];
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      socket.destroy();
+      let raw = Buffer.concat(received).toString('latin1');
+      while (/^HTTP\/1\.[01] 1\d\d /.test(raw) && raw.includes('\r\n\r\n'))
+        raw = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+      const response = parseResponse(raw);
+      if (response) resolve(response);
+      else reject(new Error(`no HTTP response, received: ${JSON.stringify(raw.slice(0, 300))}`));
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    socket.on('data', (chunk: Buffer) => {
+      received.push(chunk);
+      let raw = Buffer.concat(received).toString('latin1');
+      while (/^HTTP\/1\.[01] 1\d\d /.test(raw) && raw.includes('\r\n\r\n'))
+        raw = raw.slice(raw.indexOf('\r\n\r\n') + 4);
+      const response = parseResponse(raw);
+      const length = response ? Number(response.headers['content-length']) : Number.NaN;
+      if (response && Number.isFinite(length) && Buffer.byteLength(response.body, 'latin1') >= length)
+        finish();
+    });
+    // The server may hang up while a client is still sending (e.g. after a 413): keep what came.
+    socket.on('error', () => undefined);
+    socket.on('close', finish);
+    socket.on('connect', () => {
+      for (const chunk of [chunks].flat()) socket.write(chunk);
+    });
+  });
+}
