@@ -25,6 +25,7 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
+import type { Environment } from './platform/environment.js';
 import { registerAuth } from './platform/http/auth.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import {
@@ -40,7 +41,6 @@ import {
   redisRateLimitStore,
   registerIpRateLimit,
 } from './platform/http/rate-limit.js';
-import type { Environment } from './platform/http/schemas.js';
 import { validatorCompiler } from './platform/http/validation.js';
 import { purgeExpiredIdempotencyKeys, registerIdempotency } from './platform/idempotency/idempotency.js';
 import { purgeRateWindows } from './platform/limits/limits.repository.js';

@@ -1,7 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
 import type { CodePurpose, PartnersTable, SessionsTable } from './accounts.table.js';
 
 export type PartnerRow = Selectable<PartnersTable>;

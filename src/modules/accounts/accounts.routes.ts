@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
+import { success, successMessage } from '../../platform/http/schemas.js';
 import {
   FORGOT_PASSWORD_MESSAGE,
   ForgotPasswordBody,
@@ -46,7 +47,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     }),
     async (request, reply) => {
       const data = await accounts.register(request.body, requestMeta(request));
-      return reply.code(201).send({ status: 'success', message: REGISTER_MESSAGE, data });
+      return reply.code(201).send(success(REGISTER_MESSAGE, data));
     },
   );
 
@@ -66,7 +67,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     }),
     async (request) => {
       const data = await accounts.verifyOtp(request.body, requestMeta(request));
-      return { status: 'success', message: 'Account verified. You can log in now.', data };
+      return success('Account verified. You can log in now.', data);
     },
   );
 
@@ -86,7 +87,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     }),
     async (request) => {
       await accounts.resendOtp(request.body, requestMeta(request));
-      return { status: 'success', message: RESEND_OTP_MESSAGE };
+      return successMessage(RESEND_OTP_MESSAGE);
     },
   );
 
@@ -107,7 +108,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     }),
     async (request) => {
       await accounts.forgotPassword(request.body, requestMeta(request));
-      return { status: 'success', message: FORGOT_PASSWORD_MESSAGE };
+      return successMessage(FORGOT_PASSWORD_MESSAGE);
     },
   );
 
@@ -129,7 +130,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     }),
     async (request) => {
       await accounts.resetPassword(request.body, requestMeta(request));
-      return { status: 'success', message: RESET_PASSWORD_MESSAGE };
+      return successMessage(RESET_PASSWORD_MESSAGE);
     },
   );
 
@@ -150,7 +151,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     }),
     async (request) => {
       const data = await accounts.login(request.body, requestMeta(request));
-      return { status: 'success', message: 'Logged in.', data };
+      return success('Logged in.', data);
     },
   );
 
@@ -165,7 +166,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     }),
     async (request) => {
       await accounts.logout(sessionOf(request), requestMeta(request));
-      return { status: 'success', message: 'Logged out.' };
+      return successMessage('Logged out.');
     },
   );
 };

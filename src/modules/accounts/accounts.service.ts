@@ -7,6 +7,7 @@ import {
   type RequestMeta,
 } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
+import type { SessionCredential } from '../../platform/auth/credentials.js';
 import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import {
@@ -18,9 +19,8 @@ import {
 import { keyedHash } from '../../platform/crypto/secret-box.js';
 import { newId, randomOtp, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
-import type { SessionCredential } from '../../platform/http/auth.js';
-import { AppError, rateLimited, validationError } from '../../platform/http/errors.js';
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
+import { AppError, rateLimited, validationError } from '../../platform/errors/errors.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
 import * as repo from './accounts.repository.js';
@@ -415,7 +415,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       kind: 'session',
       sessionId: session.id,
       partnerId: session.partner_id,
-      environment: session.environment as Environment,
+      environment: session.environment,
       onboardingStatus: session.onboarding_status,
     };
   }

@@ -1,5 +1,5 @@
 import type { Generated } from 'kysely';
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
 import type { BusinessType, OnboardingStatus } from '../onboarding/onboarding.schemas.js';
 
 /** Timestamps are epoch milliseconds (bigint) on both dialects. */

@@ -3,6 +3,7 @@ import { Type } from '@sinclair/typebox';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
+import { success } from '../../platform/http/schemas.js';
 import { type AcceptedFileType, FILE_EXTENSIONS } from '../../platform/storage/file-type.js';
 import {
   AuditEventsResponse,
@@ -59,7 +60,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
         ...(onboarding_status ? { onboardingStatus: onboarding_status } : {}),
         ...(pending_review !== undefined ? { pendingReview: pending_review } : {}),
       });
-      return { status: 'success', message: 'Partners.', data };
+      return success('Partners.', data);
     },
   );
 
@@ -73,11 +74,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       params: PartnerParams,
       response: { 200: PartnerRecordResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Partner record.',
-      data: await review.partnerRecord(request.params.company_id),
-    }),
+    async (request) => success('Partner record.', await review.partnerRecord(request.params.company_id)),
   );
 
   app.post(
@@ -100,7 +97,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
         { status: 'approved', reason: null },
         requestMeta(request),
       );
-      return { status: 'success', message: 'Document approved.', data };
+      return success('Document approved.', data);
     },
   );
 
@@ -125,7 +122,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
         { status: 'rejected', reason: request.body.reason },
         requestMeta(request),
       );
-      return { status: 'success', message: 'Document rejected.', data };
+      return success('Document rejected.', data);
     },
   );
 
@@ -145,11 +142,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     }),
     async (request) => {
       await review.approve(request.params.company_id, requestMeta(request));
-      return {
-        status: 'success',
-        message: 'Partner approved.',
-        data: await review.partnerRecord(request.params.company_id),
-      };
+      return success('Partner approved.', await review.partnerRecord(request.params.company_id));
     },
   );
 
@@ -167,11 +160,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     }),
     async (request) => {
       await review.requestChanges(request.params.company_id, request.body.reason, requestMeta(request));
-      return {
-        status: 'success',
-        message: 'Changes requested.',
-        data: await review.partnerRecord(request.params.company_id),
-      };
+      return success('Changes requested.', await review.partnerRecord(request.params.company_id));
     },
   );
 
@@ -189,11 +178,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     }),
     async (request) => {
       await review.reject(request.params.company_id, request.body.reason, requestMeta(request));
-      return {
-        status: 'success',
-        message: 'Application rejected.',
-        data: await review.partnerRecord(request.params.company_id),
-      };
+      return success('Application rejected.', await review.partnerRecord(request.params.company_id));
     },
   );
 
@@ -240,7 +225,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
         ...(cursor !== undefined ? { cursor } : {}),
         ...(company_id !== undefined ? { partnerId: company_id } : {}),
       });
-      return { status: 'success', message: 'Audit events.', data };
+      return success('Audit events.', data);
     },
   );
 };

@@ -1,6 +1,6 @@
 import type { AuditActor, RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
-import { AppError } from '../../platform/http/errors.js';
+import { AppError } from '../../platform/errors/errors.js';
 import type { OnboardingService, StatusChange } from '../onboarding/onboarding.service.js';
 import { reviewedDocumentView, stateOf } from '../onboarding/onboarding.views.js';
 import { approvalGaps } from '../onboarding/requirements.js';

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
+import { success } from '../../platform/http/schemas.js';
 import {
   ApiKeyListQuery,
   ApiKeyListResponse,
@@ -37,11 +38,9 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
     }),
     async (request, reply) => {
       const data = await apiKeys.create(sessionOf(request), request.body, requestMeta(request));
-      return reply.code(201).send({
-        status: 'success',
-        message: 'API key created. Store the key now: it is not shown again.',
-        data,
-      });
+      return reply
+        .code(201)
+        .send(success('API key created. Store the key now: it is not shown again.', data));
     },
   );
 
@@ -55,14 +54,14 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
       querystring: ApiKeyListQuery,
       response: { 200: ApiKeyListResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'API keys.',
-      data: await apiKeys.list(sessionOf(request).partnerId, {
-        limit: request.query.limit,
-        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
-      }),
-    }),
+    async (request) =>
+      success(
+        'API keys.',
+        await apiKeys.list(sessionOf(request).partnerId, {
+          limit: request.query.limit,
+          ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+        }),
+      ),
   );
 
   app.delete(
@@ -76,10 +75,10 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
       params: ApiKeyParams,
       response: { 200: ApiKeyResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'API key revoked.',
-      data: await apiKeys.revoke(sessionOf(request), request.params.id, requestMeta(request)),
-    }),
+    async (request) =>
+      success(
+        'API key revoked.',
+        await apiKeys.revoke(sessionOf(request), request.params.id, requestMeta(request)),
+      ),
   );
 };

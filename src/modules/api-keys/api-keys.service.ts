@@ -2,15 +2,15 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import { partnerActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
+import type { ApiKeyCredential, SessionCredential } from '../../platform/auth/credentials.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { safeEqual } from '../../platform/crypto/secret-box.js';
 import { newId, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
-import type { ApiKeyCredential, SessionCredential } from '../../platform/http/auth.js';
-import { keysetCursor } from '../../platform/http/cursor.js';
-import { AppError } from '../../platform/http/errors.js';
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
+import { AppError } from '../../platform/errors/errors.js';
+import { keysetCursor } from '../../platform/pagination/cursor.js';
 import * as repo from './api-keys.repository.js';
 
 /** sk_<environment>_ + 43 base64url characters (256 random bits). */

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
+import { success } from '../../platform/http/schemas.js';
 import {
   DocumentBody,
   DocumentResponse,
@@ -34,7 +35,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
     }),
     async (request) => {
       const data = await onboarding.getProfile(sessionOf(request));
-      return { status: 'success', message: 'Onboarding profile.', data };
+      return success('Onboarding profile.', data);
     },
   );
 
@@ -54,7 +55,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
     }),
     async (request) => {
       const data = await onboarding.updateProfile(sessionOf(request), request.body, requestMeta(request));
-      return { status: 'success', message: 'Profile updated.', data };
+      return success('Profile updated.', data);
     },
   );
 
@@ -81,9 +82,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
         request.body,
         requestMeta(request),
       );
-      return reply
-        .code(created ? 201 : 200)
-        .send({ status: 'success', message: 'Representative saved.', data });
+      return reply.code(created ? 201 : 200).send(success('Representative saved.', data));
     },
   );
 
@@ -104,7 +103,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
     }),
     async (request, reply) => {
       const data = await onboarding.uploadDocument(sessionOf(request), request.body, requestMeta(request));
-      return reply.code(201).send({ status: 'success', message: 'Document uploaded.', data });
+      return reply.code(201).send(success('Document uploaded.', data));
     },
   );
 
@@ -123,7 +122,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
     }),
     async (request) => {
       const data = await onboarding.submit(sessionOf(request), requestMeta(request));
-      return { status: 'success', message: 'Application submitted for review.', data };
+      return success('Application submitted for review.', data);
     },
   );
 
@@ -146,7 +145,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
         request.body.environment,
         requestMeta(request),
       );
-      return { status: 'success', message: `Environment switched to ${data.environment}.`, data };
+      return success(`Environment switched to ${data.environment}.`, data);
     },
   );
 };

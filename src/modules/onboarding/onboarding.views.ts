@@ -1,6 +1,6 @@
 import { toIso } from '../../platform/clock.js';
 import { maskBvn } from '../../platform/crypto/bvn.js';
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
 import type {
   DocumentRow,
   KycCheckRow,

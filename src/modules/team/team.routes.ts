@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
+import { success } from '../../platform/http/schemas.js';
 import {
   CreateTeamMemberBody,
   TeamListQuery,
@@ -32,7 +33,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
     }),
     async (request, reply) => {
       const data = await team.create(credentialOf(request), request.body, requestMeta(request));
-      return reply.code(201).send({ status: 'success', message: 'Team member added.', data });
+      return reply.code(201).send(success('Team member added.', data));
     },
   );
 
@@ -46,14 +47,14 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
       querystring: TeamListQuery,
       response: { 200: TeamListResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Team members.',
-      data: await team.list(credentialOf(request).partnerId, {
-        limit: request.query.limit,
-        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
-      }),
-    }),
+    async (request) =>
+      success(
+        'Team members.',
+        await team.list(credentialOf(request).partnerId, {
+          limit: request.query.limit,
+          ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+        }),
+      ),
   );
 
   app.get(
@@ -66,11 +67,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
       params: TeamMemberParams,
       response: { 200: TeamMemberResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Team member.',
-      data: await team.get(credentialOf(request).partnerId, request.params.memberId),
-    }),
+    async (request) =>
+      success('Team member.', await team.get(credentialOf(request).partnerId, request.params.memberId)),
   );
 
   app.put(
@@ -87,16 +85,11 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
       response: { 200: TeamMemberResponse },
       errors: ['BVN_IMMUTABLE'],
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Team member updated.',
-      data: await team.update(
-        credentialOf(request),
-        request.params.memberId,
-        request.body,
-        requestMeta(request),
+    async (request) =>
+      success(
+        'Team member updated.',
+        await team.update(credentialOf(request), request.params.memberId, request.body, requestMeta(request)),
       ),
-    }),
   );
 
   app.delete(
@@ -109,10 +102,10 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
       params: TeamMemberParams,
       response: { 200: TeamMemberResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Team member removed.',
-      data: await team.remove(credentialOf(request), request.params.memberId, requestMeta(request)),
-    }),
+    async (request) =>
+      success(
+        'Team member removed.',
+        await team.remove(credentialOf(request), request.params.memberId, requestMeta(request)),
+      ),
   );
 };

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
+import type { PartnerCredential } from '../../platform/auth/credentials.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import { bvnHash, maskBvn, sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
-import type { PartnerCredential } from '../../platform/http/auth.js';
-import { keysetCursor } from '../../platform/http/cursor.js';
-import { AppError, validationError } from '../../platform/http/errors.js';
+import { AppError, validationError } from '../../platform/errors/errors.js';
+import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { dobProblem } from '../onboarding/onboarding.service.js';
 import * as repo from './team.repository.js';
 import type { CreateTeamMemberBody, UpdateTeamMemberBody } from './team.schemas.js';

@@ -1,6 +1,6 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
 import type { AccountTransactionsTable, VirtualAccountsTable } from './virtual-accounts.table.js';
 
 export type VirtualAccountRow = Selectable<VirtualAccountsTable>;

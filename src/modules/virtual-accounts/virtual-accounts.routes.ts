@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
+import { success } from '../../platform/http/schemas.js';
 import { recordInTransaction } from '../../platform/idempotency/idempotency.js';
 import {
   AccountParams,
@@ -39,7 +40,7 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       errorData: { VIRTUAL_ACCOUNT_EXISTS: VirtualAccount },
     }),
     async (request, reply) => {
-      const envelope = <T>(data: T) => ({ status: 'success', message: 'Virtual account created.', data });
+      const envelope = <T>(data: T) => success('Virtual account created.', data);
       const data = await virtualAccounts.create(
         credentialOf(request),
         request.body,
@@ -60,14 +61,14 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       querystring: ListQuery,
       response: { 200: VirtualAccountListResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Virtual accounts.',
-      data: await virtualAccounts.list(credentialOf(request), {
-        limit: request.query.limit,
-        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
-      }),
-    }),
+    async (request) =>
+      success(
+        'Virtual accounts.',
+        await virtualAccounts.list(credentialOf(request), {
+          limit: request.query.limit,
+          ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+        }),
+      ),
   );
 
   app.get(
@@ -80,11 +81,11 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       params: AccountParams,
       response: { 200: VirtualAccountResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Virtual account.',
-      data: await virtualAccounts.get(credentialOf(request), request.params.account_number),
-    }),
+    async (request) =>
+      success(
+        'Virtual account.',
+        await virtualAccounts.get(credentialOf(request), request.params.account_number),
+      ),
   );
 
   app.post(
@@ -104,7 +105,7 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       errors: ['SANDBOX_ONLY'],
     }),
     async (request, reply) => {
-      const envelope = <T>(data: T) => ({ status: 'success', message: 'Account credited.', data });
+      const envelope = <T>(data: T) => success('Account credited.', data);
       const data = await virtualAccounts.simulateCredit(
         credentialOf(request),
         request.params.account_number,
@@ -127,13 +128,13 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       querystring: ListQuery,
       response: { 200: TransactionListResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Transactions.',
-      data: await virtualAccounts.transactions(credentialOf(request), request.params.account_number, {
-        limit: request.query.limit,
-        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
-      }),
-    }),
+    async (request) =>
+      success(
+        'Transactions.',
+        await virtualAccounts.transactions(credentialOf(request), request.params.account_number, {
+          limit: request.query.limit,
+          ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+        }),
+      ),
   );
 };

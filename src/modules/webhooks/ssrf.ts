@@ -1,5 +1,5 @@
 import { isIP } from 'node:net';
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
 
 /**
  * Which destinations a webhook may reach:

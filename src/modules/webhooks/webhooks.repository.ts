@@ -1,7 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
+import type { Environment } from '../../platform/environment.js';
 import type { OutboxEventsTable } from '../../platform/events/outbox.table.js';
-import type { Environment } from '../../platform/http/schemas.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.table.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;

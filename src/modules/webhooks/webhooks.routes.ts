@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
+import { success } from '../../platform/http/schemas.js';
 import {
   DeliveriesQuery,
   DeliveriesResponse,
@@ -42,9 +43,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         request.body.url,
         requestMeta(request),
       );
-      return reply
-        .code(created ? 201 : 200)
-        .send({ status: 'success', message: 'Webhook endpoint set.', data });
+      return reply.code(created ? 201 : 200).send(success('Webhook endpoint set.', data));
     },
   );
 
@@ -58,11 +57,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       response: { 200: WebhookResponse },
       errors: ['NOT_FOUND'],
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Webhook endpoint.',
-      data: await webhooks.getEndpoint(credentialOf(request)),
-    }),
+    async (request) => success('Webhook endpoint.', await webhooks.getEndpoint(credentialOf(request))),
   );
 
   app.delete(
@@ -75,11 +70,11 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       response: { 200: WebhookResponse },
       errors: ['NOT_FOUND'],
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Webhook endpoint removed.',
-      data: await webhooks.deleteEndpoint(credentialOf(request), requestMeta(request)),
-    }),
+    async (request) =>
+      success(
+        'Webhook endpoint removed.',
+        await webhooks.deleteEndpoint(credentialOf(request), requestMeta(request)),
+      ),
   );
 
   app.post(
@@ -95,11 +90,11 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       response: { 200: WebhookWithSecretResponse },
       errors: ['NOT_FOUND'],
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Webhook secret rotated.',
-      data: await webhooks.rotateSecret(credentialOf(request), requestMeta(request)),
-    }),
+    async (request) =>
+      success(
+        'Webhook secret rotated.',
+        await webhooks.rotateSecret(credentialOf(request), requestMeta(request)),
+      ),
   );
 
   app.get(
@@ -112,15 +107,15 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       querystring: DeliveriesQuery,
       response: { 200: DeliveriesResponse },
     }),
-    async (request) => ({
-      status: 'success',
-      message: 'Delivery attempts.',
-      data: await webhooks.listDeliveries(credentialOf(request), {
-        limit: request.query.limit,
-        ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
-        ...(request.query.event_id !== undefined ? { eventId: request.query.event_id } : {}),
-      }),
-    }),
+    async (request) =>
+      success(
+        'Delivery attempts.',
+        await webhooks.listDeliveries(credentialOf(request), {
+          limit: request.query.limit,
+          ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
+          ...(request.query.event_id !== undefined ? { eventId: request.query.event_id } : {}),
+        }),
+      ),
   );
 
   app.post(
@@ -142,9 +137,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         request.params.id,
         requestMeta(request),
       );
-      return reply
-        .code(201)
-        .send({ status: 'success', message: data.succeeded ? 'Delivered.' : 'Delivery failed again.', data });
+      return reply.code(201).send(success(data.succeeded ? 'Delivered.' : 'Delivery failed again.', data));
     },
   );
 };

@@ -1,4 +1,4 @@
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
 
 export interface WebhookEndpointsTable {
   partner_id: number;

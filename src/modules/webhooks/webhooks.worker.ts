@@ -7,7 +7,7 @@ import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
-import type { Environment } from '../../platform/http/schemas.js';
+import type { Environment } from '../../platform/environment.js';
 import { deliver } from './delivery.js';
 import type { AddressPolicy } from './ssrf.js';
 import * as repo from './webhooks.repository.js';

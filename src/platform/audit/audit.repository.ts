@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import type { PartnerCredential } from '../auth/credentials.js';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
-import type { PartnerCredential } from '../http/auth.js';
 
 export type ActorType = 'partner' | 'admin' | 'system' | 'anonymous';
 

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { toIso } from '../clock.js';
 import type { KeyRing } from '../crypto/keys.js';
 import type { Database } from '../db/schema.js';
-import { keysetCursor } from '../http/cursor.js';
+import { keysetCursor } from '../pagination/cursor.js';
 import { listAuditEvents } from './audit.repository.js';
 
 export type AuditService = ReturnType<typeof createAuditService>;

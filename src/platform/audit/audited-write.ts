@@ -2,8 +2,8 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Database } from '../db/schema.js';
+import type { Environment } from '../environment.js';
 import { type EventType, enqueueEvent } from '../events/outbox.repository.js';
-import type { Environment } from '../http/schemas.js';
 import { type AuditActor, type AuditEntry, insertAuditEvent, type RequestMeta } from './audit.repository.js';
 
 /** What a change records about itself; who made it and from where come from the write. */

@@ -1,5 +1,5 @@
 import type { KeyRing } from './keys.js';
-import { decrypt, encrypt, keyedHash } from './secret-box.js';
+import { encrypt, keyedHash } from './secret-box.js';
 
 /** How a BVN is stored: encrypted, with a keyed hash for equality and the last four digits for display. */
 export interface SealedBvn {
@@ -17,8 +17,6 @@ export function sealBvn(keys: KeyRing, bvn: string): SealedBvn {
 }
 
 export const bvnHash = (keys: KeyRing, bvn: string): string => keyedHash(keys.lookup, `bvn:${bvn}`);
-
-export const openBvn = (keys: KeyRing, sealed: string): string => decrypt(keys.encryption, sealed);
 
 /** The only form in which a BVN leaves the service: `*******1234`. */
 export const maskBvn = (last4: string): string => `*******${last4}`;

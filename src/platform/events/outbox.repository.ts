@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
-import type { Environment } from '../http/schemas.js';
+import type { Environment } from '../environment.js';
 
 export type EventType =
   | 'virtual_account.created'

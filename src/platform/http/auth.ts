@@ -1,27 +1,9 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../audit/audit.repository.js';
-import { AppError } from './errors.js';
+import type { ApiKeyCredential, PartnerCredential, SessionCredential } from '../auth/credentials.js';
+import { AppError } from '../errors/errors.js';
 import { addRouteHook } from './route-hooks.js';
-import type { Environment } from './schemas.js';
-
-export interface SessionCredential {
-  kind: 'session';
-  sessionId: string;
-  partnerId: number;
-  environment: Environment;
-  onboardingStatus: string;
-}
-
-export interface ApiKeyCredential {
-  kind: 'api_key';
-  apiKeyId: string;
-  partnerId: number;
-  environment: Environment;
-  onboardingStatus: string;
-}
-
-export type PartnerCredential = SessionCredential | ApiKeyCredential;
 
 export interface CredentialResolvers {
   session(token: string): Promise<SessionCredential>;
@@ -111,16 +93,6 @@ export function sessionOf(request: FastifyRequest): SessionCredential {
   if (credential.kind !== 'session') throw new AppError('FORBIDDEN');
   return credential;
 }
-
-/** The partner and environment of a credential as one key (binds cursors to whose list they page). */
-export const scopeKey = (credential: PartnerCredential): string =>
-  `${credential.partnerId}:${credential.environment}`;
-
-/** What partner-owned data a credential sees: its partner's, in its environment. */
-export const scopeOf = (credential: PartnerCredential) => ({
-  partnerId: credential.partnerId,
-  environment: credential.environment,
-});
 
 export const requestMeta = (request: FastifyRequest): RequestMeta => ({
   requestId: request.id,

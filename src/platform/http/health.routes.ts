@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
-import { AppError } from './errors.js';
-import { errorResponses, Success } from './schemas.js';
+import { AppError } from '../errors/errors.js';
+import { errorResponses, Success, success } from './schemas.js';
 
 const Health = Success(Type.Object({ status: Type.String({ examples: ['ok'] }) }), 'OK');
 
@@ -19,7 +19,7 @@ export function registerHealthRoutes(app: FastifyInstance, ping: () => Promise<v
       },
       config: { rateLimit: false },
     },
-    async () => ({ status: 'success', message: 'OK', data: { status: 'ok' } }),
+    async () => success('OK', { status: 'ok' }),
   );
   app.get(
     '/readyz',
@@ -39,7 +39,7 @@ export function registerHealthRoutes(app: FastifyInstance, ping: () => Promise<v
         request.log.error({ err: error }, 'readiness check failed: database unreachable');
         throw new AppError('SERVICE_UNAVAILABLE', { message: 'The database is unreachable.' });
       }
-      return { status: 'success', message: 'OK', data: { status: 'ready' } };
+      return success('OK', { status: 'ready' });
     },
   );
 }

@@ -3,8 +3,8 @@ import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } 
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
+import { AppError, type ErrorCode } from '../errors/errors.js';
 import { bearerChallenge } from './auth.js';
-import { AppError, type ErrorCode } from './errors.js';
 import { addRouteHook } from './route-hooks.js';
 
 declare module 'fastify' {

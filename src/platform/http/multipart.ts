@@ -1,6 +1,6 @@
 import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { AppError, addFieldError, type FieldErrors } from './errors.js';
+import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
 import { addRouteHook } from './route-hooks.js';
 
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;

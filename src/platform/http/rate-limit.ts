@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
-import { rateLimited } from './errors.js';
+import { rateLimited } from '../errors/errors.js';
 
 export interface WindowCount {
   count: number;

@@ -1,5 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
-import type { ErrorCode } from './errors.js';
+import type { ErrorCode } from '../errors/errors.js';
 import { errorResponses } from './schemas.js';
 
 /**

@@ -1,5 +1,6 @@
 import { type SchemaOptions, type Static, type TSchema, type TString, Type } from '@sinclair/typebox';
-import { ERROR_REGISTRY, type ErrorCode } from './errors.js';
+import { ENVIRONMENTS } from '../environment.js';
+import { ERROR_REGISTRY, type ErrorCode } from '../errors/errors.js';
 
 /** `{type: "string", enum: [...]}`: one clear enum in validation messages and in the OpenAPI document. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}) =>
@@ -42,6 +43,12 @@ export const DateOnly = (options: SchemaOptions = {}): TString =>
     examples: ['1990-04-12'],
     ...options,
   });
+
+/** The success envelope of a handler's answer (CONTRACT 1). */
+export const success = <T>(message: string, data: T) => ({ status: 'success' as const, message, data });
+
+/** The success envelope without data (logout, resend-otp…). */
+export const successMessage = (message: string) => ({ status: 'success' as const, message });
 
 /** `{status: "success", message, data}`. */
 export const Success = <T extends TSchema>(data: T, message = 'OK') =>
@@ -125,6 +132,4 @@ export const Page = <T extends TSchema>(item: T) =>
     ),
   });
 
-export const ENVIRONMENTS = ['sandbox', 'live'] as const;
 export const Environment = StringEnum(ENVIRONMENTS, { description: 'sandbox or live' });
-export type Environment = Static<typeof Environment>;

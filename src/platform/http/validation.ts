@@ -1,6 +1,6 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
-import { AppError, addFieldError, type FieldErrors } from './errors.js';
+import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
 
 type JsonSchema = Record<string, unknown>;
 

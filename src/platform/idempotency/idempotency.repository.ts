@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/schema.js';
-import type { Environment } from '../http/schemas.js';
+import type { Environment } from '../environment.js';
 import type { IdempotencyKeysTable } from './idempotency.table.js';
 
 export interface IdempotencyScope {

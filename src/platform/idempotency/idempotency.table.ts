@@ -1,4 +1,4 @@
-import type { Environment } from '../http/schemas.js';
+import type { Environment } from '../environment.js';
 
 export interface IdempotencyKeysTable {
   partner_id: number;

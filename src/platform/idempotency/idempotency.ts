@@ -5,7 +5,7 @@ import type { Clock } from '../clock.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { decrypt, encrypt } from '../crypto/secret-box.js';
 import type { Database } from '../db/schema.js';
-import { AppError } from '../http/errors.js';
+import { AppError } from '../errors/errors.js';
 import { addRouteHook } from '../http/route-hooks.js';
 import * as repo from './idempotency.repository.js';
 

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.js';
-import { rateLimited } from '../http/errors.js';
+import { rateLimited } from '../errors/errors.js';
 import { countInWindow } from './limits.repository.js';
 
 export interface WindowLimit {

@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { AppError } from './errors.js';
+import { AppError } from '../errors/errors.js';
 
 type Kind = 'string' | 'number';
 type Position<K extends Kind> = K extends 'string' ? string : number;

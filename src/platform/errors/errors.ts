@@ -93,12 +93,8 @@ export function addFieldError(errors: FieldErrors, field: string, message: strin
 export const validationError = (errors: FieldErrors, message?: string): AppError =>
   new AppError('VALIDATION_FAILED', { errors, ...(message ? { message } : {}) });
 
-/** 429 with Retry-After in whole seconds (at least 1). */
-export const rateLimited = (retryAfterMs: number, code: 'RATE_LIMITED' = 'RATE_LIMITED'): AppError =>
-  new AppError(code, { headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) } });
-
-export function errorCodesWithStatus(status: number): ErrorCode[] {
-  return (Object.keys(ERROR_REGISTRY) as ErrorCode[]).filter(
-    (code) => ERROR_REGISTRY[code].status === status,
-  );
-}
+/** 429 RATE_LIMITED with Retry-After in whole seconds (at least 1). */
+export const rateLimited = (retryAfterMs: number): AppError =>
+  new AppError('RATE_LIMITED', {
+    headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+  });

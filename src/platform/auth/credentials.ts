@@ -1,0 +1,31 @@
+import type { OnboardingStatus } from '../../modules/onboarding/onboarding.schemas.js';
+import type { Environment } from '../environment.js';
+
+/** Who is calling: a partner's dashboard session or one of its API keys, each bound to an environment. */
+export interface SessionCredential {
+  kind: 'session';
+  sessionId: string;
+  partnerId: number;
+  environment: Environment;
+  onboardingStatus: OnboardingStatus;
+}
+
+export interface ApiKeyCredential {
+  kind: 'api_key';
+  apiKeyId: string;
+  partnerId: number;
+  environment: Environment;
+  onboardingStatus: OnboardingStatus;
+}
+
+export type PartnerCredential = SessionCredential | ApiKeyCredential;
+
+/** The partner and environment of a credential as one key (binds cursors to whose list they page). */
+export const scopeKey = (credential: PartnerCredential): string =>
+  `${credential.partnerId}:${credential.environment}`;
+
+/** What partner-owned data a credential sees: its partner's, in its environment. */
+export const scopeOf = (credential: PartnerCredential) => ({
+  partnerId: credential.partnerId,
+  environment: credential.environment,
+});
