@@ -34,20 +34,25 @@ export function stateOf({ partner, representative, documents }: OnboardingRecord
   };
 }
 
+/** The business as registered and described, in both the partner's and the operator's view. */
+const businessFields = (partner: PartnerProfileRow) => ({
+  company_id: partner.id,
+  business_name: partner.business_name,
+  legal_business_name: partner.legal_business_name,
+  business_type: partner.business_type,
+  rc_number: partner.rc_number,
+  address: partner.address,
+  website: partner.website,
+  email: partner.email,
+  phone: partner.phone,
+});
+
 /** The partner's own view (GET business-info). */
 export function profileView(record: OnboardingRecord, environment: Environment) {
   const { partner, representative, documents } = record;
   const state = stateOf(record);
   return {
-    company_id: partner.id,
-    business_name: partner.business_name,
-    legal_business_name: partner.legal_business_name,
-    business_type: partner.business_type,
-    rc_number: partner.rc_number,
-    address: partner.address,
-    website: partner.website,
-    email: partner.email,
-    phone: partner.phone,
+    ...businessFields(partner),
     onboarding_status: partner.onboarding_status,
     environment,
     representative: representative
@@ -79,15 +84,7 @@ export function partnerRecordView(
   const { partner, representative } = record;
   const state = stateOf(record);
   return {
-    company_id: partner.id,
-    business_name: partner.business_name,
-    legal_business_name: partner.legal_business_name,
-    business_type: partner.business_type,
-    rc_number: partner.rc_number,
-    address: partner.address,
-    website: partner.website,
-    email: partner.email,
-    phone: partner.phone,
+    ...businessFields(partner),
     verified: partner.verified_at !== null,
     onboarding_status: partner.onboarding_status,
     review_notes: partner.review_notes,

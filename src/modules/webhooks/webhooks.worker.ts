@@ -8,6 +8,7 @@ import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
+import { createPollingWorker, type Pass } from '../../platform/worker/polling-worker.js';
 import { deliver } from './delivery.js';
 import type { AddressPolicy } from './ssrf.js';
 import * as repo from './webhooks.repository.js';
@@ -40,10 +41,6 @@ export const backoffMs = (base: number, failedAttempts: number): number =>
  */
 export function createWebhookWorker(options: WebhookWorkerOptions) {
   const { db, write, clock, log } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<void> | undefined;
-  let stopped = true;
-  const inFlight = new Set<Promise<void>>();
 
   async function settle(event: repo.EventRow, token: string, endpoint: repo.EndpointRow): Promise<void> {
     const outcome = await deliver(event, endpoint, {
@@ -100,9 +97,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
    * background, so one partner's slow endpoint does not hold up the others. Every due event of an
    * environment without an endpoint is settled as skipped in one statement.
    */
-  async function runOnce(): Promise<number> {
-    const room = MAX_IN_FLIGHT - inFlight.size;
-    if (room <= 0) return 0;
+  async function claim(room: number): Promise<Pass> {
     const now = clock.now();
     const [candidates, leased] = await Promise.all([
       repo.dueEvents(db, now, room * 5),
@@ -142,59 +137,28 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       // The lease outlives the delivery timeout comfortably; an expired lease is re-leased.
       { now, until: now + options.timeoutMs * 3, token },
     );
-    for (const event of events) {
-      const endpoint = endpoints.get(`${event.partner_id}:${event.environment}`)!;
-      const delivery: Promise<void> = settle(event, token, endpoint)
-        .catch((error: unknown) => log.error({ err: error, event_id: event.id }, 'webhook worker failed'))
-        .finally(() => {
-          inFlight.delete(delivery);
-          wake();
-        });
-      inFlight.add(delivery);
-    }
-    return events.length + skipped;
+    return {
+      jobs: events.map((event) => ({
+        id: event.id,
+        run: () => settle(event, token, endpoints.get(`${event.partner_id}:${event.environment}`)!),
+      })),
+      settled: skipped,
+    };
   }
 
-  function schedule(delay: number): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      running = runOnce()
-        .catch((error: unknown) => {
-          log.error({ err: error }, 'webhook worker pass failed');
-          return 0;
-        })
-        .then((count) => {
-          running = undefined;
-          // While there is work, look again at once; when a pass finds nothing, wait.
-          schedule(count > 0 ? 0 : options.pollMs);
-        });
-    }, delay);
-    timer.unref();
-  }
-
-  /** A finished delivery frees room: look for more now rather than at the next poll. */
-  function wake(): void {
-    if (stopped || running || !timer) return;
-    clearTimeout(timer);
-    schedule(0);
-  }
+  const worker = createPollingWorker({
+    name: 'webhook worker',
+    log,
+    pollMs: options.pollMs,
+    maxInFlight: MAX_IN_FLIGHT,
+    claim,
+  });
 
   return {
-    runOnce,
+    runOnce: worker.runOnce,
+    start: worker.start,
+    stop: worker.stop,
     /** Housekeeping: delivered, failed and skipped events (and their attempts) go after 30 days. */
     purgeSettled: () => repo.purgeSettledEvents(db, clock.now() - 30 * 24 * 60 * 60 * 1000),
-    start(): void {
-      if (!stopped) return;
-      stopped = false;
-      schedule(0);
-    },
-    /** Stops polling and waits for deliveries in flight. */
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-      await Promise.allSettled([...inFlight]);
-    },
   };
 }

@@ -6,6 +6,7 @@ import type { KeyRing } from '../crypto/keys.js';
 import { decrypt, encrypt } from '../crypto/secret-box.js';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
+import { createPollingWorker, type Pass } from '../worker/polling-worker.js';
 import type { Mailer, MailMessage } from './mailer.js';
 import * as repo from './outbox.repository.js';
 
@@ -38,11 +39,6 @@ export type MailOutbox = ReturnType<typeof createMailOutbox>;
  */
 export function createMailOutbox(options: MailOutboxOptions) {
   const { db, clock, keys, mailer, log } = options;
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> | undefined;
-  let stopped = true;
-  let wanted = false;
-  const inFlight = new Set<Promise<void>>();
 
   /** Call with the transaction of the change, so the message exists if and only if the change committed. */
   async function enqueue(trx: Kysely<Database>, message: MailMessage, discardAfter: number): Promise<void> {
@@ -97,9 +93,7 @@ export function createMailOutbox(options: MailOutboxOptions) {
     }
   }
 
-  async function runOnce(): Promise<number> {
-    const room = MAX_IN_FLIGHT - inFlight.size;
-    if (room <= 0) return 0;
+  async function claim(room: number): Promise<Pass> {
     const token = randomUUID();
     // Due times follow the service clock (tests move it); a lease measures whether a worker is still
     // alive, which is real time. A lease outlives any one attempt by far (an attempt is bounded by a
@@ -112,64 +106,24 @@ export function createMailOutbox(options: MailOutboxOptions) {
       token,
       limit: room,
     });
-    for (const mail of leased) {
-      const delivery: Promise<void> = send(mail, token)
-        .catch((error: unknown) => log.error({ err: error, mail_id: mail.id }, 'mail outbox failed'))
-        .finally(() => {
-          inFlight.delete(delivery);
-          wake();
-        });
-      inFlight.add(delivery);
-    }
-    return leased.length;
+    return { jobs: leased.map((mail) => ({ id: mail.id, run: () => send(mail, token) })) };
   }
 
-  function schedule(delay: number): void {
-    if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      wanted = false;
-      running = runOnce()
-        .catch((error: unknown) => {
-          log.error({ err: error }, 'mail outbox pass failed');
-          return 0;
-        })
-        .then((count) => {
-          running = undefined;
-          schedule(count > 0 || wanted ? 0 : options.pollMs);
-        });
-    }, delay);
-    timer.unref();
-  }
-
-  /** A message was committed or a slot freed: look now rather than at the next poll. */
-  function wake(): void {
-    if (stopped) return;
-    if (running) {
-      wanted = true;
-      return;
-    }
-    if (timer) clearTimeout(timer);
-    schedule(0);
-  }
+  const worker = createPollingWorker({
+    name: 'mail outbox',
+    log,
+    pollMs: options.pollMs,
+    maxInFlight: MAX_IN_FLIGHT,
+    claim,
+  });
 
   return {
     enqueue,
-    wake,
-    runOnce,
+    wake: worker.wake,
+    runOnce: worker.runOnce,
+    start: worker.start,
+    stop: worker.stop,
     /** Housekeeping: settled messages (their bodies already erased) go after a day. */
     purgeSettled: () => repo.purgeSettledMail(db, clock.now() - 24 * 60 * 60 * 1000),
-    start(): void {
-      if (!stopped) return;
-      stopped = false;
-      schedule(0);
-    },
-    /** Stops polling and waits for the messages in flight. */
-    async stop(): Promise<void> {
-      stopped = true;
-      if (timer) clearTimeout(timer);
-      await running;
-      await Promise.allSettled([...inFlight]);
-    },
   };
 }

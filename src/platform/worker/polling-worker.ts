@@ -1,0 +1,96 @@
+import type { Logger } from 'pino';
+
+/** What one pass found: jobs to run in the background, and work it already finished inline. */
+export interface Pass {
+  /** `id` names the job in the log line if it fails. */
+  jobs: Array<{ id: string; run: () => Promise<void> }>;
+  settled?: number;
+}
+
+export interface PollingWorkerOptions {
+  /** Named in log lines. */
+  name: string;
+  log: Logger;
+  pollMs: number;
+  maxInFlight: number;
+  /** Claims at most `room` jobs (leases them in the database) and returns them. */
+  claim(room: number): Promise<Pass>;
+}
+
+/**
+ * A database-backed worker loop (webhook deliveries, e-mails): passes claim jobs while there is
+ * room, jobs run in the background, a finished job or `wake()` starts the next pass at once, and an
+ * empty pass waits `pollMs`. A pass that fails is logged and the loop goes on.
+ */
+export function createPollingWorker(options: PollingWorkerOptions) {
+  const { name, log } = options;
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> | undefined;
+  let stopped = true;
+  let wanted = false;
+  const inFlight = new Set<Promise<void>>();
+
+  async function runOnce(): Promise<number> {
+    const room = options.maxInFlight - inFlight.size;
+    if (room <= 0) return 0;
+    const { jobs, settled = 0 } = await options.claim(room);
+    for (const job of jobs) {
+      const running: Promise<void> = job
+        .run()
+        .catch((error: unknown) => log.error({ err: error, job: job.id }, `${name} job failed`))
+        .finally(() => {
+          inFlight.delete(running);
+          wake();
+        });
+      inFlight.add(running);
+    }
+    return jobs.length + settled;
+  }
+
+  function schedule(delay: number): void {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      timer = undefined;
+      wanted = false;
+      running = runOnce()
+        .catch((error: unknown) => {
+          log.error({ err: error }, `${name} pass failed`);
+          return 0;
+        })
+        .then((count) => {
+          running = undefined;
+          // While there is work, look again at once; when a pass finds nothing, wait.
+          schedule(count > 0 || wanted ? 0 : options.pollMs);
+        });
+    }, delay);
+    timer.unref();
+  }
+
+  /** New work was committed or a slot freed: look now rather than at the next poll. */
+  function wake(): void {
+    if (stopped) return;
+    if (running) {
+      wanted = true;
+      return;
+    }
+    if (timer) clearTimeout(timer);
+    schedule(0);
+  }
+
+  return {
+    runOnce,
+    wake,
+    start(): void {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    /** Stops polling and waits for the jobs in flight. */
+    async stop(): Promise<void> {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      await running;
+      await Promise.allSettled([...inFlight]);
+    },
+  };
+}
