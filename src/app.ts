@@ -15,6 +15,8 @@ import { teamRoutes } from './modules/team/team.routes.js';
 import { createTeamService } from './modules/team/team.service.js';
 import { virtualAccountsRoutes } from './modules/virtual-accounts/virtual-accounts.routes.js';
 import { createVirtualAccountsService } from './modules/virtual-accounts/virtual-accounts.service.js';
+import { createEventSerializer, webhooksDocument } from './modules/webhooks/event-payloads.js';
+import { eventsRoutes } from './modules/webhooks/events.routes.js';
 import { addressPolicy } from './modules/webhooks/ssrf.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
@@ -88,7 +90,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await database.close();
     throw error;
   }
-  const write = createAuditedWrite(database.db, clock);
+  const write = createAuditedWrite(database.db, clock, createEventSerializer());
   const keys = createKeyRing(config.DATA_ENCRYPTION_KEY ?? loadOrCreateDevKey(config.DATA_DIR));
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
@@ -137,15 +139,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       allowPrivate: config.WEBHOOK_ALLOW_PRIVATE,
       production: config.NODE_ENV === 'production',
     });
-  const webhooks = createWebhooksService({
-    db: database.db,
-    write,
-    clock,
-    keys,
-    log,
-    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
-    policyFor: webhookPolicy,
-  });
+
   const webhookWorker = createWebhookWorker({
     db: database.db,
     write,
@@ -155,6 +149,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     pollMs: config.WEBHOOK_POLL_MS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
+    policyFor: webhookPolicy,
+  });
+  const webhooks = createWebhooksService({
+    db: database.db,
+    write,
+    wakeWorker: () => webhookWorker.wake(),
+    clock,
+    keys,
+    log,
+    timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     policyFor: webhookPolicy,
   });
   const virtualAccounts = createVirtualAccountsService({
@@ -199,7 +203,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   registerMultipart(app);
   registerIdempotency(app, { db: database.db, clock, keys });
-  await registerOpenApi(app);
+  await registerOpenApi(app, { webhooks: webhooksDocument() });
 
   registerHealthRoutes(app, database.ping);
   await app.register(
@@ -210,6 +214,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(teamRoutes, { team });
       await api.register(virtualAccountsRoutes, { virtualAccounts });
       await api.register(webhooksRoutes, { webhooks });
+      await api.register(eventsRoutes, { webhooks });
       if (config.ADMIN_API_KEY) await api.register(adminRoutes, { review, audit });
     },
     { prefix: API_PREFIX },

@@ -162,6 +162,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
       summary: 'Revoke the calling session token',
       tags,
       auth: 'session',
+      suspendedLiveSession: true,
       response: { 200: LogoutResponse },
     }),
     async (request) => {

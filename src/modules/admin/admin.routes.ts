@@ -182,6 +182,46 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     },
   );
 
+  app.post(
+    '/admin/partners/:company_id/suspend',
+    operation({
+      operationId: 'suspendPartner',
+      summary: 'Suspend an approved partner (active → suspended)',
+      description:
+        'Every live credential of the partner (live sessions, live API keys) then gets 403 PARTNER_SUSPENDED; ' +
+        'the sandbox keeps working and live events already queued are still delivered. The reason is kept as ' +
+        'review_notes and sent in the onboarding.status_changed event. Needs active (else 409 ONBOARDING_LOCKED).',
+      tags,
+      auth: 'admin',
+      params: PartnerParams,
+      body: ReasonBody,
+      response: { 200: PartnerRecordResponse },
+      errors: ['ONBOARDING_LOCKED'],
+    }),
+    async (request) => {
+      await review.suspend(request.params.company_id, request.body.reason, requestMeta(request));
+      return success('Partner suspended.', await review.partnerRecord(request.params.company_id));
+    },
+  );
+
+  app.post(
+    '/admin/partners/:company_id/reinstate',
+    operation({
+      operationId: 'reinstatePartner',
+      summary: 'Reinstate a suspended partner (suspended → active)',
+      description: 'Needs suspended (else 409 ONBOARDING_LOCKED).',
+      tags,
+      auth: 'admin',
+      params: PartnerParams,
+      response: { 200: PartnerRecordResponse },
+      errors: ['ONBOARDING_LOCKED'],
+    }),
+    async (request) => {
+      await review.reinstate(request.params.company_id, requestMeta(request));
+      return success('Partner reinstated.', await review.partnerRecord(request.params.company_id));
+    },
+  );
+
   app.get(
     '/admin/partners/:company_id/documents/:document_id/file',
     operation({

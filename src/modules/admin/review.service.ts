@@ -1,6 +1,7 @@
 import type { AuditActor, RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import { AppError } from '../../platform/errors/errors.js';
+import type { OnboardingStatus } from '../onboarding/onboarding.schemas.js';
 import type { OnboardingService, StatusChange } from '../onboarding/onboarding.service.js';
 import { reviewedDocumentView, stateOf } from '../onboarding/onboarding.views.js';
 import { approvalGaps } from '../onboarding/requirements.js';
@@ -25,22 +26,23 @@ export function createReviewService({
   write: AuditedWrite;
   onboarding: OnboardingService;
 }) {
-  /** A decision on an application under review, checked and made under the partner's lock. */
+  /** A decision on a partner in status `change.from`, checked and made under the partner's lock. */
   function decide(
     partnerId: number,
     meta: RequestMeta,
-    change: Omit<StatusChange, 'from'>,
+    change: StatusChange & { from: [OnboardingStatus] },
     check?: (record: Awaited<ReturnType<OnboardingService['lockForDecision']>>) => void,
   ) {
     return write({ actor: operatorActor(partnerId), meta }, async (context) => {
       const record = await onboarding.lockForDecision(context.trx, partnerId);
-      if (record.partner.onboarding_status !== 'under_review') {
+      const [needed] = change.from;
+      if (record.partner.onboarding_status !== needed) {
         throw new AppError('ONBOARDING_LOCKED', {
-          message: `Only an application under review can be decided; it is ${record.partner.onboarding_status}.`,
+          message: `This needs onboarding_status ${needed}; it is ${record.partner.onboarding_status}.`,
         });
       }
       check?.(record);
-      await onboarding.moveStatus(context, partnerId, { from: ['under_review'], ...change });
+      await onboarding.moveStatus(context, partnerId, change);
     });
   }
 
@@ -67,17 +69,28 @@ export function createReviewService({
 
     /** Needs every checklist document approved and the representative's KYC passed. */
     approve: (partnerId: number, meta: RequestMeta) =>
-      decide(partnerId, meta, { to: 'active', reviewNotes: null }, (record) => {
+      decide(partnerId, meta, { from: ['under_review'], to: 'active', reviewNotes: null }, (record) => {
         const gaps = approvalGaps(stateOf(record));
         if (Object.keys(gaps).length > 0) throw new AppError('ONBOARDING_INCOMPLETE', { errors: gaps });
       }),
 
     /** Back to the partner (in_progress) with the reason as review_notes. */
     requestChanges: (partnerId: number, reason: string, meta: RequestMeta) =>
-      decide(partnerId, meta, { to: 'in_progress', reviewNotes: reason }),
+      decide(partnerId, meta, { from: ['under_review'], to: 'in_progress', reviewNotes: reason }),
 
     /** Final. */
     reject: (partnerId: number, reason: string, meta: RequestMeta) =>
-      decide(partnerId, meta, { to: 'rejected', reviewNotes: reason }),
+      decide(partnerId, meta, { from: ['under_review'], to: 'rejected', reviewNotes: reason }),
+
+    /**
+     * active → suspended, the reason kept as review_notes: live credentials are refused, the sandbox
+     * keeps working, live events already queued are still delivered.
+     */
+    suspend: (partnerId: number, reason: string, meta: RequestMeta) =>
+      decide(partnerId, meta, { from: ['active'], to: 'suspended', reviewNotes: reason }),
+
+    /** suspended → active. */
+    reinstate: (partnerId: number, meta: RequestMeta) =>
+      decide(partnerId, meta, { from: ['suspended'], to: 'active', reviewNotes: null }),
   };
 }

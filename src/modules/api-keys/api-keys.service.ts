@@ -54,7 +54,9 @@ export function createApiKeysService({
     meta: RequestMeta,
   ) {
     if (input.environment === 'live') {
-      if ((await repo.onboardingStatusOf(db, session.partnerId)) !== 'active') {
+      const status = await repo.onboardingStatusOf(db, session.partnerId);
+      if (status === 'suspended') throw new AppError('PARTNER_SUSPENDED');
+      if (status !== 'active') {
         throw new AppError('ONBOARDING_NOT_APPROVED', {
           message: 'Live API keys need an approved (active) application.',
         });
@@ -133,6 +135,8 @@ export function createApiKeysService({
     ) {
       throw new AppError('UNAUTHENTICATED');
     }
+    if (row.environment === 'live' && row.onboarding_status === 'suspended')
+      throw new AppError('PARTNER_SUSPENDED');
     if (row.environment === 'live' && row.onboarding_status !== 'active')
       throw new AppError('ONBOARDING_NOT_APPROVED');
     const now = clock.now();

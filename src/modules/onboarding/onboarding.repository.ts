@@ -193,7 +193,7 @@ export function decideDocument(
 }
 
 /** The statuses in which an approved partner's later changes await the operator. */
-const POST_APPROVAL_STATUSES: readonly OnboardingStatus[] = ['active'];
+const POST_APPROVAL_STATUSES: readonly OnboardingStatus[] = ['active', 'suspended'];
 
 /**
  * Keyset page of partners for the review queue, oldest first. `pendingReview`: whether something

@@ -135,6 +135,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
         'live needs onboarding_status active (403 ONBOARDING_NOT_APPROVED); sandbox is always allowed.',
       tags,
       auth: 'session',
+      suspendedLiveSession: true,
       body: EnvironmentBody,
       response: { 200: EnvironmentResponse },
       errors: ['ONBOARDING_NOT_APPROVED'],

@@ -19,7 +19,13 @@ export const BUSINESS_TYPES = [
 ] as const;
 export type BusinessType = (typeof BUSINESS_TYPES)[number];
 
-export const ONBOARDING_STATUSES = ['in_progress', 'under_review', 'active', 'rejected'] as const;
+export const ONBOARDING_STATUSES = [
+  'in_progress',
+  'under_review',
+  'active',
+  'rejected',
+  'suspended',
+] as const;
 export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
 
 export const DOCUMENT_TYPES = [

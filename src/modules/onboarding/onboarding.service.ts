@@ -123,7 +123,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
     profileView(await loadRecord(session.partnerId), session.environment);
 
   /**
-   * in_progress: every field; active: address and website only, since the operator approved the
+   * in_progress: every field; active (and suspended): address and website only, since the operator approved the
    * business's identity; under_review and rejected: nothing. The check is part of the UPDATE
    * itself, so a submission racing the update cannot be followed by a write.
    */
@@ -132,7 +132,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
       (field) => input[field] !== undefined,
     );
     const allowed: OnboardingStatus[] =
-      identityFields.length > 0 ? ['in_progress'] : ['in_progress', 'active'];
+      identityFields.length > 0 ? ['in_progress'] : ['in_progress', 'active', 'suspended'];
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
     await write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, now, audit }) => {
       if (!(await repo.updatePartnerProfile(trx, session.partnerId, changes, allowed, now))) {
@@ -408,6 +408,8 @@ export function createOnboardingService(deps: OnboardingDeps) {
   async function switchEnvironment(session: SessionCredential, environment: Environment, meta: RequestMeta) {
     const partner = await repo.findPartnerProfile(db, session.partnerId);
     if (!partner) throw new AppError('NOT_FOUND');
+    if (environment === 'live' && partner.onboarding_status === 'suspended')
+      throw new AppError('PARTNER_SUSPENDED');
     if (environment === 'live' && partner.onboarding_status !== 'active')
       throw new AppError('ONBOARDING_NOT_APPROVED');
     await write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, audit }) => {

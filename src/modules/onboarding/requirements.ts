@@ -80,7 +80,9 @@ export function requirementsOf(state: OnboardingState): Requirements {
   if (state.onboardingStatus === 'under_review') pendingReview.push('application');
   if (
     state.reviewNotes &&
-    (state.onboardingStatus === 'in_progress' || state.onboardingStatus === 'rejected')
+    (state.onboardingStatus === 'in_progress' ||
+      state.onboardingStatus === 'rejected' ||
+      state.onboardingStatus === 'suspended')
   ) {
     errors.push({ requirement: 'application', reason: state.reviewNotes });
   }

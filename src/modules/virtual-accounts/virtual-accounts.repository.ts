@@ -1,6 +1,7 @@
 import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
+import type { AccountStatus } from './virtual-accounts.schemas.js';
 import type { AccountTransactionsTable, VirtualAccountsTable } from './virtual-accounts.table.js';
 
 export type VirtualAccountRow = Selectable<VirtualAccountsTable>;
@@ -27,13 +28,15 @@ export async function insertAccount(
   await db.insertInto('virtual_accounts').values(row).execute();
 }
 
-export function findAccountByEmail(db: Kysely<Database>, scope: Scope, email: string) {
+/** The account of an end-user e-mail that is not closed: at most one (a partial unique index). */
+export function findOpenAccountByEmail(db: Kysely<Database>, scope: Scope, email: string) {
   return db
     .selectFrom('virtual_accounts')
     .selectAll()
     .where('partner_id', '=', scope.partnerId)
     .where('environment', '=', scope.environment)
     .where('customer_email', '=', email)
+    .where('status', '<>', 'closed')
     .executeTakeFirst();
 }
 
@@ -47,10 +50,18 @@ export function findAccountByNumber(db: Kysely<Database>, scope: Scope, accountN
     .executeTakeFirst();
 }
 
+export interface AccountFilter {
+  status?: AccountStatus;
+  email?: string;
+  createdFrom?: number;
+  createdTo?: number;
+}
+
+/** Keyset page, newest first, narrowed by the filter. */
 export function listAccounts(
   db: Kysely<Database>,
   scope: Scope,
-  filter: { beforeId?: string; limit: number },
+  filter: AccountFilter & { beforeId?: string; limit: number },
 ) {
   let query = db
     .selectFrom('virtual_accounts')
@@ -60,7 +71,30 @@ export function listAccounts(
     .orderBy('id', 'desc')
     .limit(filter.limit + 1);
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.email !== undefined) query = query.where('customer_email', '=', filter.email);
+  if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
   return query.execute();
+}
+
+/**
+ * Moves the account's status only from one of `from`, under the row lock this UPDATE takes: a credit
+ * (which takes the same lock and checks the status under it) either commits before or sees the change.
+ */
+export function changeAccountStatus(
+  trx: Transaction<Database>,
+  accountId: string,
+  change: { from: readonly AccountStatus[]; to: AccountStatus; reason: string | null },
+  now: number,
+): Promise<VirtualAccountRow | undefined> {
+  return trx
+    .updateTable('virtual_accounts')
+    .set({ status: change.to, status_reason: change.reason, status_changed_at: now })
+    .where('id', '=', accountId)
+    .where('status', 'in', [...change.from])
+    .returningAll()
+    .executeTakeFirst();
 }
 
 /** Balances in kobo, derived from the ledger. */
@@ -79,15 +113,18 @@ export async function balancesOf(
 }
 
 /**
- * Serializes credits to one account: the no-op update takes the row lock on PostgreSQL (SQLite
- * already runs one writer at a time), so the balance read after it is exact for this credit.
+ * Serializes credits and status changes of one account: the no-op update takes the row lock on
+ * PostgreSQL (SQLite already runs one writer at a time) and returns the status as it is under the
+ * lock (the row as it is under it), so a credit cannot land on an account a racing deactivation
+ * has switched off, and the balance read after it is exact.
  */
-export async function lockAccount(trx: Transaction<Database>, accountId: string): Promise<void> {
-  await trx
+export function lockAccount(trx: Transaction<Database>, accountId: string): Promise<VirtualAccountRow> {
+  return trx
     .updateTable('virtual_accounts')
     .set((eb) => ({ status: eb.ref('status') }))
     .where('id', '=', accountId)
-    .execute();
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 export async function insertTransaction(
@@ -110,4 +147,43 @@ export function listTransactions(
     .limit(filter.limit + 1);
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   return query.execute();
+}
+
+/** Opening balance (every credit before `start`) and the period's total, summed by the database. */
+export async function statementTotals(
+  db: Kysely<Database>,
+  accountId: string,
+  period: { start: number; end: number },
+): Promise<{ openingKobo: number; periodKobo: number }> {
+  const row = await db
+    .selectFrom('account_transactions')
+    .select([
+      sql<number>`cast(coalesce(sum(case when created_at < ${period.start} then amount_kobo else 0 end), 0) as bigint)`.as(
+        'opening',
+      ),
+      sql<number>`cast(coalesce(sum(case when created_at >= ${period.start} then amount_kobo else 0 end), 0) as bigint)`.as(
+        'period',
+      ),
+    ])
+    .where('account_id', '=', accountId)
+    .where('created_at', '<=', period.end)
+    .executeTakeFirstOrThrow();
+  return { openingKobo: Number(row.opening), periodKobo: Number(row.period) };
+}
+
+/** The period's transactions, oldest first (off the account-and-time index). */
+export function statementTransactions(
+  db: Kysely<Database>,
+  accountId: string,
+  period: { start: number; end: number },
+): Promise<TransactionRow[]> {
+  return db
+    .selectFrom('account_transactions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', period.start)
+    .where('created_at', '<=', period.end)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
 }

@@ -3,12 +3,17 @@ import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { recordInTransaction } from '../../platform/idempotency/idempotency.js';
+import { statementCsv } from './statement-csv.js';
 import {
+  AccountListQuery,
   AccountParams,
   CreateVirtualAccountBody,
+  LifecycleReasonBody,
   ListQuery,
   SimulateCreditBody,
   SimulateCreditResponse,
+  StatementQuery,
+  StatementResponse,
   TransactionListResponse,
   VirtualAccount,
   VirtualAccountListResponse,
@@ -17,6 +22,14 @@ import {
 import type { VirtualAccountsService } from './virtual-accounts.service.js';
 
 const tags = ['Virtual accounts'];
+
+/** text/csv when the client prefers it to JSON (Accept: text/csv, or listed before application/json). */
+function wantsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const csv = accept.search(/text\/csv/i);
+  const json = accept.search(/application\/json|\*\/\*/i);
+  return csv !== -1 && (json === -1 || csv < json);
+}
 const PATH = '/services/virtual-account';
 
 export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
@@ -56,19 +69,16 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
     operation({
       operationId: 'listVirtualAccounts',
       summary: 'List virtual accounts of this environment, newest first',
+      description:
+        'Filters combine: status, email (exact, case-insensitive), created_from and created_to (inclusive; a ' +
+        'date alone means that whole day, UTC). A next_cursor pages the same filtered list only.',
       tags,
       auth: 'partner',
-      querystring: ListQuery,
+      querystring: AccountListQuery,
       response: { 200: VirtualAccountListResponse },
     }),
     async (request) =>
-      success(
-        'Virtual accounts.',
-        await virtualAccounts.list(credentialOf(request), {
-          limit: request.query.limit,
-          ...(request.query.cursor !== undefined ? { cursor: request.query.cursor } : {}),
-        }),
-      ),
+      success('Virtual accounts.', await virtualAccounts.list(credentialOf(request), request.query)),
   );
 
   app.get(
@@ -114,6 +124,123 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
         recordInTransaction(request, 201, envelope),
       );
       return reply.code(201).send(envelope(data));
+    },
+  );
+
+  app.post(
+    `${PATH}/:account_number/deactivate`,
+    operation({
+      operationId: 'deactivateVirtualAccount',
+      summary: 'Deactivate an account (active → inactive): it refuses credits until reactivated',
+      description:
+        'Credits (simulated or real) to an inactive account are refused with 409 ACCOUNT_INACTIVE. A credit ' +
+        'racing the deactivation either lands before it or is refused. Sends virtual_account.status_changed.',
+      tags,
+      auth: 'partner',
+      params: AccountParams,
+      body: LifecycleReasonBody,
+      idempotent: true,
+      response: { 200: VirtualAccountResponse },
+      errors: ['ACCOUNT_INACTIVE', 'ACCOUNT_CLOSED'],
+    }),
+    async (request) =>
+      success(
+        'Virtual account deactivated.',
+        await virtualAccounts.deactivate(
+          credentialOf(request),
+          request.params.account_number,
+          request.body.reason,
+          requestMeta(request),
+        ),
+      ),
+  );
+
+  app.post(
+    `${PATH}/:account_number/reactivate`,
+    operation({
+      operationId: 'reactivateVirtualAccount',
+      summary: 'Reactivate an inactive account (inactive → active)',
+      description:
+        'Reactivating an active account changes nothing and answers it as it is. A closed account is final ' +
+        '(409 ACCOUNT_CLOSED). Sends virtual_account.status_changed.',
+      tags,
+      auth: 'partner',
+      params: AccountParams,
+      idempotent: true,
+      response: { 200: VirtualAccountResponse },
+      errors: ['ACCOUNT_CLOSED'],
+    }),
+    async (request) =>
+      success(
+        'Virtual account active.',
+        await virtualAccounts.reactivate(
+          credentialOf(request),
+          request.params.account_number,
+          requestMeta(request),
+        ),
+      ),
+  );
+
+  app.post(
+    `${PATH}/:account_number/close`,
+    operation({
+      operationId: 'closeVirtualAccount',
+      summary: 'Close an account (final)',
+      description:
+        'A closed account takes no credits and cannot change again (409 ACCOUNT_CLOSED); its number is never ' +
+        'issued again, and its end-user e-mail may get a new account. Sends virtual_account.status_changed.',
+      tags,
+      auth: 'partner',
+      params: AccountParams,
+      body: LifecycleReasonBody,
+      idempotent: true,
+      response: { 200: VirtualAccountResponse },
+      errors: ['ACCOUNT_CLOSED'],
+    }),
+    async (request) =>
+      success(
+        'Virtual account closed.',
+        await virtualAccounts.close(
+          credentialOf(request),
+          request.params.account_number,
+          request.body.reason,
+          requestMeta(request),
+        ),
+      ),
+  );
+
+  app.get(
+    `${PATH}/:account_number/statement`,
+    operation({
+      operationId: 'getVirtualAccountStatement',
+      summary: 'Statement for whole days: opening balance, credits, closing balance (JSON or CSV)',
+      description:
+        'from and to (YYYY-MM-DD, UTC, both inclusive, at most 366 days) are required. The opening balance is ' +
+        'every credit before from; balances are exact to the kobo, summed by the database from the ledger. ' +
+        "With `Accept: text/csv` the period's transactions come as CSV (header row; amounts and running balance " +
+        'in naira with 2 decimals; a cell starting with =, +, -, @ is prefixed with an apostrophe).',
+      tags,
+      auth: 'partner',
+      params: AccountParams,
+      querystring: StatementQuery,
+      response: { 200: StatementResponse },
+    }),
+    async (request, reply) => {
+      const statement = await virtualAccounts.statement(
+        credentialOf(request),
+        request.params.account_number,
+        request.query,
+      );
+      if (wantsCsv(request.headers.accept)) {
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header(
+            'content-disposition',
+            `attachment; filename="statement-${statement.account_number}-${statement.from}-${statement.to}.csv"`,
+          )
+          .send(statementCsv(statement));
+      }
+      return success('Statement.', statement);
     },
   );
 

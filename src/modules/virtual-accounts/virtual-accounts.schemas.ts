@@ -1,16 +1,24 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  DateOnly,
   Email,
   Environment,
   Nullable,
   Page,
   PaginationQuery,
   Phone,
+  StringEnum,
   Success,
   Timestamp,
 } from '../../platform/http/schemas.js';
 
 export const MAX_CREDIT_KOBO = 1_000_000_000;
+
+export const ACCOUNT_STATUSES = ['active', 'inactive', 'closed'] as const;
+export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
+
+/** The longest statement period, in days (CONTRACT 4.3). */
+export const MAX_STATEMENT_DAYS = 366;
 
 export const CreateVirtualAccountBody = Type.Object(
   {
@@ -50,7 +58,14 @@ export const VirtualAccount = Type.Object({
   bank_name: Type.String({ examples: ['BaaS Partner Bank'] }),
   bank_code: Type.String({ pattern: '^[0-9]{6}$', examples: ['999999'] }),
   currency: Type.Literal('NGN'),
-  status: Type.Literal('active'),
+  status: StringEnum(ACCOUNT_STATUSES, {
+    description:
+      'active: takes credits; inactive: refuses credits until reactivated; closed: final, its number is never issued again.',
+  }),
+  status_reason: Nullable(
+    Type.String({ description: 'The reason given with the last deactivation or closure.' }),
+  ),
+  status_changed_at: Nullable(Timestamp('When the status last changed; null while it never has.')),
   balance: Type.Number({
     description: 'Naira: the sum of credits (kept in integer kobo).',
     examples: [1500.5],
@@ -74,7 +89,56 @@ export const AccountParams = Type.Object({
 });
 export type AccountParams = Static<typeof AccountParams>;
 
+/** An ISO-8601 date (a whole day, UTC) or date-time with a zone. */
+const ISO_DATE_OR_TIME =
+  '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
+
+/** Bounds of a `created_at` filter, both inclusive: a date alone means that whole day, UTC. */
+export const CreatedRange = {
+  created_from: Type.Optional(
+    Type.String({
+      pattern: ISO_DATE_OR_TIME,
+      errorMessage: 'must be an ISO-8601 date (YYYY-MM-DD) or date-time with a zone',
+      description: 'Created at or after: an ISO-8601 date (from its start, UTC) or date-time.',
+      examples: ['2026-11-01'],
+    }),
+  ),
+  created_to: Type.Optional(
+    Type.String({
+      pattern: ISO_DATE_OR_TIME,
+      errorMessage: 'must be an ISO-8601 date (YYYY-MM-DD) or date-time with a zone',
+      description: 'Created at or before: an ISO-8601 date (to its end, UTC) or date-time.',
+      examples: ['2026-11-30T23:59:59Z'],
+    }),
+  ),
+};
+
 export const ListQuery = PaginationQuery;
+
+export const AccountListQuery = Type.Object({
+  ...PaginationQuery.properties,
+  status: Type.Optional(StringEnum(ACCOUNT_STATUSES)),
+  email: Type.Optional(Email({ description: "The end user's e-mail, exact (case-insensitive)." })),
+  ...CreatedRange,
+});
+export type AccountListQuery = Static<typeof AccountListQuery>;
+
+export const LifecycleReasonBody = Type.Object(
+  {
+    reason: Type.String({
+      maxLength: 500,
+      description: 'Why; kept on the account (status_reason), in the audit trail and in the event.',
+    }),
+  },
+  { examples: [{ reason: 'The customer asked to pause the account.' }] },
+);
+export type LifecycleReasonBody = Static<typeof LifecycleReasonBody>;
+
+export const StatementQuery = Type.Object({
+  from: DateOnly({ description: 'First day of the statement (UTC), YYYY-MM-DD.' }),
+  to: DateOnly({ description: 'Last day of the statement (UTC), YYYY-MM-DD; at most 366 days after from.' }),
+});
+export type StatementQuery = Static<typeof StatementQuery>;
 
 export const SimulateCreditBody = Type.Object(
   {
@@ -107,3 +171,18 @@ export const SimulateCreditResponse = Success(
   'Account credited.',
 );
 export const TransactionListResponse = Success(Page(Transaction), 'Transactions.');
+
+export const Statement = Type.Object({
+  account_number: Type.String(),
+  account_name: Type.String(),
+  from: Type.String({ format: 'date' }),
+  to: Type.String({ format: 'date' }),
+  opening_balance: Type.Number({ description: 'Naira: every credit before `from`.' }),
+  opening_balance_kobo: Type.Integer(),
+  total_credits: Type.Number({ description: 'Naira: the credits of the period.' }),
+  total_credits_kobo: Type.Integer(),
+  closing_balance: Type.Number({ description: 'Naira: opening balance plus the credits of the period.' }),
+  closing_balance_kobo: Type.Integer(),
+  transactions: Type.Array(Transaction, { description: "The period's credits, oldest first." }),
+});
+export const StatementResponse = Success(Statement, 'Statement.');

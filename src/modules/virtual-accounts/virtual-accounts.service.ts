@@ -12,13 +12,17 @@ import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
+import { createdRange, dayRange } from '../../platform/time-range.js';
 import { koboToDecimal, koboToNaira, nairaToKobo } from './money.js';
 import { nuban } from './nuban.js';
 import * as repo from './virtual-accounts.repository.js';
 import {
+  type AccountStatus,
   type CreateVirtualAccountBody,
   MAX_CREDIT_KOBO,
+  MAX_STATEMENT_DAYS,
   type SimulateCreditBody,
+  type StatementQuery,
   type Transaction,
   type VirtualAccount,
 } from './virtual-accounts.schemas.js';
@@ -40,6 +44,12 @@ export interface CreditResult {
   account: Static<typeof VirtualAccount>;
 }
 
+/** Credits and changes need an active account (CONTRACT 4.3). */
+function refuseUnlessActive(status: AccountStatus): void {
+  if (status === 'inactive') throw new AppError('ACCOUNT_INACTIVE');
+  if (status === 'closed') throw new AppError('ACCOUNT_CLOSED');
+}
+
 export function createVirtualAccountsService({ db, write, keys, bankCodes, bankName }: VirtualAccountsDeps) {
   function view(row: repo.VirtualAccountRow, balanceKobo: number) {
     return {
@@ -49,7 +59,9 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
       bank_name: row.bank_name,
       bank_code: row.bank_code,
       currency: 'NGN' as const,
-      status: 'active' as const,
+      status: row.status,
+      status_reason: row.status_reason,
+      status_changed_at: row.status_changed_at === null ? null : toIso(row.status_changed_at),
       balance: koboToNaira(balanceKobo),
       balance_kobo: balanceKobo,
       environment: row.environment,
@@ -77,7 +89,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
   }
 
   async function existingAccountError(scope: repo.Scope, email: string): Promise<AppError | undefined> {
-    const existing = await repo.findAccountByEmail(db, scope, email);
+    const existing = await repo.findOpenAccountByEmail(db, scope, email);
     if (!existing) return undefined;
     const balances = await repo.balancesOf(db, [existing.id]);
     return new AppError('VIRTUAL_ACCOUNT_EXISTS', { data: view(existing, balances.get(existing.id) ?? 0) });
@@ -86,8 +98,9 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
   /**
    * Serials are drawn from the CSPRNG, so a number says nothing about the next one. The unique
    * constraint on (bank_code, account_number) decides every allocation, across processes: a
-   * collision retries with a new serial, and a duplicate e-mail (the other unique constraint) answers
-   * with the existing account; no read before the insert is needed for either. `onCommit` runs inside
+   * collision retries with a new serial, and a duplicate e-mail (the partial unique index over the
+   * accounts that are not closed) answers with the existing account; no read before the insert is
+   * needed for either. A closed account's e-mail is free again, its number never. `onCommit` runs inside
    * the account's transaction (the route records the idempotent response there).
    */
   async function create(
@@ -119,6 +132,8 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
           account_name: `${businessName}/${input.first_name} ${input.last_name}`,
           currency: 'NGN' as const,
           status: 'active' as const,
+          status_reason: null,
+          status_changed_at: null,
           first_name: input.first_name,
           last_name: input.last_name,
           customer_email: input.email,
@@ -159,14 +174,38 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     return view(row, balances.get(row.id) ?? 0);
   }
 
-  async function list(credential: PartnerCredential, filter: { cursor?: string; limit: number }) {
-    const cursor = keysetCursor(keys.cursor, 'virtual_accounts', scopeKey(credential), 'string');
-    const beforeId = cursor.decode(filter.cursor);
+  async function list(
+    credential: PartnerCredential,
+    query: {
+      cursor?: string;
+      limit: number;
+      status?: AccountStatus;
+      email?: string;
+      created_from?: string;
+      created_to?: string;
+    },
+  ) {
+    const range = createdRange(query);
+    const filter: repo.AccountFilter = {
+      ...(query.status !== undefined ? { status: query.status } : {}),
+      ...(query.email !== undefined ? { email: query.email } : {}),
+      ...(range.from !== undefined ? { createdFrom: range.from } : {}),
+      ...(range.to !== undefined ? { createdTo: range.to } : {}),
+    };
+    // A cursor pages the list it came from: same partner, environment and filter.
+    const cursor = keysetCursor(
+      keys.cursor,
+      'virtual_accounts',
+      `${scopeKey(credential)}:${JSON.stringify(filter)}`,
+      'string',
+    );
+    const beforeId = cursor.decode(query.cursor);
     const rows = await repo.listAccounts(db, scopeOf(credential), {
-      limit: filter.limit,
+      ...filter,
+      limit: query.limit,
       ...(beforeId ? { beforeId } : {}),
     });
-    const page = cursor.page(rows, filter.limit, (row) => row.id);
+    const page = cursor.page(rows, query.limit, (row) => row.id);
     const balances = await repo.balancesOf(
       db,
       page.items.map((row) => row.id),
@@ -210,10 +249,11 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         reference: `SIM-${newId()}`,
         created_at: now,
       };
-      await repo.lockAccount(trx, account.id);
+      const locked = await repo.lockAccount(trx, account.id);
+      refuseUnlessActive(locked.status);
       await repo.insertTransaction(trx, transaction);
       const balance = (await repo.balancesOf(trx, [account.id])).get(account.id) ?? 0;
-      const result = { transaction: transactionView(transaction), account: view(account, balance) };
+      const result = { transaction: transactionView(transaction), account: view(locked, balance) };
       await audit({
         action: 'virtual_account.credited',
         targetType: 'virtual_account',
@@ -246,5 +286,82 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     return { items: page.items.map(transactionView), next_cursor: page.next_cursor };
   }
 
-  return { create, get, list, simulateCredit, transactions };
+  /**
+   * Moves an account's status, with its audit event and `virtual_account.status_changed` event. The
+   * move is one conditional UPDATE under the account's row lock: closed is final, and a wrong state
+   * is 409 ACCOUNT_INACTIVE / ACCOUNT_CLOSED. Reactivating an active account changes nothing (200).
+   */
+  async function changeStatus(
+    credential: PartnerCredential,
+    accountNumber: string,
+    change: { from: readonly AccountStatus[]; to: AccountStatus; reason: string | null },
+    meta: RequestMeta,
+  ) {
+    const account = await findAccount(credential, accountNumber);
+    return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit, emit }) => {
+      const moved = await repo.changeAccountStatus(trx, account.id, change, now);
+      const withBalance = async (row: repo.VirtualAccountRow) =>
+        view(row, (await repo.balancesOf(trx, [row.id])).get(row.id) ?? 0);
+      if (!moved) {
+        const current = await repo.lockAccount(trx, account.id);
+        if (current.status === 'closed') throw new AppError('ACCOUNT_CLOSED');
+        if (change.to === 'active') return withBalance(current);
+        throw new AppError('ACCOUNT_INACTIVE');
+      }
+      const data = await withBalance(moved);
+      await audit({
+        action: 'virtual_account.status_changed',
+        targetType: 'virtual_account',
+        targetId: account.id,
+        metadata: {
+          account_number: accountNumber,
+          from: account.status,
+          to: change.to,
+          ...(change.reason ? { reason: change.reason } : {}),
+        },
+      });
+      await emit({ environments: [credential.environment], type: 'virtual_account.status_changed', data });
+      return data;
+    });
+  }
+
+  const deactivate = (
+    credential: PartnerCredential,
+    accountNumber: string,
+    reason: string,
+    meta: RequestMeta,
+  ) => changeStatus(credential, accountNumber, { from: ['active'], to: 'inactive', reason }, meta);
+  const reactivate = (credential: PartnerCredential, accountNumber: string, meta: RequestMeta) =>
+    changeStatus(credential, accountNumber, { from: ['inactive'], to: 'active', reason: null }, meta);
+  const close = (credential: PartnerCredential, accountNumber: string, reason: string, meta: RequestMeta) =>
+    changeStatus(credential, accountNumber, { from: ['active', 'inactive'], to: 'closed', reason }, meta);
+
+  /**
+   * The account's statement for whole days (UTC): opening balance (every credit before `from`), the
+   * period's credits and closing balance, summed by the database from the ledger, exact to the kobo.
+   */
+  async function statement(credential: PartnerCredential, accountNumber: string, query: StatementQuery) {
+    const period = dayRange(query.from, query.to, MAX_STATEMENT_DAYS);
+    const account = await findAccount(credential, accountNumber);
+    const [totals, rows] = await Promise.all([
+      repo.statementTotals(db, account.id, period),
+      repo.statementTransactions(db, account.id, period),
+    ]);
+    const closingKobo = totals.openingKobo + totals.periodKobo;
+    return {
+      account_number: account.account_number,
+      account_name: account.account_name,
+      from: query.from,
+      to: query.to,
+      opening_balance: koboToNaira(totals.openingKobo),
+      opening_balance_kobo: totals.openingKobo,
+      total_credits: koboToNaira(totals.periodKobo),
+      total_credits_kobo: totals.periodKobo,
+      closing_balance: koboToNaira(closingKobo),
+      closing_balance_kobo: closingKobo,
+      transactions: rows.map(transactionView),
+    };
+  }
+
+  return { create, get, list, simulateCredit, transactions, deactivate, reactivate, close, statement };
 }

@@ -1,4 +1,5 @@
 import type { Environment } from '../../platform/environment.js';
+import type { AccountStatus } from './virtual-accounts.schemas.js';
 
 export interface VirtualAccountsTable {
   id: string;
@@ -9,7 +10,10 @@ export interface VirtualAccountsTable {
   bank_name: string;
   account_name: string;
   currency: 'NGN';
-  status: 'active';
+  status: AccountStatus;
+  /** The reason given with the last deactivation or closure. */
+  status_reason: string | null;
+  status_changed_at: number | null;
   first_name: string;
   last_name: string;
   customer_email: string;

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
+import type { EventType } from '../../platform/events/outbox.repository.js';
 import type { OutboxEventsTable } from '../../platform/events/outbox.table.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.table.js';
 
@@ -245,11 +246,44 @@ export function findAttempt(db: Kysely<Database>, scope: Scope, attemptId: strin
     .executeTakeFirst();
 }
 
-/** Housekeeping: settled events and their attempts are kept 30 days. */
-export async function purgeSettledEvents(db: Kysely<Database>, before: number): Promise<void> {
-  await db
-    .deleteFrom('outbox_events')
-    .where('status', 'in', ['delivered', 'failed', 'skipped'])
-    .where('created_at', '<', before)
-    .execute();
+/** Housekeeping: events (the events API's resources) and their attempts are kept 30 days. */
+export async function purgeOldEvents(db: Kysely<Database>, before: number): Promise<void> {
+  await db.deleteFrom('outbox_events').where('created_at', '<', before).execute();
+}
+
+/** Keyset page of a scope's events, newest first, narrowed by type and creation time. */
+export function listEvents(
+  db: Kysely<Database>,
+  scope: Scope,
+  filter: { beforeId?: string; type?: EventType; createdFrom?: number; createdTo?: number; limit: number },
+): Promise<EventRow[]> {
+  let query = db
+    .selectFrom('outbox_events')
+    .selectAll()
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+  if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
+  return query.execute();
+}
+
+/**
+ * Makes the event due again now, whatever its delivery status: the worker sends it once more with
+ * the same webhook-id (and retries it while its 24 hours last). An event being delivered right now
+ * is left to that attempt. False when the event is not the scope's.
+ */
+export async function requeueEvent(db: Kysely<Database>, scope: Scope, eventId: string, now: number) {
+  return db
+    .updateTable('outbox_events')
+    .set({ status: 'pending', next_attempt_at: now })
+    .where('id', '=', eventId)
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+    .returningAll()
+    .executeTakeFirst();
 }

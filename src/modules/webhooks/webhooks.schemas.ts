@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { EVENT_TYPES } from '../../platform/events/outbox.repository.js';
 import {
   Environment,
   Nullable,
@@ -8,13 +9,8 @@ import {
   Success,
   Timestamp,
 } from '../../platform/http/schemas.js';
-
-export const WEBHOOK_EVENT_TYPES = [
-  'virtual_account.created',
-  'virtual_account.credited',
-  'onboarding.status_changed',
-  'document.reviewed',
-] as const;
+import { CreatedRange } from '../virtual-accounts/virtual-accounts.schemas.js';
+import { EVENT_PAYLOADS } from './event-payloads.js';
 
 export const SetWebhookBody = Type.Object(
   {
@@ -56,7 +52,7 @@ export const WebhookResponse = Success(Type.Object(EndpointFields), 'Webhook end
 export const DeliveryAttempt = Type.Object({
   id: Type.String({ format: 'uuid' }),
   event_id: Type.String({ description: 'The webhook-id header: the same on every attempt of an event.' }),
-  event_type: StringEnum(WEBHOOK_EVENT_TYPES),
+  event_type: StringEnum(EVENT_TYPES),
   attempt: Type.Integer({ minimum: 1 }),
   trigger: StringEnum(['automatic', 'manual']),
   url: Type.String(),
@@ -88,3 +84,44 @@ export type DeliveriesQuery = Static<typeof DeliveriesQuery>;
 export const DeliveriesResponse = Success(Page(DeliveryAttempt), 'Delivery attempts.');
 export const DeliveryParams = Type.Object({ id: Type.String({ format: 'uuid' }) });
 export const RetryResponse = Success(DeliveryAttempt, 'Delivery retried.');
+
+export const EventParams = Type.Object({
+  id: Type.String({
+    pattern: '^msg_[0-9a-f]{32}$',
+    description: 'The event id (the webhook-id of its deliveries).',
+  }),
+});
+
+export const EventsQuery = Type.Object({
+  ...PaginationQuery.properties,
+  type: Type.Optional(StringEnum(EVENT_TYPES)),
+  ...CreatedRange,
+});
+export type EventsQuery = Static<typeof EventsQuery>;
+
+/** An event as kept for 30 days: what was delivered as `{type, timestamp, data}`, and how delivery went. */
+export const Event = Type.Object({
+  id: Type.String({
+    description: 'The webhook-id of every delivery of this event.',
+    examples: ['msg_0193a1b2c3d4e5f60718293a4b5c6d7e'],
+  }),
+  type: StringEnum(EVENT_TYPES),
+  environment: Environment,
+  created_at: Timestamp('When it happened: the `timestamp` of its deliveries.'),
+  data: Type.Union(Object.values(EVENT_PAYLOADS), {
+    description: 'The payload of its type, exactly as delivered (see the webhooks section of this document).',
+  }),
+  delivery: Type.Object({
+    status: StringEnum(['pending', 'delivered', 'failed', 'skipped'], {
+      description:
+        'pending: being delivered or waiting for a retry; delivered: a 2xx came; failed: retries ran out ' +
+        '(24 hours); skipped: no endpoint was set when it was dispatched.',
+    }),
+    attempts: Type.Integer({ minimum: 0 }),
+    delivered_at: Nullable(Timestamp()),
+  }),
+});
+
+export const EventResponse = Success(Event, 'Event.');
+export const EventListResponse = Success(Page(Event), 'Events.');
+export const RedeliverResponse = Success(Event, 'Redelivery queued.');

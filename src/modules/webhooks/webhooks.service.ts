@@ -12,20 +12,24 @@ import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
+import { createdRange } from '../../platform/time-range.js';
 import { deliver } from './delivery.js';
 import { checkDestination } from './sender.js';
 import { newWebhookSecret } from './signature.js';
 import type { AddressPolicy } from './ssrf.js';
 import * as repo from './webhooks.repository.js';
+import type { EventsQuery } from './webhooks.schemas.js';
 
 /** After a rotation the previous secret keeps signing for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Manual resends per partner (both environments): enough to debug a receiver, too few to scan with. */
-export const MANUAL_RETRY_LIMIT = { max: 10, windowMs: 60_000 };
+export const MANUAL_RESEND_LIMIT = { max: 10, windowMs: 60_000 };
 
 export interface WebhooksDeps {
   db: Kysely<Database>;
+  /** Tells the delivery worker that an event became due (it also polls). */
+  wakeWorker(): void;
   write: AuditedWrite;
   clock: Clock;
   keys: KeyRing;
@@ -37,7 +41,16 @@ export interface WebhooksDeps {
 
 export type WebhooksService = ReturnType<typeof createWebhooksService>;
 
-export function createWebhooksService({ db, write, clock, keys, log, timeoutMs, policyFor }: WebhooksDeps) {
+export function createWebhooksService({
+  db,
+  write,
+  clock,
+  keys,
+  log,
+  timeoutMs,
+  policyFor,
+  wakeWorker,
+}: WebhooksDeps) {
   function endpointView(endpoint: repo.EndpointRow) {
     const now = clock.now();
     return {
@@ -179,7 +192,7 @@ export function createWebhooksService({ db, write, clock, keys, log, timeoutMs, 
     if (!endpoint)
       throw new AppError('NOT_FOUND', { message: 'No webhook endpoint is set for this environment.' });
     // Counted once the request names a real attempt and endpoint, before anything is sent.
-    await enforceLimit(db, `webhook-retry:${credential.partnerId}`, clock.now(), MANUAL_RETRY_LIMIT);
+    await spendResend(credential);
     const outcome = await deliver(event, endpoint, {
       keys,
       timeoutMs,
@@ -221,5 +234,91 @@ export function createWebhooksService({ db, write, clock, keys, log, timeoutMs, 
     return attemptView(attempt!);
   }
 
-  return { setEndpoint, getEndpoint, deleteEndpoint, rotateSecret, listDeliveries, retryDelivery };
+  function eventView(row: repo.EventRow) {
+    return {
+      id: row.id,
+      type: row.type,
+      environment: row.environment,
+      created_at: toIso(row.created_at),
+      data: JSON.parse(row.payload) as unknown,
+      delivery: {
+        status: row.status,
+        attempts: row.attempts,
+        delivered_at: row.delivered_at === null ? null : toIso(row.delivered_at),
+      },
+    };
+  }
+
+  async function listEvents(credential: PartnerCredential, query: EventsQuery) {
+    const range = createdRange(query);
+    const filter = {
+      ...(query.type !== undefined ? { type: query.type } : {}),
+      ...(range.from !== undefined ? { createdFrom: range.from } : {}),
+      ...(range.to !== undefined ? { createdTo: range.to } : {}),
+    };
+    const cursor = keysetCursor(
+      keys.cursor,
+      'events',
+      `${scopeKey(credential)}:${JSON.stringify(filter)}`,
+      'string',
+    );
+    const beforeId = cursor.decode(query.cursor);
+    const rows = await repo.listEvents(db, scopeOf(credential), {
+      ...filter,
+      limit: query.limit,
+      ...(beforeId !== undefined ? { beforeId } : {}),
+    });
+    const page = cursor.page(rows, query.limit, (row) => row.id);
+    return { items: page.items.map(eventView), next_cursor: page.next_cursor };
+  }
+
+  async function getEvent(credential: PartnerCredential, eventId: string) {
+    const event = await repo.findEvent(db, scopeOf(credential), eventId);
+    if (!event) throw new AppError('NOT_FOUND');
+    return eventView(event);
+  }
+
+  /**
+   * Queues one more delivery of the event to the environment's current endpoint, with the same
+   * webhook-id (CONTRACT 4.6); the worker sends it at once and it shows in the delivery log. An
+   * event being delivered at this moment is left to that attempt.
+   */
+  async function redeliverEvent(credential: PartnerCredential, eventId: string, meta: RequestMeta) {
+    const scope = scopeOf(credential);
+    const [event, endpoint] = await Promise.all([
+      repo.findEvent(db, scope, eventId),
+      repo.findEndpoint(db, scope),
+    ]);
+    if (!event) throw new AppError('NOT_FOUND');
+    if (!endpoint) throw new AppError('WEBHOOK_ENDPOINT_REQUIRED');
+    await spendResend(credential);
+    const queued = await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
+      const requeued = await repo.requeueEvent(trx, scope, eventId, now);
+      await audit({
+        action: 'webhook.event_redelivered',
+        targetType: 'webhook_event',
+        targetId: eventId,
+        metadata: { type: event.type, in_flight: requeued === undefined },
+      });
+      return requeued;
+    });
+    wakeWorker();
+    return eventView(queued ?? event);
+  }
+
+  /** Manual resends (retries, redeliveries) share one budget per partner: 429 past it. */
+  const spendResend = (credential: PartnerCredential) =>
+    enforceLimit(db, `webhook-resend:${credential.partnerId}`, clock.now(), MANUAL_RESEND_LIMIT);
+
+  return {
+    setEndpoint,
+    getEndpoint,
+    deleteEndpoint,
+    rotateSecret,
+    listDeliveries,
+    retryDelivery,
+    listEvents,
+    getEvent,
+    redeliverEvent,
+  };
 }

@@ -156,9 +156,10 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
 
   return {
     runOnce: worker.runOnce,
+    wake: worker.wake,
     start: worker.start,
     stop: worker.stop,
-    /** Housekeeping: delivered, failed and skipped events (and their attempts) go after 30 days. */
-    purgeSettled: () => repo.purgeSettledEvents(db, clock.now() - 30 * 24 * 60 * 60 * 1000),
+    /** Housekeeping: events (and their attempts) go after 30 days. */
+    purgeSettled: () => repo.purgeOldEvents(db, clock.now() - 30 * 24 * 60 * 60 * 1000),
   };
 }

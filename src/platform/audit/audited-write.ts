@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import type { Database } from '../db/schema.js';
 import type { Environment } from '../environment.js';
-import { type EventType, enqueueEvent } from '../events/outbox.repository.js';
+import { type EventSerializer, type EventType, enqueueEvent } from '../events/outbox.repository.js';
 import { type AuditActor, type AuditEntry, insertAuditEvent, type RequestMeta } from './audit.repository.js';
 
 /** What a change records about itself; who made it and from where come from the write. */
@@ -19,7 +19,8 @@ export interface WriteContext {
   emit(event: {
     type: EventType;
     environments: readonly Environment[];
-    data: Record<string, unknown>;
+    /** Serialized through the event type's payload schema: fields it does not list never leave. */
+    data: unknown;
     partnerId?: number;
   }): Promise<void>;
 }
@@ -47,7 +48,11 @@ export type AuditedWrite = <T>(
  * and `audit`/`emit` bound to the actor and request, so the change, its audit event and its webhook
  * events commit together or not at all (CONTRACT 4.5: no event is lost by a crash).
  */
-export function createAuditedWrite(db: Kysely<Database>, clock: Clock): AuditedWrite {
+export function createAuditedWrite(
+  db: Kysely<Database>,
+  clock: Clock,
+  serialize: EventSerializer,
+): AuditedWrite {
   return async (options, work) => {
     const attempts = options.attempts ?? 1;
     for (let attempt = 1; ; attempt++) {
@@ -58,8 +63,17 @@ export function createAuditedWrite(db: Kysely<Database>, clock: Clock): AuditedW
             trx,
             now,
             audit: (change) => insertAuditEvent(trx, { ...options.actor, ...change }, options.meta, now),
-            emit: ({ partnerId, ...event }) =>
-              enqueueEvent(trx, { partnerId: partnerId ?? requirePartner(options.actor), ...event }, now),
+            emit: ({ partnerId, type, environments, data }) =>
+              enqueueEvent(
+                trx,
+                {
+                  partnerId: partnerId ?? requirePartner(options.actor),
+                  type,
+                  environments,
+                  payload: serialize(type, data),
+                },
+                now,
+              ),
           }),
         );
       } catch (error) {

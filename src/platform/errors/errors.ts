@@ -16,6 +16,10 @@ export const ERROR_REGISTRY = {
     message: 'Live access needs an approved onboarding application (onboarding_status "active").',
   },
   FORBIDDEN: { status: 403, message: 'This credential cannot be used on this endpoint.' },
+  PARTNER_SUSPENDED: {
+    status: 403,
+    message: 'The operator has suspended this partner: live access is refused; the sandbox keeps working.',
+  },
   SANDBOX_ONLY: { status: 403, message: 'This operation is available in the sandbox environment only.' },
   NOT_FOUND: { status: 404, message: 'The requested resource was not found.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path.' },
@@ -30,6 +34,17 @@ export const ERROR_REGISTRY = {
   VIRTUAL_ACCOUNT_EXISTS: {
     status: 409,
     message: 'A virtual account already exists for this customer e-mail in this environment.',
+  },
+  ACCOUNT_INACTIVE: {
+    status: 409,
+    message: 'The virtual account is inactive: it takes no credits or changes until it is reactivated.',
+  },
+  ACCOUNT_CLOSED: { status: 409, message: 'The virtual account is closed: it can no longer change.' },
+  /** Not in the contract's table: CONTRACT 4.6 asks a 409 of redelivery without an endpoint but names no code. */
+  WEBHOOK_ENDPOINT_REQUIRED: {
+    status: 409,
+    message:
+      'No webhook endpoint is set for this environment: set one with PUT /services/partner/settings/webhook.',
   },
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,

@@ -3,11 +3,18 @@ import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
 import type { Environment } from '../environment.js';
 
-export type EventType =
-  | 'virtual_account.created'
-  | 'virtual_account.credited'
-  | 'onboarding.status_changed'
-  | 'document.reviewed';
+/** Every kind of event a partner's webhook receives (CONTRACT 4.5, 4.6). */
+export const EVENT_TYPES = [
+  'virtual_account.created',
+  'virtual_account.credited',
+  'virtual_account.status_changed',
+  'onboarding.status_changed',
+  'document.reviewed',
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+/** Turns an event's data into the JSON delivered (and kept) for it, by the event type's schema. */
+export type EventSerializer = (type: EventType, data: unknown) => string;
 
 /**
  * A webhook-id in Standard Webhooks' style, stable for the event across every retry. Time-ordered
@@ -25,7 +32,8 @@ export async function enqueueEvent(
     partnerId: number;
     environments: readonly Environment[];
     type: EventType;
-    data: Record<string, unknown>;
+    /** The data as serialized by the event type's schema (EventSerializer). */
+    payload: string;
   },
   now: number,
 ): Promise<void> {
@@ -38,7 +46,7 @@ export async function enqueueEvent(
         partner_id: event.partnerId,
         environment,
         type: event.type,
-        payload: JSON.stringify(event.data),
+        payload: event.payload,
         created_at: now,
         status: 'pending',
         attempts: 0,

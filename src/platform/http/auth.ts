@@ -63,7 +63,16 @@ export function registerAuth(
         request.credential = credential;
         return;
       }
-      request.credential = await options.resolvers.session(token);
+      const session = await options.resolvers.session(token);
+      // CONTRACT 5: a suspended partner keeps the sandbox; a live session may only leave live or log out.
+      if (
+        session.environment === 'live' &&
+        session.onboardingStatus === 'suspended' &&
+        !request.routeOptions.config.suspendedLiveSession
+      ) {
+        throw new AppError('PARTNER_SUSPENDED');
+      }
+      request.credential = session;
     },
   );
 }

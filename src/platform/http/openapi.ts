@@ -1,6 +1,7 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
+import type { OpenAPIV3_1 } from 'openapi-types';
 
 export const DOCS_PREFIX = '/docs';
 export const OPENAPI_PATH = '/baas/api/v1/openapi.json';
@@ -27,10 +28,15 @@ well-formed one that is not accepted (unknown, revoked or expired).
 support requests.
 `.trim();
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+export async function registerOpenApi(
+  app: FastifyInstance,
+  options: { webhooks: Record<string, unknown> },
+): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
+      // Plain JSON Schema objects from TypeBox: the document types cannot see that they are schemas.
+      webhooks: options.webhooks as Record<string, OpenAPIV3_1.PathItemObject>,
       info: { title: 'BaaS Partner API', version: '1.0.0', description: DESCRIPTION },
       servers: [{ url: '/', description: 'This server; every path carries its /baas/api/v1 prefix.' }],
       tags: [
@@ -47,6 +53,10 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
         {
           name: 'Virtual accounts',
           description: 'Dedicated NUBAN accounts for end users, balances and sandbox credits.',
+        },
+        {
+          name: 'Events',
+          description: 'Every webhook-worthy change of the last 30 days, to recover missed deliveries.',
         },
         {
           name: 'Webhooks',

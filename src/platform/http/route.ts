@@ -18,6 +18,8 @@ declare module 'fastify' {
     consumes?: BodyKind;
     /** Idempotency-Key honoured (POST under /services/). */
     idempotent?: boolean;
+    /** A live session of a suspended partner may use it (switching back to sandbox, logging out). */
+    suspendedLiveSession?: boolean;
     /** What a replay answers instead of the first body (e.g. without a secret shown once). */
     replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;
     rateLimit?: boolean;
@@ -33,8 +35,8 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = 
 
 const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
   none: [],
-  session: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN'],
-  partner: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'ONBOARDING_NOT_APPROVED'],
+  session: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN', 'PARTNER_SUSPENDED'],
+  partner: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'ONBOARDING_NOT_APPROVED', 'PARTNER_SUSPENDED'],
   admin: ['UNAUTHENTICATED'],
 };
 
@@ -55,6 +57,8 @@ interface OperationSpec<B, Q, P, H> {
   errors?: ErrorCode[];
   errorData?: Partial<Record<ErrorCode, TSchema>>;
   idempotent?: boolean;
+  /** A live session of a suspended partner may call it (CONTRACT 5 refuses every other live use). */
+  suspendedLiveSession?: boolean;
   /** The body an idempotent replay answers, made from the first one; stored instead of it. */
   replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;
   rateLimit?: boolean;
@@ -141,6 +145,7 @@ export function operation<
       ...(consumes ? { consumes } : {}),
       ...(spec.idempotent ? { idempotent: true } : {}),
       ...(spec.replayBody ? { replayBody: spec.replayBody } : {}),
+      ...(spec.suspendedLiveSession ? { suspendedLiveSession: true } : {}),
       ...(spec.rateLimit === false ? { rateLimit: false } : {}),
     },
   };

@@ -46,6 +46,22 @@ function createAjv(coerceTypes: boolean, removeAdditional: 'all' | false = 'all'
   return ajv;
 }
 
+/**
+ * A serializer by schema for data the service sends (webhook payloads): drops every property the
+ * schema does not list, and throws if what remains does not match it, so a payload cannot drift
+ * from its documentation.
+ */
+export function compileSerializer(schema: object): (data: unknown) => string {
+  const validate = strictAjv.compile(schema);
+  return (data) => {
+    const copy: unknown = structuredClone(data);
+    if (!validate(copy)) {
+      throw new Error(`payload does not match its schema: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
+    }
+    return JSON.stringify(copy);
+  };
+}
+
 /** Bodies are taken as sent (a number is not a string); query and path values arrive as text. */
 const strictAjv = createAjv(false);
 const coercingAjv = createAjv(true);

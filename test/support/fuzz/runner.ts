@@ -186,6 +186,16 @@ function validParamValue(schema: JsonSchema): fc.Arbitrary<string> {
   }
   if (Array.isArray(schema['enum'])) return fc.constantFrom(...(schema['enum'] as string[]));
   if (schema['format'] === 'uuid') return fc.uuid();
+  // Random text almost never is a real date: generate dates (the filter below would spin forever).
+  if (schema['format'] === 'date') {
+    return fc
+      .date({
+        min: new Date('1900-01-01T00:00:00Z'),
+        max: new Date('2100-12-31T00:00:00Z'),
+        noInvalidDate: true,
+      })
+      .map((date) => date.toISOString().slice(0, 10));
+  }
   if (typeof schema['pattern'] === 'string') return fc.stringMatching(new RegExp(schema['pattern']));
   const max = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : 64;
   return textArb(typeof schema['minLength'] === 'number' ? schema['minLength'] : 1, max).filter(

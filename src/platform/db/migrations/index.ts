@@ -4,6 +4,7 @@ import * as onboarding from './2026-11-21-02-onboarding.js';
 import * as services from './2026-11-21-03-services.js';
 import * as webhooks from './2026-11-21-04-webhooks.js';
 import * as hardening from './2026-11-23-01-hardening.js';
+import * as lifecycle from './2026-11-23-02-lifecycle.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-03-services': services,
   '2026-11-21-04-webhooks': webhooks,
   '2026-11-23-01-hardening': hardening,
+  '2026-11-23-02-lifecycle': lifecycle,
 };

@@ -1,0 +1,77 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { credentialOf, requestMeta } from '../../platform/http/auth.js';
+import { operation } from '../../platform/http/route.js';
+import { success } from '../../platform/http/schemas.js';
+import {
+  EventListResponse,
+  EventParams,
+  EventResponse,
+  EventsQuery,
+  RedeliverResponse,
+} from './webhooks.schemas.js';
+import type { WebhooksService } from './webhooks.service.js';
+
+const tags = ['Events'];
+const PATH = '/services/events';
+
+/** CONTRACT 4.6: every webhook-worthy change as a resource, kept 30 days, redeliverable. */
+export const eventsRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (
+  app,
+  { webhooks },
+) => {
+  app.get(
+    PATH,
+    operation({
+      operationId: 'listEvents',
+      summary: "This environment's events of the last 30 days, newest first",
+      description:
+        'Recover what your webhook endpoint missed. Filters combine: type, created_from and created_to ' +
+        '(inclusive; a date alone means that whole day, UTC). A next_cursor pages the same filtered list only.',
+      tags,
+      auth: 'partner',
+      querystring: EventsQuery,
+      response: { 200: EventListResponse },
+    }),
+    async (request) => success('Events.', await webhooks.listEvents(credentialOf(request), request.query)),
+  );
+
+  app.get(
+    `${PATH}/:id`,
+    operation({
+      operationId: 'getEvent',
+      summary: 'One event, with its payload exactly as delivered and its delivery status',
+      tags,
+      auth: 'partner',
+      params: EventParams,
+      response: { 200: EventResponse },
+    }),
+    async (request) => success('Event.', await webhooks.getEvent(credentialOf(request), request.params.id)),
+  );
+
+  app.post(
+    `${PATH}/:id/redeliver`,
+    operation({
+      operationId: 'redeliverEvent',
+      summary: 'Send an event once more to the current endpoint (202)',
+      description:
+        'Queues one more delivery with the same webhook-id (fresh timestamp and signature), sent at once and ' +
+        'shown in the delivery log; an event being delivered at this moment is left to that attempt. 409 ' +
+        'WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Manual resends (redeliveries and ' +
+        'delivery retries together) are limited to 10 a minute per partner (429 RATE_LIMITED).',
+      tags,
+      auth: 'partner',
+      params: EventParams,
+      idempotent: true,
+      response: { 202: RedeliverResponse },
+      errors: ['WEBHOOK_ENDPOINT_REQUIRED'],
+    }),
+    async (request, reply) => {
+      const data = await webhooks.redeliverEvent(
+        credentialOf(request),
+        request.params.id,
+        requestMeta(request),
+      );
+      return reply.code(202).send(success('Redelivery queued.', data));
+    },
+  );
+};

@@ -1,0 +1,42 @@
+import { validationError } from './errors/errors.js';
+import { isRealDate } from './http/validation.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Epoch ms of an ISO-8601 date (its first or last millisecond, UTC) or date-time; undefined if not real. */
+function instant(value: string, end: boolean): number | undefined {
+  if (!isRealDate(value.slice(0, 10))) return undefined;
+  if (value.length === 10) return Date.parse(`${value}T00:00:00Z`) + (end ? DAY_MS - 1 : 0);
+  const parsed = Date.parse(value);
+  return Number.isNaN(parsed) ? undefined : parsed;
+}
+
+/**
+ * The inclusive `created_at` bounds of a list filter (CONTRACT 4.3, 4.6): a date alone means that
+ * whole day, UTC. A bound that names no real instant, or a range that ends before it starts, is 422
+ * naming the field.
+ */
+export function createdRange(query: { created_from?: string; created_to?: string }): {
+  from?: number;
+  to?: number;
+} {
+  const from = query.created_from === undefined ? undefined : instant(query.created_from, false);
+  const to = query.created_to === undefined ? undefined : instant(query.created_to, true);
+  if (query.created_from !== undefined && from === undefined)
+    throw validationError({ created_from: ['must be a real date or date-time'] });
+  if (query.created_to !== undefined && to === undefined)
+    throw validationError({ created_to: ['must be a real date or date-time'] });
+  if (from !== undefined && to !== undefined && from > to)
+    throw validationError({ created_to: ['must not be before created_from'] });
+  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+}
+
+/** The first and last millisecond (UTC) of a period of whole days, YYYY-MM-DD to YYYY-MM-DD. */
+export function dayRange(from: string, to: string, maxDays: number): { start: number; end: number } {
+  const start = Date.parse(`${from}T00:00:00Z`);
+  const end = Date.parse(`${to}T00:00:00Z`) + DAY_MS - 1;
+  if (end < start) throw validationError({ to: ['must not be before from'] });
+  if ((end + 1 - start) / DAY_MS > maxDays)
+    throw validationError({ to: [`must be at most ${maxDays} days after from`] });
+  return { start, end };
+}
