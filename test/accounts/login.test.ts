@@ -127,6 +127,28 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it('verifies argon2id hashes made by the previous binding (the argon2 package), so no user must reset', async () => {
+      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const previous = await argon2.hash(account.password, {
+        type: argon2.argon2id,
+        memoryCost: 19456,
+        timeCost: 2,
+        parallelism: 1,
+      });
+      await ctx.t.db
+        .updateTable('partners')
+        .set({ password_hash: previous })
+        .where('id', '=', account.companyId)
+        .execute();
+      const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
+      assert.equal(response.status, 200, response.text);
+      assertError(
+        await ctx.t.api.post(LOGIN, { email: account.email, password: `${account.password}x` }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+    });
+
     it('still accepts a password hashed before normalisation, as it was typed', async () => {
       const typed = 'Cafe\u0301-Ledger-Sunrise-99';
       const account = await verifiedAccount(ctx.t, ctx.sink);

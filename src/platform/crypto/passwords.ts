@@ -1,8 +1,14 @@
 import { availableParallelism } from 'node:os';
-import argon2 from 'argon2';
+import { hash, verify } from '@node-rs/argon2';
 
-/** OWASP's argon2id profile: 19 MiB, two passes, one lane. The work runs on libuv's thread pool. */
-const OPTIONS = { type: argon2.argon2id, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
+/**
+ * OWASP's argon2id profile: 19 MiB, two passes, one lane. @node-rs/argon2 (Rust, off the event loop)
+ * verifies about twice as fast as the `argon2` package with the same parameters; both write and read
+ * the same PHC strings, so hashes made by either verify with the other.
+ */
+/** Algorithm.Argon2id: the package's const enum cannot be imported under verbatimModuleSyntax. */
+const ARGON2ID = 2;
+const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, parallelism: 1 } as const;
 
 /**
  * At most one argon2 computation per core at a time: more only queue inside the thread pool while
@@ -31,11 +37,11 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 export const normalizePassword = (password: string): string => password.normalize('NFKC');
 
 export const hashPassword = (password: string): Promise<string> =>
-  limited(() => argon2.hash(normalizePassword(password), OPTIONS));
+  limited(() => hash(normalizePassword(password), OPTIONS));
 
-async function verifyExactly(hash: string, password: string): Promise<boolean> {
+async function verifyExactly(phc: string, password: string): Promise<boolean> {
   try {
-    return await limited(() => argon2.verify(hash, password));
+    return await limited(() => verify(phc, password));
   } catch {
     return false;
   }
@@ -45,10 +51,10 @@ async function verifyExactly(hash: string, password: string): Promise<boolean> {
  * Hashes made before normalisation was introduced hold the password as typed: when the normalised
  * form does not match and differs from it, the password as sent is tried too.
  */
-export async function verifyPassword(hash: string, password: string): Promise<boolean> {
+export async function verifyPassword(phc: string, password: string): Promise<boolean> {
   const normalized = normalizePassword(password);
-  if (await verifyExactly(hash, normalized)) return true;
-  return normalized !== password && verifyExactly(hash, password);
+  if (await verifyExactly(phc, normalized)) return true;
+  return normalized !== password && verifyExactly(phc, password);
 }
 
 /**
