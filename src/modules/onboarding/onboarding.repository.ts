@@ -1,4 +1,5 @@
 import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import { fromJson, jsonHelpers } from '../../platform/db/json.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { PartnersTable } from '../accounts/accounts.table.js';
@@ -36,6 +37,88 @@ export async function findPartnerProfile(db: Kysely<Database>, partnerId: number
   return (await partnerProfile(db, partnerId))[0];
 }
 export type PartnerProfileRow = NonNullable<Awaited<ReturnType<typeof findPartnerProfile>>>;
+
+// SQLite's json_object needs every column named (no selectAll inside jsonObjectFrom / jsonArrayFrom).
+const REPRESENTATIVE_COLUMNS = [
+  'partner_id',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'dob',
+  'gender',
+  'designation',
+  'id_type',
+  'id_file_url',
+  'id_document_id',
+  'address',
+  'bvn_encrypted',
+  'bvn_hash',
+  'bvn_last4',
+  'kyc_status',
+  'kyc_message',
+  'kyc_provider',
+  'kyc_checked_at',
+  'bvn_verified_at',
+  'created_at',
+  'updated_at',
+] as const satisfies ReadonlyArray<keyof RepresentativesTable>;
+
+const DOCUMENT_COLUMNS = [
+  'id',
+  'partner_id',
+  'document_type',
+  'status',
+  'rejection_reason',
+  'storage_key',
+  'file_url',
+  'content_type',
+  'size_bytes',
+  'sha256',
+  'uploaded_at',
+  'reviewed_at',
+  'superseded_at',
+] as const satisfies ReadonlyArray<keyof DocumentsTable>;
+
+const onboardingRecord = prepare((db, partnerId: number) => {
+  const { jsonArrayFrom, jsonObjectFrom } = jsonHelpers(db);
+  return db
+    .selectFrom('partners')
+    .select(PROFILE_COLUMNS)
+    .select((eb) => [
+      jsonObjectFrom(
+        eb
+          .selectFrom('representatives')
+          .select(REPRESENTATIVE_COLUMNS)
+          .whereRef('representatives.partner_id', '=', 'partners.id'),
+      ).as('representative'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('documents')
+          .select(DOCUMENT_COLUMNS)
+          .whereRef('documents.partner_id', '=', 'partners.id')
+          .where('documents.superseded_at', 'is', null)
+          .orderBy('documents.uploaded_at')
+          .orderBy('documents.id'),
+      ).as('documents'),
+    ])
+    .where('id', '=', partnerId);
+}, 1);
+
+/**
+ * A partner's onboarding (profile, representative, current documents) in one statement: one round
+ * trip on PostgreSQL for the most read resource.
+ */
+export async function findOnboardingRecord(db: Kysely<Database>, partnerId: number) {
+  const [row] = await onboardingRecord(db, partnerId);
+  if (!row) return undefined;
+  const { representative, documents, ...partner } = row;
+  return {
+    partner,
+    representative: fromJson<RepresentativeRow | null>(representative) ?? undefined,
+    documents: fromJson<DocumentRow[]>(documents),
+  };
+}
 
 /** Takes the partner row's lock for the rest of the transaction (PostgreSQL; SQLite has one writer). */
 export async function lockPartner(trx: Transaction<Database>, partnerId: number): Promise<void> {
@@ -121,22 +204,6 @@ export function listKycChecks(db: Kysely<Database>, partnerId: number): Promise<
     .orderBy('id', 'desc')
     .limit(50)
     .execute();
-}
-
-const currentDocuments = prepare(
-  (db, partnerId: number) =>
-    db
-      .selectFrom('documents')
-      .selectAll()
-      .where('partner_id', '=', partnerId)
-      .where('superseded_at', 'is', null)
-      .orderBy('uploaded_at')
-      .orderBy('id'),
-  1,
-);
-
-export function listCurrentDocuments(db: Kysely<Database>, partnerId: number): Promise<DocumentRow[]> {
-  return currentDocuments(db, partnerId);
 }
 
 export function listAllDocuments(db: Kysely<Database>, partnerId: number): Promise<DocumentRow[]> {

@@ -110,13 +110,9 @@ export function createOnboardingService(deps: OnboardingDeps) {
   const { db, write, clock, keys, storage, kyc, log } = deps;
 
   async function loadRecord(partnerId: number, executor: Kysely<Database> = db): Promise<OnboardingRecord> {
-    const [partner, representative, documents] = await Promise.all([
-      repo.findPartnerProfile(executor, partnerId),
-      repo.findRepresentative(executor, partnerId),
-      repo.listCurrentDocuments(executor, partnerId),
-    ]);
-    if (!partner) throw new AppError('NOT_FOUND');
-    return { partner, representative, documents };
+    const record = await repo.findOnboardingRecord(executor, partnerId);
+    if (!record) throw new AppError('NOT_FOUND');
+    return record;
   }
 
   const getProfile = async (session: SessionCredential) =>
