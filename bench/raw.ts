@@ -2,7 +2,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
-import { type OnboardingRecord, profileView } from '../src/modules/onboarding/onboarding.views.js';
+import { profileView } from '../src/modules/onboarding/onboarding.views.js';
 import { nuban } from '../src/modules/virtual-accounts/nuban.js';
 import { toIso } from '../src/platform/clock.js';
 import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
@@ -13,28 +13,20 @@ import { newEventId } from '../src/platform/events/outbox.repository.js';
 // (PostgreSQL), the same rows read and written in the fewest statements. The app's pure helpers
 // (profileView, nuban, ids, hashes) are shared so that both servers answer alike.
 
+const V1 = '/baas/api/v1';
 export const PATHS = {
-  profile: '/baas/api/v1/client/onboarding/business-info',
-  create: '/baas/api/v1/services/virtual-account/create',
-  login: '/baas/api/v1/client/onboarding/login',
+  profile: `${V1}/client/onboarding/business-info`,
+  create: `${V1}/services/virtual-account/create`,
+  login: `${V1}/client/onboarding/login`,
 };
-const BANK = { code: '999999', name: 'BaaS Partner Bank' };
 const SESSION_TTL_SECONDS = 7200;
 const API_KEY = /^sk_(sandbox|live)_([A-Za-z0-9_-]{43})$/;
 
-type Params = Record<string, unknown>;
 // biome-ignore lint/suspicious/noExplicitAny: rows of hand-written SQL
-type Query = (params: Params) => Promise<any>;
-interface Store {
-  profile: Query;
-  /** The account, its audit event and its outbox event in one transaction: the account name, if the key is valid. */
-  create: Query;
-  partner: Query;
-  session: Query;
-  close(): Promise<void>;
-}
+type Query = (params: Record<string, unknown>) => Promise<any>;
+type Store = Record<'profile' | 'create' | 'partner' | 'session', Query> & { close(): Promise<void> };
 
-/** The statements of both dialects, with `@name` placeholders; `json`/`jsonArray` are the dialect's builders. */
+/** Both dialects' statements, with `@name` placeholders; `json`/`jsonArray` name the dialect's builders. */
 function statements(json: string, jsonArray: string) {
   const text = (name: string) => `cast(@${name} as text)`;
   return {
@@ -51,7 +43,7 @@ function statements(json: string, jsonArray: string) {
       and k.environment = @environment and k.revoked_at is null`,
     account: `insert into virtual_accounts (id, partner_id, environment, account_number, bank_code, bank_name,
         account_name, currency, status, first_name, last_name, customer_email, phone, created_at)
-      select ${text('id')}, k.partner_id, k.environment, ${text('number')}, ${text('code')}, ${text('bank')},
+      select ${text('id')}, k.partner_id, k.environment, ${text('number')}, '999999', 'BaaS Partner Bank',
         k.business_name || '/' || ${text('first_name')} || ' ' || ${text('last_name')}, 'NGN', 'active',
         ${text('first_name')}, ${text('last_name')}, ${text('email')}, ${text('phone')}, cast(@now as bigint)`,
     audit: `insert into audit_events (id, partner_id, actor_type, actor_id, action, target_type, target_id, metadata,
@@ -59,6 +51,7 @@ function statements(json: string, jsonArray: string) {
       select ${text('audit_id')}, a.partner_id, 'partner', 'api_key:' || k.id, 'virtual_account.created',
         'virtual_account', a.id, cast(${json}('account_number', a.account_number, 'environment', a.environment)
         as text), ${text('request_id')}, ${text('ip')}, a.created_at`,
+    // The payload is the account's view, which is also the answer.
     event: `insert into outbox_events (id, partner_id, environment, type, payload, created_at, status, attempts,
         next_attempt_at)
       select ${text('event_id')}, a.partner_id, a.environment, 'virtual_account.created', cast(${json}('id', a.id,
@@ -85,16 +78,17 @@ function sqliteStore(file: string): Store {
   const sql = statements('json_object', 'json_group_array');
   const [profile, account, audit, event, partner, session] = [
     sql.profile,
-    `${sql.account} from (${sql.key}) k returning account_name`,
+    `${sql.account} from (${sql.key}) k`,
     `${sql.audit} from virtual_accounts a, (${sql.key}) k where a.id = @id`,
-    `${sql.event} from virtual_accounts a where a.id = @id`,
+    `${sql.event} from virtual_accounts a where a.id = @id returning payload`,
     sql.partner,
     sql.session,
   ].map((text) => db.prepare(text));
-  const create = db.transaction((params: Params) => {
-    const row = account!.get(params) as { account_name: string } | undefined;
-    if (row) for (const statement of [audit!, event!]) statement.run(params);
-    return row;
+  // The account (none for an unknown key), its audit event and its outbox event: one transaction.
+  const create = db.transaction((params) => {
+    if (account!.run(params).changes === 0) return undefined;
+    audit!.run(params);
+    return event!.get(params);
   });
   return {
     profile: async (params) => profile!.get(params),
@@ -105,7 +99,7 @@ function sqliteStore(file: string): Store {
   };
 }
 
-/** One round trip a request: the profile with its JSON parts, the creation as data-modifying CTEs. */
+/** One round trip a request: the profile with its JSON parts; the creation as data-modifying CTEs. */
 function postgresStore(url: string, schema: string | undefined): Store {
   const pool = new pg.Pool({
     connectionString: url,
@@ -128,7 +122,7 @@ function postgresStore(url: string, schema: string | undefined): Store {
       (await pool.query({ name, text: numbered, values: names.map((param) => params[param]) })).rows[0];
   };
   const create = `with k as (${sql.key}), a as (${sql.account} from k returning *),
-    au as (${sql.audit} from a, k), ev as (${sql.event} from a) select account_name from a`;
+    au as (${sql.audit} from a, k), ev as (${sql.event} from a returning payload) select payload from ev`;
   return {
     profile: query('profile', sql.profile),
     create: query('create', create),
@@ -151,19 +145,17 @@ export async function argon2Verify(): Promise<{ name: string; verify: Verify }> 
   }
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+/** Answers `data` (an object, or JSON text) in the app's envelope, or an error code. */
+function send(res: ServerResponse, status: number, message: string, data?: unknown): void {
   res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': randomUUID() });
-  res.end(JSON.stringify(body));
+  const json = typeof data === 'string' ? data : JSON.stringify(data ?? { code: message });
+  res.end(`{"status":"${status < 300 ? 'success' : 'error'}","message":"${message}","data":${json}}`);
 }
-
-const fail = (res: ServerResponse, status: number, code: string) =>
-  send(res, status, { status: 'error', message: code, error: { code } });
 
 async function readJson(req: IncomingMessage): Promise<Record<string, string | undefined>> {
   const chunks: Buffer[] = [];
   for await (const chunk of req) chunks.push(chunk as Buffer);
-  const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-  return typeof body === 'object' && body !== null ? (body as Record<string, string>) : {};
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) ?? {};
 }
 
 const parsed = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
@@ -177,97 +169,70 @@ export async function startRaw(url: string, schema?: string) {
 
   async function profile(req: IncomingMessage, res: ServerResponse) {
     const row = await store.profile({ token_hash: sha256(bearer(req)) });
-    if (!row || row.expires_at <= Date.now()) return fail(res, 401, 'UNAUTHENTICATED');
-    const record: OnboardingRecord = {
+    if (!row || row.expires_at <= Date.now()) return send(res, 401, 'UNAUTHENTICATED');
+    const record = {
       partner: row,
       representative: parsed(row.rep) ?? undefined,
       documents: parsed(row.docs),
     };
-    send(res, 200, {
-      status: 'success',
-      message: 'Onboarding profile.',
-      data: profileView(record, row.environment),
-    });
+    send(res, 200, 'Onboarding profile.', profileView(record, row.environment));
   }
 
   async function create(req: IncomingMessage, res: ServerResponse) {
     const key = API_KEY.exec(bearer(req));
-    if (!key) return fail(res, 401, 'UNAUTHENTICATED');
+    if (!key) return send(res, 401, 'UNAUTHENTICATED');
     const { first_name, last_name, email, phone } = await readJson(req);
-    if (!first_name || !last_name || !email || !phone) return fail(res, 422, 'VALIDATION_FAILED');
-    const customer = { first_name, last_name, email: email.toLowerCase(), phone };
+    if (!first_name || !last_name || !email || !phone) return send(res, 422, 'VALIDATION_FAILED');
     const credential = { prefix: key[2]!.slice(0, 12), key_hash: sha256(key[0]), environment: key[1] };
+    const request = { request_id: randomUUID(), ip: req.socket.remoteAddress, first_name, last_name, phone };
     for (let attempt = 0; attempt < 10; attempt++) {
-      const number = nuban(BANK.code, String(randomInt(0, 1_000_000_000)).padStart(9, '0'));
-      const [id, now] = [newId(), Date.now()];
-      const params = {
-        ...customer,
-        ...credential,
-        id,
-        number,
-        now,
-        created_at: toIso(now),
-        code: BANK.code,
-        bank: BANK.name,
-        audit_id: newId(),
-        event_id: newEventId(),
-        request_id: randomUUID(),
-        ip: req.socket.remoteAddress,
-      };
+      const [number, now] = [nuban('999999', String(randomInt(0, 1e9)).padStart(9, '0')), Date.now()];
+      const ids = { id: newId(), audit_id: newId(), event_id: newEventId() };
       try {
-        const row = await store.create(params);
-        if (!row) return fail(res, 401, 'UNAUTHENTICATED');
-        const data = {
-          id,
-          account_number: number,
-          account_name: row.account_name,
-          bank_name: BANK.name,
-          bank_code: BANK.code,
-          currency: 'NGN',
-          status: 'active',
-          balance: 0,
-          balance_kobo: 0,
-          environment: credential.environment,
-          customer,
-          created_at: params.created_at,
-        };
-        return send(res, 201, { status: 'success', message: 'Virtual account created.', data });
+        const row = await store.create({
+          ...credential,
+          ...request,
+          ...ids,
+          email: email.toLowerCase(),
+          number,
+          now,
+          created_at: toIso(now),
+        });
+        return row
+          ? send(res, 201, 'Virtual account created.', row.payload)
+          : send(res, 401, 'UNAUTHENTICATED');
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
-        if (!/number/.test(violatedConstraint(error) ?? '')) return fail(res, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+        // A NUBAN drawn twice is drawn again; the customer's e-mail taken is the client's conflict.
+        if (!/number/.test(violatedConstraint(error) ?? '')) return send(res, 409, 'VIRTUAL_ACCOUNT_EXISTS');
       }
     }
-    fail(res, 503, 'NUMBER_SPACE_BUSY');
+    send(res, 503, 'NUMBER_SPACE_BUSY');
   }
 
   async function login(req: IncomingMessage, res: ServerResponse) {
-    const { email, password } = await readJson(req);
-    const partner = email && password ? await store.partner({ email: email.toLowerCase() }) : undefined;
-    if (!partner || !(await argon2.verify(partner.password_hash, password!.normalize('NFKC'))))
-      return fail(res, 401, 'INVALID_CREDENTIALS');
+    const { email = '', password = '' } = await readJson(req);
+    const partner = await store.partner({ email: email.toLowerCase() });
+    if (!partner || !(await argon2.verify(partner.password_hash, password.normalize('NFKC'))))
+      return send(res, 401, 'INVALID_CREDENTIALS');
     const [token, now] = [randomToken(), Date.now()];
-    await store.session({
-      id: newId(),
-      token_hash: sha256(token),
-      partner_id: partner.id,
-      now,
-      expires_at: now + SESSION_TTL_SECONDS * 1000,
-    });
+    const expires_at = now + SESSION_TTL_SECONDS * 1000;
+    await store.session({ id: newId(), token_hash: sha256(token), partner_id: partner.id, now, expires_at });
     const data = { token, token_type: 'Bearer', expires_in: SESSION_TTL_SECONDS, environment: 'sandbox' };
-    send(res, 200, { status: 'success', message: 'Logged in.', data });
+    send(res, 200, 'Logged in.', data);
   }
 
-  const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => Promise<void>> = {
+  const routes: Record<string, typeof login> = {
     [`GET ${PATHS.profile}`]: profile,
     [`POST ${PATHS.create}`]: create,
     [`POST ${PATHS.login}`]: login,
   };
   const server = createServer((req, res) => {
     const route = routes[`${req.method} ${req.url}`];
-    if (!route) return fail(res, 404, 'NOT_FOUND');
+    if (!route) return send(res, 404, 'NOT_FOUND');
     route(req, res).catch((error: unknown) => {
       process.stderr.write(`raw: ${String(error)}\n`);
-      if (!res.headersSent) fail(res, 500, 'INTERNAL');
+      if (!res.headersSent) send(res, 500, 'INTERNAL');
     });
   });
   const close = () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => store.close());

@@ -17,7 +17,7 @@ import { argon2Verify, PATHS } from './raw.js';
 // raw twin (bench/raw.ts) on the same database, under the same autocannon load. See bench/README.md.
 
 const ROOT = path.resolve(import.meta.dirname, '..');
-const OUT = path.join(ROOT, '.bench');
+const [OUT, TSC] = [path.join(ROOT, '.bench'), path.join(ROOT, 'node_modules/typescript/bin/tsc')];
 const { env } = process;
 const DB = env['BENCH_DB'] === 'postgres' ? 'postgres' : 'sqlite';
 const DURATION = Number(env['BENCH_DURATION'] || 10);
@@ -26,36 +26,30 @@ const CPU_PROF = env['BENCH_CPU_PROF'] === '1';
 const PG_URL = env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const [PARTNERS, RSS_LIMIT_MIB, PASSWORD] = [50, 150, 'Bench-Ledger-Password-1'];
 
+type Row = { id: number };
 type Partner = { email: string; token: string; apiKey: string };
-const post = (route: string, headers: Record<string, string>, body: object): Request => ({
+const auth = (secret: string) => ({ authorization: `Bearer ${secret}` });
+const post = (route: string, headers: object, body: object): Request => ({
   method: 'POST',
   path: route,
   headers: { ...headers, 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
-const customer = {
-  first_name: 'Tunde',
-  last_name: 'Bakare',
-  email: 'c-[<id>]@example.com',
-  phone: '+2348090000000',
-};
+const customer = { first_name: 'Ada', last_name: 'Eze', email: 'c-[<id>]@x.ng', phone: '+2348090000000' };
 const SCENARIOS = [
   {
     name: 'business-info',
     title: 'GET business-info (session)',
     target: 0.7,
     connections: 10,
-    request: (p: Partner): Request => ({
-      path: PATHS.profile,
-      headers: { authorization: `Bearer ${p.token}` },
-    }),
+    request: (p: Partner): Request => ({ path: PATHS.profile, headers: auth(p.token) }),
   },
   {
     name: 'virtual-account-create',
     title: 'POST virtual-account/create (API key)',
     target: 0.7,
     connections: 10,
-    request: (p: Partner) => post(PATHS.create, { authorization: `Bearer ${p.apiKey}` }, customer),
+    request: (p: Partner) => post(PATHS.create, auth(p.apiKey), customer),
   },
   {
     name: 'login',
@@ -76,9 +70,7 @@ async function seed(db: Kysely<Database>): Promise<Partner[]> {
   for (let i = 0; i < PARTNERS; i++) {
     const [email, token, secret] = [`bench-${i}@example.com`, randomToken(), randomToken()];
     const apiKey = `sk_sandbox_${secret}`;
-    const { rows } = await sql<{
-      id: number;
-    }>`insert into partners (email, business_name, legal_business_name,
+    const { rows } = await sql<Row>`insert into partners (email, business_name, legal_business_name,
         phone, password_hash, verified_at, business_type, rc_number, address, website, onboarding_status,
         created_at, updated_at)
       values (${email}, ${`Bench Payments ${i}`}, ${`Bench Payments ${i} Ltd`}, '+2348031234567', ${passwordHash},
@@ -96,24 +88,17 @@ async function seed(db: Kysely<Database>): Promise<Partner[]> {
       values (${id}, 'Ada', 'Obi', ${`rep-${i}@example.com`}, '+2348031234568', '1990-01-01', 'female', 'director',
         'national_id', '2 Marina, Lagos', 'sealed', ${`bvn-${i}`}, '1234', 'passed', 'Verified.', 'sandbox',
         ${now}, ${now}, ${now}, ${now})`.execute(db);
-    // Three current documents; the CAC certificate replaced an earlier one.
-    const documents = [
-      ['cac_certificate', now - 1],
-      ['cac_certificate', null],
-      ['memart', null],
-      ['valid_id', null],
-    ];
-    for (const [type, superseded] of documents) {
-      await sql`insert into documents (id, partner_id, document_type, status, file_url, uploaded_at, superseded_at)
-        values (${newId()}, ${id}, ${type}, 'pending_review', ${`https://files.example.com/${type}.pdf`},
-          ${superseded === null ? now : now - 2}, ${superseded})`.execute(db);
-    }
+    // Three current documents; the first CAC certificate was replaced by the second.
+    const documents = ['cac_certificate', 'cac_certificate', 'memart', 'valid_id'].map(
+      (type, k) => sql`(${newId()}, ${id}, ${type}, 'pending_review', ${`https://files.example.com/${k}.pdf`},
+        ${now - 3 + k}, ${k === 0 ? now : null})`,
+    );
+    await sql`insert into documents (id, partner_id, document_type, status, file_url, uploaded_at, superseded_at)
+      values ${sql.join(documents)}`.execute(db);
     partners.push({ email, token, apiKey });
   }
   return partners;
 }
-
-type Stats = { cpuUs: number; maxRssKiB: number };
 
 /** A server in its own process (plain node, compiled like production), reporting its port over IPC. */
 async function startServer(side: string, childEnv: NodeJS.ProcessEnv, prof: string) {
@@ -134,7 +119,7 @@ async function startServer(side: string, childEnv: NodeJS.ProcessEnv, prof: stri
   return {
     url: `http://127.0.0.1:${port}`,
     stats: () => {
-      const answer = reply<Stats>();
+      const answer = reply<{ cpuUs: number; maxRssKiB: number }>();
       child.send('stats');
       return answer;
     },
@@ -237,14 +222,7 @@ async function main(): Promise<number> {
     `${DB}: ${DURATION} s measured after ${WARMUP} s warm-up per server, node ${process.version}, ` +
       `${os.availableParallelism()} CPUs, raw login with ${binding}; compiling the servers…`,
   );
-  execFileSync(
-    process.execPath,
-    [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'bench/tsconfig.json'],
-    {
-      cwd: ROOT,
-      stdio: 'inherit',
-    },
-  );
+  execFileSync(process.execPath, [TSC, '-p', 'bench/tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
   const rows: Array<{ scenario: Scenario; app: Side; raw: Side; hottest: string[] }> = [];
   try {
     if (schema) await pgQuery(`create schema ${schema}`);
@@ -279,33 +257,31 @@ async function main(): Promise<number> {
   }
 
   const n = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits });
-  const cells = (s: Side) =>
-    `${n(s.rps)} | ${n(s.p50, 2)} | ${n(s.p99, 2)} | ${n(s.cpuUsPerReq)} | ${n(s.peakRssMiB)}`;
+  const cells = ({ rps, p50, p99, cpuUsPerReq, peakRssMiB }: Side) =>
+    [n(rps), n(p50, 2), n(p99, 2), n(cpuUsPerReq), n(peakRssMiB)].join(' | ');
   const side = 'req/s | p50 ms | p99 ms | CPU µs/req | peak RSS MiB';
+  const met = (ok: boolean) => (ok ? 'yes' : '**no**');
   console.log(`\n${DB}, ${started.toISOString().slice(0, 10)}, BENCH_DURATION=${DURATION}\n`);
   console.log(
     `| scenario | app ${side} | raw ${side} | ratio | target | met? | app RSS ≤ 150 MiB | CPU raw/app |`,
   );
   console.log(`|${' --- |'.repeat(16)}`);
-  for (const { scenario, app, raw } of rows) {
+  const problems: string[] = [];
+  for (const { scenario: s, app, raw } of rows) {
     const ratio = app.rps / raw.rps;
-    const met = (ok: boolean) => (ok ? 'yes' : '**no**');
-    console.log(
-      `| ${scenario.title} | ${cells(app)} | ${cells(raw)} | ${ratio.toFixed(2)} | ≥ ${scenario.target} | ` +
-        `${met(ratio >= scenario.target)} | ${met(app.peakRssMiB <= RSS_LIMIT_MIB)} | ` +
-        `${(raw.cpuUsPerReq / app.cpuUsPerReq).toFixed(2)} |`,
+    const cpu = raw.cpuUsPerReq / app.cpuUsPerReq;
+    const verdicts = [met(ratio >= s.target), met(app.peakRssMiB <= RSS_LIMIT_MIB), cpu.toFixed(2)].join(
+      ' | ',
     );
+    console.log(
+      `| ${s.title} | ${cells(app)} | ${cells(raw)} | ${ratio.toFixed(2)} | ≥ ${s.target} | ${verdicts} |`,
+    );
+    if (app.failures + raw.failures > 0)
+      problems.push(`${s.name}: ${app.failures} app, ${raw.failures} raw failures`);
+    if (app.answer !== raw.answer) problems.push(`${s.name}: app answered ${app.answer}, raw ${raw.answer}`);
   }
-  for (const row of rows.filter((r) => r.hottest.length > 0))
-    console.log(
-      `\napp self time, ${row.scenario.name} (% of busy main thread):\n  ${row.hottest.join('\n  ')}`,
-    );
-  const problems = rows.flatMap(({ scenario: { name }, app, raw }) => [
-    ...(app.failures + raw.failures > 0
-      ? [`${name}: ${app.failures} app, ${raw.failures} raw failed requests`]
-      : []),
-    ...(app.answer !== raw.answer ? [`${name}: app answered ${app.answer}, raw ${raw.answer}`] : []),
-  ]);
+  for (const { scenario, hottest } of rows.filter((row) => row.hottest.length > 0))
+    console.log(`\napp self time, ${scenario.name} (% of busy main thread):\n  ${hottest.join('\n  ')}`);
   const file = path.join(OUT, `${DB}-${started.toISOString().replace(/[:.]/g, '-')}.json`);
   const results = rows.map(({ scenario: { name, target }, ...row }) => ({ name, target, ...row }));
   const machine = { node: process.version, cpus: os.availableParallelism(), rawArgon2: binding };

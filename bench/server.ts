@@ -4,36 +4,26 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { startRaw } from './raw.js';
 
-// One server under test in its own process: `app` (buildApp, as production builds it) or `raw` (its
+// One server under test in its own process: `app` (buildApp, as src/server.ts builds it) or `raw` (the
 // twin). It reports its port over IPC, answers 'stats' with its CPU time (all threads) and peak RSS,
 // and closes on 'stop' or when the bench goes away.
 const schema = process.env['BENCH_PG_SCHEMA'] || undefined;
 let server: Server;
-let close: () => Promise<void>;
+let close: () => Promise<unknown>;
 if (process.argv[2] === 'app') {
   const app = await buildApp(loadConfig(process.env), schema ? { pgSchema: schema } : {});
   await app.listen({ port: 0, host: '127.0.0.1' });
-  server = app.server;
-  close = () => app.close();
+  [server, close] = [app.server, () => app.close()];
 } else {
   ({ server, close } = await startRaw(process.env['DATABASE_URL']!, schema));
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve(undefined)));
 }
-
-let stopping = false;
-const stop = () => {
-  if (stopping) return;
-  stopping = true;
-  close().then(
-    () => process.exit(0),
-    () => process.exit(1),
-  );
-};
+const stop = () => close().then(() => process.exit(0));
+process.once('disconnect', stop);
 process.on('message', (message) => {
-  if (message === 'stop') stop();
-  if (message !== 'stats') return;
+  if (message === 'stop') process.disconnect();
   const { user, system } = process.cpuUsage();
-  process.send?.({ cpuUs: user + system, maxRssKiB: process.resourceUsage().maxRSS });
+  if (message === 'stats')
+    process.send?.({ cpuUs: user + system, maxRssKiB: process.resourceUsage().maxRSS });
 });
-process.on('disconnect', stop);
 process.send?.({ port: (server.address() as AddressInfo).port });
