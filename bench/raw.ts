@@ -68,13 +68,8 @@ function statements(json: string, jsonArray: string) {
 
 function sqliteStore(file: string): Store {
   const db = new SQLite(file);
-  for (const pragma of [
-    'journal_mode = WAL',
-    'synchronous = NORMAL',
-    'foreign_keys = ON',
-    'busy_timeout = 5000',
-  ])
-    db.pragma(pragma);
+  db.exec('pragma journal_mode = WAL; pragma synchronous = NORMAL; pragma foreign_keys = ON');
+  db.exec('pragma busy_timeout = 5000');
   const sql = statements('json_object', 'json_group_array');
   const [profile, account, audit, event, partner, session] = [
     sql.profile,

@@ -220,7 +220,7 @@ async function main(): Promise<number> {
   const binding = (await argon2Verify()).name;
   console.log(
     `${DB}: ${DURATION} s measured after ${WARMUP} s warm-up per server, node ${process.version}, ` +
-      `${os.availableParallelism()} CPUs, raw login with ${binding}; compiling the servers…`,
+      `${os.availableParallelism()} CPUs (load ${os.loadavg()[0]!.toFixed(1)}), raw login with ${binding}; compiling…`,
   );
   execFileSync(process.execPath, [TSC, '-p', 'bench/tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
   const rows: Array<{ scenario: Scenario; app: Side; raw: Side; hottest: string[] }> = [];
@@ -284,7 +284,12 @@ async function main(): Promise<number> {
     console.log(`\napp self time, ${scenario.name} (% of busy main thread):\n  ${hottest.join('\n  ')}`);
   const file = path.join(OUT, `${DB}-${started.toISOString().replace(/[:.]/g, '-')}.json`);
   const results = rows.map(({ scenario: { name, target }, ...row }) => ({ name, target, ...row }));
-  const machine = { node: process.version, cpus: os.availableParallelism(), rawArgon2: binding };
+  const machine = {
+    node: process.version,
+    cpus: os.availableParallelism(),
+    loadAvg: os.loadavg(),
+    rawArgon2: binding,
+  };
   const report = { db: DB, started, durationSec: DURATION, warmupSec: WARMUP, ...machine, results, problems };
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nresults: ${path.relative(process.cwd(), file)}`);
