@@ -1,296 +1,303 @@
-import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, fork } from 'node:child_process';
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { performance } from 'node:perf_hooks';
-import { setTimeout as sleep } from 'node:timers/promises';
+import autocannon, { type Request } from 'autocannon';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { ConfigSchema } from '../src/config.js';
+import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
 import { openDatabase } from '../src/platform/db/database.js';
-import { REPO_ROOT, type ServerChild, startServerChild } from './children.js';
-import { type CpuUse, QuietGate, watchCpu } from './cpu.js';
-import { Recorder, runLoad, runProbe, sample } from './load.js';
-import { compareSamples } from './parity.js';
-import { parityVerdict, renderTable, type ScenarioReport } from './report.js';
-import type { LoadSpec, ProbeSpec, Scenario, ScenarioContext, SideResult } from './scenario.js';
+import { migrateToLatest } from '../src/platform/db/migrator.js';
+import type { Database } from '../src/platform/db/schema.js';
+import { argon2Verify, PATHS } from './raw.js';
 
-import { SCENARIOS } from './scenarios.js';
-import { readFixture, seedPartners } from './seed.js';
-import { type BenchSettings, readSettings } from './settings.js';
+// `npm run bench`: each scenario against the app (buildApp, compiled, in its own process) and then its
+// raw twin (bench/raw.ts) on the same database, under the same autocannon load. See bench/README.md.
 
-// `npm run bench`: the app and a raw node:http server doing the same work from memory, each in its own
-// process, loaded one after the other by autocannon from this process. See bench/README.md.
-
-type Side = 'app' | 'raw';
-
-const ENCRYPTION_KEY = Buffer.alloc(32, 0x5a).toString('base64');
-const ADMIN_API_KEY = 'bench-admin-key-0123456789abcdefghijklmnop';
-
-const say = (line: string) => process.stdout.write(`${line}\n`);
-
-function appEnv(settings: BenchSettings, dataDir: string, databaseUrl: string, pgSchema?: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env };
-  // Nothing of the caller's configuration (SMTP_URL, REDIS_URL, ...) leaks into the measured app.
-  for (const key of Object.keys(ConfigSchema.properties)) delete env[key];
-  return {
-    ...env,
-    NODE_ENV: 'development',
-    DATA_DIR: dataDir,
-    DATABASE_URL: databaseUrl,
-    DATA_ENCRYPTION_KEY: ENCRYPTION_KEY,
-    ADMIN_API_KEY,
-    RATE_LIMIT_IP_PER_MINUTE: '0',
-    LOG_LEVEL: settings.appLogLevel,
-    ...(pgSchema ? { BENCH_PG_SCHEMA: pgSchema } : {}),
-  };
-}
-
-async function pgQuery(url: string, text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 5000 });
-  await client.connect();
-  try {
-    await client.query(text);
-  } finally {
-    await client.end();
-  }
-}
-
-/** What one side collected: over one round, or merged over the rounds of a scenario. */
-interface SideRecorders {
-  load: Recorder;
-  probe: Recorder;
-  cpu: Array<{ use: CpuUse; sec: number }>;
-}
-
-const newSide = (): SideRecorders => ({ load: new Recorder(), probe: new Recorder(), cpu: [] });
-
-function absorb(into: SideRecorders, round: SideRecorders): void {
-  into.load.absorb(round.load);
-  into.probe.absorb(round.probe);
-  into.cpu.push(...round.cpu);
-}
-
-/** The load, and the probe started once the load is up and stopped before it ends. */
-async function runRound(
-  server: ServerChild,
-  load: LoadSpec,
-  probe: ProbeSpec | undefined,
-  durationSec: number,
-  settings: BenchSettings,
-): Promise<SideRecorders> {
-  const round = newSide();
-  const cpu = watchCpu(server.pid, settings.db === 'postgres');
-  const started = performance.now();
-  const margin = Math.min(1, durationSec / 10);
-  await Promise.all([
-    runLoad(server.url, load, durationSec, round.load),
-    probe && sleep(margin * 500).then(() => runProbe(server.url, probe, durationSec - margin, round.probe)),
-  ]);
-  const used = cpu();
-  if (used) round.cpu.push({ use: used, sec: (performance.now() - started) / 1000 });
-  return round;
-}
-
-const weightedCpu = (entries: Array<{ use: CpuUse; sec: number }>): CpuUse | undefined => {
-  const seconds = entries.reduce((sum, entry) => sum + entry.sec, 0);
-  if (seconds === 0) return undefined;
-  const mean = (pick: (use: CpuUse) => number) =>
-    entries.reduce((sum, entry) => sum + pick(entry.use) * entry.sec, 0) / seconds;
-  return {
-    server: mean((use) => use.server),
-    serverLoop: mean((use) => use.serverLoop),
-    database: mean((use) => use.database),
-    bench: mean((use) => use.bench),
-    other: mean((use) => use.other),
-  };
+const ROOT = path.resolve(import.meta.dirname, '..');
+const [OUT, TSC] = [path.join(ROOT, '.bench'), path.join(ROOT, 'node_modules/typescript/bin/tsc')];
+const { env } = process;
+const DB = env['BENCH_DB'] === 'postgres' ? 'postgres' : 'sqlite';
+const DURATION = Number(env['BENCH_DURATION'] || 10);
+const WARMUP = Math.min(3, Math.max(1, DURATION / 4));
+const CPU_PROF = env['BENCH_CPU_PROF'] === '1';
+const PG_URL = env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
+const [PARTNERS, RSS_LIMIT_MIB, PASSWORD] = [50, 150, 'Bench-Ledger-Password-1'];
+/** Production's settings, less the rate limit; no mail leaves (no scenario sends one). */
+const APP_CONFIG = {
+  NODE_ENV: 'production',
+  LOG_LEVEL: 'info',
+  SMTP_URL: 'smtp://127.0.0.1:9',
+  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
+  RATE_LIMIT_IP_PER_MINUTE: '0',
 };
 
-function sideResult(side: SideRecorders, load: LoadSpec, probe: ProbeSpec | undefined): SideResult {
-  const cpu = weightedCpu(side.cpu);
+type Row = { id: number };
+type Partner = { email: string; token: string; apiKey: string };
+const auth = (secret: string) => ({ authorization: `Bearer ${secret}` });
+const post = (route: string, headers: object, body: object): Request => ({
+  method: 'POST',
+  path: route,
+  headers: { ...headers, 'content-type': 'application/json' },
+  body: JSON.stringify(body),
+});
+const customer = { first_name: 'Ada', last_name: 'Eze', email: 'c-[<id>]@x.ng', phone: '+2348090000000' };
+const SCENARIOS = [
+  {
+    name: 'business-info',
+    title: 'GET business-info (session)',
+    target: 0.7,
+    connections: 10,
+    request: (p: Partner): Request => ({ path: PATHS.profile, headers: auth(p.token) }),
+  },
+  {
+    name: 'virtual-account-create',
+    title: 'POST virtual-account/create (API key)',
+    target: 0.7,
+    connections: 10,
+    request: (p: Partner) => post(PATHS.create, auth(p.apiKey), customer),
+  },
+  {
+    name: 'login',
+    title: 'POST login (argon2id)',
+    target: 0.9,
+    // Twice the cores: argon2id always has work queued, on both servers alike.
+    connections: 2 * os.availableParallelism(),
+    request: (p: Partner) => post(PATHS.login, {}, { email: p.email, password: PASSWORD }),
+  },
+];
+type Scenario = (typeof SCENARIOS)[number];
+
+/** Partners with a session, a sandbox API key, a representative and documents, hashed as the app hashes. */
+async function seed(db: Kysely<Database>): Promise<Partner[]> {
+  const now = Date.now();
+  const passwordHash = await hashPassword(PASSWORD);
+  const partners: Partner[] = [];
+  for (let i = 0; i < PARTNERS; i++) {
+    const [email, token, secret] = [`bench-${i}@example.com`, randomToken(), randomToken()];
+    const apiKey = `sk_sandbox_${secret}`;
+    const { rows } = await sql<Row>`insert into partners (email, business_name, legal_business_name,
+        phone, password_hash, verified_at, business_type, rc_number, address, website, onboarding_status,
+        created_at, updated_at)
+      values (${email}, ${`Bench Payments ${i}`}, ${`Bench Payments ${i} Ltd`}, '+2348031234567', ${passwordHash},
+        ${now}, 'limited_liability', ${`RC${100000 + i}`}, '1 Marina, Lagos', 'https://bench.example.com',
+        'in_progress', ${now}, ${now}) returning id`.execute(db);
+    const id = rows[0]!.id;
+    await sql`insert into sessions (id, token_hash, partner_id, environment, created_at, expires_at)
+      values (${newId()}, ${sha256(token)}, ${id}, 'sandbox', ${now}, ${now + 86_400_000})`.execute(db);
+    await sql`insert into api_keys (id, partner_id, name, environment, lookup_prefix, key_hash, last4, created_at)
+      values (${newId()}, ${id}, 'bench', 'sandbox', ${secret.slice(0, 12)}, ${sha256(apiKey)},
+        ${apiKey.slice(-4)}, ${now})`.execute(db);
+    await sql`insert into representatives (partner_id, first_name, last_name, email, phone, dob, gender,
+        designation, id_type, address, bvn_encrypted, bvn_hash, bvn_last4, kyc_status, kyc_message, kyc_provider,
+        kyc_checked_at, bvn_verified_at, created_at, updated_at)
+      values (${id}, 'Ada', 'Obi', ${`rep-${i}@example.com`}, '+2348031234568', '1990-01-01', 'female', 'director',
+        'national_id', '2 Marina, Lagos', 'sealed', ${`bvn-${i}`}, '1234', 'passed', 'Verified.', 'sandbox',
+        ${now}, ${now}, ${now}, ${now})`.execute(db);
+    // Three current documents; the first CAC certificate was replaced by the second.
+    const documents = ['cac_certificate', 'cac_certificate', 'memart', 'valid_id'].map(
+      (type, k) => sql`(${newId()}, ${id}, ${type}, 'pending_review', ${`https://files.example.com/${k}.pdf`},
+        ${now - 3 + k}, ${k === 0 ? now : null})`,
+    );
+    await sql`insert into documents (id, partner_id, document_type, status, file_url, uploaded_at, superseded_at)
+      values ${sql.join(documents)}`.execute(db);
+    partners.push({ email, token, apiKey });
+  }
+  return partners;
+}
+
+/** A server in its own process (plain node, compiled like production), reporting its port over IPC. */
+async function startServer(side: string, childEnv: NodeJS.ProcessEnv, prof: string) {
+  const log = fs.openSync(path.join(childEnv['DATA_DIR']!, `${side}.log`), 'a');
+  const child = fork(path.join(OUT, 'build', 'bench', 'server.js'), [side], {
+    env: childEnv,
+    execArgv: side === 'app' && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+    stdio: ['ignore', log, 'inherit', 'ipc'],
+  });
+  fs.closeSync(log);
+  let stopping = false;
+  const exited = new Promise<never>((_, reject) =>
+    child.once('exit', (code) => stopping || reject(new Error(`the ${side} server exited (code ${code})`))),
+  );
+  exited.catch(() => undefined);
+  const reply = <T>() => Promise.race([new Promise<T>((resolve) => child.once('message', resolve)), exited]);
+  const { port } = await reply<{ port: number }>();
   return {
-    load: side.load.summarise(load.label),
-    ...(probe ? { probe: side.probe.summarise(probe.label) } : {}),
-    ...(cpu ? { cpu } : {}),
+    url: `http://127.0.0.1:${port}`,
+    stats: () => {
+      const answer = reply<{ cpuUs: number; maxRssKiB: number }>();
+      child.send('stats');
+      return answer;
+    },
+    stop: () => {
+      stopping = true;
+      child.send('stop');
+      return new Promise((resolve) => child.once('exit', resolve));
+    },
   };
 }
 
-/**
- * Rounds alternate raw, app, app, raw, ... so a change in the machine's background load during the
- * scenario weighs on both sides alike; a round other processes disturbed is taken again while the
- * gate's patience lasts.
- */
-async function runScenario(
-  scenario: Scenario,
-  ctx: ScenarioContext,
-  servers: Record<Side, ServerChild>,
-  settings: BenchSettings,
-  gate: QuietGate,
-): Promise<ScenarioReport> {
-  const { request, mask = (body: unknown) => body } = scenario.parity(ctx);
-  const parity = compareSamples(
-    await sample(servers.app.url, request),
-    await sample(servers.raw.url, request),
-    mask,
-  );
-  const load = scenario.load(ctx);
-  const probe = scenario.probe?.(ctx);
-  const sides: Record<Side, SideRecorders> = { app: newSide(), raw: newSide() };
-  const warmedUp = new Set<Side>();
-  const roundSec = settings.durationSec / settings.rounds;
-  for (let round = 0; round < settings.rounds; round++) {
-    const order: Side[] = round % 2 === 0 ? ['raw', 'app'] : ['app', 'raw'];
-    for (const name of order) {
-      for (;;) {
-        await gate.waitForQuiet();
-        const warmupSec = warmedUp.has(name) ? Math.min(1, settings.warmupSec) : settings.warmupSec;
-        say(
-          `  round ${round + 1}/${settings.rounds} ${name}: ${warmupSec} s warm-up, ${roundSec} s measured`,
-        );
-        await runRound(servers[name], load, probe, warmupSec, settings);
-        warmedUp.add(name);
-        const measured = await runRound(servers[name], load, probe, roundSec, settings);
-        if (gate.retry(weightedCpu(measured.cpu), warmupSec + roundSec)) continue;
-        absorb(sides[name], measured);
-        break;
-      }
-    }
+/** autocannon for `seconds`; latencies (ms, sub-millisecond) of the 2xx answers and the failures. */
+function load(url: string, scenario: Scenario, partners: Partner[], seconds: number) {
+  const latencies: number[] = [];
+  const requests = partners.map(scenario.request);
+  const options = { url, connections: scenario.connections, pipelining: 1, duration: seconds, timeout: 10 };
+  return new Promise<{ latencies: number[]; seconds: number; failures: number }>((resolve, reject) => {
+    autocannon({ ...options, requests, idReplacement: true }, (error, result) =>
+      error
+        ? reject(error)
+        : resolve({ latencies, seconds: result.duration, failures: result.errors + result.non2xx }),
+    ).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
+      if (status < 300) latencies.push(ms);
+    });
+  });
+}
+
+/** The status and the data's keys of one answer: the two servers must answer alike. */
+async function shape(url: string, request: Request, side: string): Promise<string> {
+  const body = request.body?.replace('[<id>]', `shape-${side}`);
+  const answer = await fetch(url + request.path, { ...request, ...(body ? { body } : {}) });
+  const { data } = (await answer.json()) as { data?: object };
+  return `${answer.status} ${Object.keys(data ?? {}).sort()}`;
+}
+
+async function measure(side: string, scenario: Scenario, partners: Partner[], childEnv: NodeJS.ProcessEnv) {
+  const server = await startServer(side, childEnv, path.join(OUT, 'profiles', `${DB}-${scenario.name}`));
+  try {
+    const answer = await shape(server.url, scenario.request(partners[0]!), side);
+    const warm = await load(server.url, scenario, partners, WARMUP);
+    const before = await server.stats();
+    const run = await load(server.url, scenario, partners, DURATION);
+    const after = await server.stats();
+    const sorted = Float64Array.from(run.latencies).sort();
+    const at = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+    return {
+      rps: sorted.length / run.seconds,
+      p50: at(0.5),
+      p99: at(0.99),
+      cpuUsPerReq: (after.cpuUs - before.cpuUs) / sorted.length,
+      peakRssMiB: after.maxRssKiB / 1024,
+      failures: warm.failures + run.failures,
+      answer,
+    };
+  } finally {
+    await server.stop();
   }
-  const outcome = {
-    app: sideResult(sides.app, load, probe),
-    raw: sideResult(sides.raw, load, probe),
-    parity,
-  };
-  return {
-    name: scenario.name,
-    title: scenario.title,
-    outcome,
-    verdicts: [...scenario.targets.map((target) => target.evaluate(outcome)), parityVerdict(parity)],
-  };
+}
+type Side = Awaited<ReturnType<typeof measure>>;
+
+/** The functions with the most self time in the app's main-thread CPU profile (idle left out). */
+function hottest(dir: string, top = 12): string[] {
+  const files = fs.readdirSync(dir).map((name) => path.join(dir, name));
+  const file = files.sort((a, b) => fs.statSync(b).size - fs.statSync(a).size)[0];
+  if (!file) return [];
+  type Frame = { functionName: string; url: string; lineNumber: number };
+  type Profile = { nodes: Array<{ id: number; callFrame: Frame }>; samples: number[]; timeDeltas: number[] };
+  const profile = JSON.parse(fs.readFileSync(file, 'utf8')) as Profile;
+  const frames = new Map(profile.nodes.map((node) => [node.id, node.callFrame]));
+  const self = new Map<string, number>();
+  let busy = 0;
+  profile.samples.forEach((id, index) => {
+    const { functionName, url, lineNumber } = frames.get(id)!;
+    if (functionName === '(idle)' || functionName === '(program)') return;
+    const where = url.replace(/^.*\/node_modules\//, '').replace(/^.*\/\.bench\/build\//, '');
+    const key = `${functionName || '(anonymous)'} ${where && `${where}:${lineNumber + 1}`}`;
+    self.set(key, (self.get(key) ?? 0) + profile.timeDeltas[index]!);
+    busy += profile.timeDeltas[index]!;
+  });
+  const entries = [...self].sort((a, b) => b[1] - a[1]).slice(0, top);
+  return entries.map(([key, micros]) => `${((100 * micros) / busy).toFixed(1).padStart(5)}%  ${key}`);
+}
+
+async function pgQuery(text: string): Promise<void> {
+  const client = new pg.Client({ connectionString: PG_URL });
+  await client.connect();
+  await client.query(text).finally(() => client.end());
 }
 
 async function main(): Promise<number> {
-  const settings = readSettings(process.env);
-  const unknown = settings.only?.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
-  if (unknown && unknown.length > 0) {
-    throw new Error(
-      `BENCH_ONLY: unknown scenario ${unknown.join(', ')} (${SCENARIOS.map((s) => s.name).join(', ')})`,
-    );
-  }
-  const scenarios = SCENARIOS.filter((scenario) => !settings.only || settings.only.includes(scenario.name));
-  const runId = randomBytes(4).toString('hex');
-  const benchDir = path.join(REPO_ROOT, '.bench');
-  mkdirSync(benchDir, { recursive: true });
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'baas-bench-'));
-  const pgSchema = settings.db === 'postgres' ? `bench_${runId}` : undefined;
-  const databaseUrl = pgSchema ? settings.postgresUrl : `sqlite:${path.join(dataDir, 'baas.sqlite')}`;
-  const startedAt = new Date();
-  say(
-    `bench ${runId}: ${settings.db}, ${settings.durationSec} s measured per side in ${settings.rounds} rounds, ` +
-      `${settings.warmupSec} s warm-up, node ${process.version}, ${os.availableParallelism()} CPUs (${os.cpus()[0]?.model ?? '?'})`,
+  const only = env['BENCH_ONLY']?.split(',');
+  const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.name));
+  if (scenarios.length === 0) throw new Error(`BENCH_ONLY: ${SCENARIOS.map((s) => s.name).join(', ')}`);
+  const started = new Date();
+  const schema = DB === 'postgres' ? `bench_${started.getTime()}` : undefined;
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baas-bench-'));
+  const url = schema ? PG_URL : `sqlite:${path.join(dataDir, 'bench.sqlite')}`;
+  const binding = (await argon2Verify()).name;
+  console.log(
+    `${DB}: ${DURATION} s measured after ${WARMUP} s warm-up per server, node ${process.version}, ` +
+      `${os.availableParallelism()} CPUs (load ${os.loadavg()[0]!.toFixed(1)}), raw login with ${binding}; compiling…`,
   );
-
-  const children: ServerChild[] = [];
-  const reports: ScenarioReport[] = [];
+  execFileSync(process.execPath, [TSC, '-p', 'bench/tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
+  const rows: Array<{ scenario: Scenario; app: Side; raw: Side; hottest: string[] }> = [];
   try {
-    if (pgSchema) await pgQuery(settings.postgresUrl, `create schema ${pgSchema}`);
-    const profileDir = path.join(benchDir, 'profiles');
-    const app = await startServerChild({
-      name: 'app',
-      script: 'app-server.ts',
-      env: appEnv(settings, dataDir, databaseUrl, pgSchema),
-      logFile: path.join(dataDir, 'app.log'),
-      nodeArgs: [
-        ...settings.appNodeArgs,
-        ...(settings.cpuProfile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`] : []),
-      ],
-    });
-    children.push(app);
-    say(`app pid ${app.pid} at ${app.url}; seeding ${settings.partners} partners over HTTP`);
-    const partners = await seedPartners(app.url, path.join(dataDir, 'outbox'), settings.partners, runId);
-
-    // Scenario setups, then the rows the raw server will hold, read from the app's own database.
-    const fixtureFile = path.join(dataDir, 'fixture.json');
-    const handle = openDatabase(databaseUrl, pgSchema ? { pgSchema, poolSize: 2 } : {});
-    const scenarioData: Record<string, unknown> = {};
-    try {
-      for (const scenario of scenarios) {
-        if (!scenario.setup) continue;
-        scenarioData[scenario.name] = await scenario.setup({
-          appUrl: app.url,
-          adminApiKey: ADMIN_API_KEY,
-          partners,
-          db: handle.db,
-          settings,
-        });
-      }
-      writeFileSync(fixtureFile, JSON.stringify(await readFixture(handle.db, scenarioData)));
-    } finally {
-      await handle.close();
-    }
-    const raw = await startServerChild({
-      name: 'raw',
-      script: 'raw-server.ts',
-      env: { ...process.env, BENCH_FIXTURE: fixtureFile },
-      logFile: path.join(dataDir, 'raw.log'),
-    });
-    children.push(raw);
-    say(`raw pid ${raw.pid} at ${raw.url}`);
-
-    const gate = new QuietGate([process.pid, app.pid, raw.pid], settings.quietWaitSec, say);
+    if (schema) await pgQuery(`create schema ${schema}`);
+    const handle = openDatabase(url, schema ? { pgSchema: schema } : {});
+    const partners = await migrateToLatest(handle.db, schema)
+      .then(() => seed(handle.db))
+      .finally(() => handle.close());
+    // The caller's own configuration (REDIS_URL, ...) does not reach the app.
+    const passed = Object.entries(env).filter(([key]) => !(key in ConfigSchema.properties));
+    const config = { ...APP_CONFIG, DATA_DIR: dataDir, DATABASE_URL: url, BENCH_PG_SCHEMA: schema ?? '' };
+    const childEnv = { ...Object.fromEntries(passed), ...config };
     for (const scenario of scenarios) {
-      say(`${scenario.name}: ${scenario.title}`);
-      const ctx: ScenarioContext = { partners, settings, data: scenarioData[scenario.name] };
-      reports.push(await runScenario(scenario, ctx, { app, raw }, settings, gate));
+      const prof = path.join(OUT, 'profiles', `${DB}-${scenario.name}`);
+      fs.rmSync(prof, { recursive: true, force: true });
+      console.log(`${scenario.name}: app, then raw`);
+      const app = await measure('app', scenario, partners, childEnv);
+      const raw = await measure('raw', scenario, partners, childEnv);
+      rows.push({ scenario, app, raw, hottest: CPU_PROF ? hottest(prof) : [] });
     }
   } finally {
-    for (const child of children.reverse()) await child.stop();
-    if (pgSchema) await pgQuery(settings.postgresUrl, `drop schema if exists ${pgSchema} cascade`);
-    if (settings.keepData) say(`data kept in ${dataDir}`);
-    else rmSync(dataDir, { recursive: true, force: true });
+    if (schema) await pgQuery(`drop schema if exists ${schema} cascade`);
+    fs.rmSync(dataDir, { recursive: true, force: true });
   }
 
-  const verdicts = reports.flatMap((report) => report.verdicts);
-  const pass = verdicts.every((verdict) => verdict.pass);
-  say('');
-  say(renderTable(reports));
-  say('');
-  say(
-    `${verdicts.filter((verdict) => verdict.pass).length}/${verdicts.length} checks passed: ${pass ? 'PASS' : 'FAIL'}`,
+  const n = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits });
+  const cells = ({ rps, p50, p99, cpuUsPerReq, peakRssMiB }: Side) =>
+    [n(rps), n(p50, 2), n(p99, 2), n(cpuUsPerReq), n(peakRssMiB)].join(' | ');
+  const side = 'req/s | p50 ms | p99 ms | CPU µs/req | peak RSS MiB';
+  const met = (ok: boolean) => (ok ? 'yes' : '**no**');
+  console.log(`\n${DB}, ${started.toISOString().slice(0, 10)}, BENCH_DURATION=${DURATION}\n`);
+  console.log(
+    `| scenario | app ${side} | raw ${side} | ratio | target | met? | app RSS ≤ 150 MiB | CPU raw/app |`,
   );
-  const resultFile = path.join(benchDir, 'last.json');
-  writeFileSync(
-    resultFile,
-    `${JSON.stringify(
-      {
-        runId,
-        startedAt: startedAt.toISOString(),
-        finishedAt: new Date().toISOString(),
-        pass,
-        settings,
-        machine: {
-          node: process.version,
-          platform: `${os.platform()} ${os.release()}`,
-          cpus: os.availableParallelism(),
-          cpuModel: os.cpus()[0]?.model,
-        },
-        scenarios: reports,
-      },
-      null,
-      2,
-    )}\n`,
-  );
-  say(`results written to ${path.relative(process.cwd(), resultFile)}`);
-  if (settings.cpuProfile)
-    say(`app CPU profile in ${path.relative(process.cwd(), path.join(benchDir, 'profiles'))}/`);
-  return pass ? 0 : 1;
+  console.log(`|${' --- |'.repeat(16)}`);
+  const problems: string[] = [];
+  for (const { scenario: s, app, raw } of rows) {
+    const ratio = app.rps / raw.rps;
+    const cpu = raw.cpuUsPerReq / app.cpuUsPerReq;
+    const verdicts = `${met(ratio >= s.target)} | ${met(app.peakRssMiB <= RSS_LIMIT_MIB)} | ${cpu.toFixed(2)}`;
+    console.log(
+      `| ${s.title} | ${cells(app)} | ${cells(raw)} | ${ratio.toFixed(2)} | ≥ ${s.target} | ${verdicts} |`,
+    );
+    if (app.failures + raw.failures > 0)
+      problems.push(`${s.name}: ${app.failures} app, ${raw.failures} raw failures`);
+    if (app.answer !== raw.answer) problems.push(`${s.name}: app answered ${app.answer}, raw ${raw.answer}`);
+  }
+  for (const { scenario, hottest } of rows.filter((row) => row.hottest.length > 0))
+    console.log(`\napp self time, ${scenario.name} (% of busy main thread):\n  ${hottest.join('\n  ')}`);
+  const file = path.join(OUT, `${DB}-${started.toISOString().replace(/[:.]/g, '-')}.json`);
+  const results = rows.map(({ scenario: { name, target }, ...row }) => ({ name, target, ...row }));
+  const machine = {
+    node: process.version,
+    cpus: os.availableParallelism(),
+    loadAvg: os.loadavg(),
+    rawArgon2: binding,
+  };
+  const report = { db: DB, started, durationSec: DURATION, warmupSec: WARMUP, ...machine, results, problems };
+  fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nresults: ${path.relative(process.cwd(), file)}`);
+  for (const problem of problems) console.error(`ERROR ${problem}`);
+  return problems.length > 0 ? 1 : 0;
 }
 
 main().then(
   (code) => process.exit(code),
   (error: unknown) => {
-    process.stderr.write(
-      `bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    console.error(`bench failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exit(2);
   },
 );

@@ -1,0 +1,235 @@
+import { randomInt, randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import SQLite from 'better-sqlite3';
+import pg from 'pg';
+import { profileView } from '../src/modules/onboarding/onboarding.views.js';
+import { nuban } from '../src/modules/virtual-accounts/nuban.js';
+import { toIso } from '../src/platform/clock.js';
+import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
+import { isUniqueViolation, violatedConstraint } from '../src/platform/db/errors.js';
+import { newEventId } from '../src/platform/events/outbox.repository.js';
+
+// The raw twin: node:http, no framework, the app's driver with its pragmas (SQLite) or pool size
+// (PostgreSQL), the same rows read and written in the fewest statements. The app's pure helpers
+// (profileView, nuban, ids, hashes) are shared so that both servers answer alike.
+
+const V1 = '/baas/api/v1';
+export const PATHS = {
+  profile: `${V1}/client/onboarding/business-info`,
+  create: `${V1}/services/virtual-account/create`,
+  login: `${V1}/client/onboarding/login`,
+};
+const SESSION_TTL_SECONDS = 7200;
+const API_KEY = /^sk_(sandbox|live)_([A-Za-z0-9_-]{43})$/;
+
+// biome-ignore lint/suspicious/noExplicitAny: rows of hand-written SQL
+type Query = (params: Record<string, unknown>) => Promise<any>;
+type Store = Record<'profile' | 'create' | 'partner' | 'session', Query> & { close(): Promise<void> };
+
+/** Both dialects' statements, with `@name` placeholders; `json`/`jsonArray` name the dialect's builders. */
+function statements(json: string, jsonArray: string) {
+  const text = (name: string) => `cast(@${name} as text)`;
+  return {
+    profile: `select p.id, p.email, p.business_name, p.legal_business_name, p.phone, p.business_type, p.rc_number,
+        p.address, p.website, p.onboarding_status, p.review_notes, s.environment, s.expires_at,
+        (select ${json}('first_name', first_name, 'last_name', last_name, 'email', email, 'kyc_status', kyc_status,
+          'kyc_message', kyc_message) from representatives where partner_id = p.id) as rep,
+        (select coalesce(${jsonArray}(${json}('id', id, 'document_type', document_type, 'status', status,
+          'rejection_reason', rejection_reason, 'uploaded_at', uploaded_at)), '[]') from (select * from documents
+          where partner_id = p.id and superseded_at is null order by uploaded_at, id) d) as docs
+      from sessions s join partners p on p.id = s.partner_id where s.token_hash = @token_hash`,
+    key: `select k.id, k.partner_id, k.environment, p.business_name from api_keys k
+      join partners p on p.id = k.partner_id where k.lookup_prefix = @prefix and k.key_hash = @key_hash
+      and k.environment = @environment and k.revoked_at is null`,
+    account: `insert into virtual_accounts (id, partner_id, environment, account_number, bank_code, bank_name,
+        account_name, currency, status, first_name, last_name, customer_email, phone, created_at)
+      select ${text('id')}, k.partner_id, k.environment, ${text('number')}, '999999', 'BaaS Partner Bank',
+        k.business_name || '/' || ${text('first_name')} || ' ' || ${text('last_name')}, 'NGN', 'active',
+        ${text('first_name')}, ${text('last_name')}, ${text('email')}, ${text('phone')}, cast(@now as bigint)`,
+    audit: `insert into audit_events (id, partner_id, actor_type, actor_id, action, target_type, target_id, metadata,
+        request_id, ip, created_at)
+      select ${text('audit_id')}, a.partner_id, 'partner', 'api_key:' || k.id, 'virtual_account.created',
+        'virtual_account', a.id, cast(${json}('account_number', a.account_number, 'environment', a.environment)
+        as text), ${text('request_id')}, ${text('ip')}, a.created_at`,
+    // The payload is the account's view, which is also the answer.
+    event: `insert into outbox_events (id, partner_id, environment, type, payload, created_at, status, attempts,
+        next_attempt_at)
+      select ${text('event_id')}, a.partner_id, a.environment, 'virtual_account.created', cast(${json}('id', a.id,
+        'account_number', a.account_number, 'account_name', a.account_name, 'bank_name', a.bank_name, 'bank_code',
+        a.bank_code, 'currency', a.currency, 'status', a.status, 'balance', 0, 'balance_kobo', 0, 'environment',
+        a.environment, 'customer', ${json}('first_name', a.first_name, 'last_name', a.last_name, 'email',
+        a.customer_email, 'phone', a.phone), 'created_at', ${text('created_at')}) as text), a.created_at,
+        'pending', 0, a.created_at`,
+    partner: 'select id, password_hash from partners where email = @email and verified_at is not null',
+    session: `insert into sessions (id, token_hash, partner_id, environment, created_at, expires_at)
+      values (@id, @token_hash, @partner_id, 'sandbox', @now, @expires_at)`,
+  };
+}
+
+function sqliteStore(file: string): Store {
+  const db = new SQLite(file);
+  db.exec('pragma journal_mode = WAL; pragma synchronous = NORMAL; pragma foreign_keys = ON');
+  db.exec('pragma busy_timeout = 5000');
+  const sql = statements('json_object', 'json_group_array');
+  const [profile, account, audit, event, partner, session] = [
+    sql.profile,
+    `${sql.account} from (${sql.key}) k`,
+    `${sql.audit} from virtual_accounts a, (${sql.key}) k where a.id = @id`,
+    `${sql.event} from virtual_accounts a where a.id = @id returning payload`,
+    sql.partner,
+    sql.session,
+  ].map((text) => db.prepare(text));
+  // The account (none for an unknown key), its audit event and its outbox event: one transaction.
+  const create = db.transaction((params) => {
+    if (account!.run(params).changes === 0) return undefined;
+    audit!.run(params);
+    return event!.get(params);
+  });
+  return {
+    profile: async (params) => profile!.get(params),
+    create: async (params) => create(params),
+    partner: async (params) => partner!.get(params),
+    session: async (params) => session!.run(params),
+    close: async () => void db.close(),
+  };
+}
+
+/** One round trip a request: the profile with its JSON parts; the creation as data-modifying CTEs. */
+function postgresStore(url: string, schema: string | undefined): Store {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === 20 || oid === 1700 ? Number : pg.types.getTypeParser(oid, format),
+    } as pg.CustomTypesConfig,
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  });
+  pool.on('error', () => undefined);
+  const sql = statements('json_build_object', 'json_agg');
+  const query = (name: string, text: string): Query => {
+    const names: string[] = [];
+    const numbered = text.replace(/@(\w+)/g, (_, param: string) => {
+      if (!names.includes(param)) names.push(param);
+      return `$${names.indexOf(param) + 1}`;
+    });
+    return async (params) =>
+      (await pool.query({ name, text: numbered, values: names.map((param) => params[param]) })).rows[0];
+  };
+  const create = `with k as (${sql.key}), a as (${sql.account} from k returning *),
+    au as (${sql.audit} from a, k), ev as (${sql.event} from a returning payload) select payload from ev`;
+  return {
+    profile: query('profile', sql.profile),
+    create: query('create', create),
+    partner: query('partner', sql.partner),
+    session: query('session', sql.session),
+    close: () => pool.end(),
+  };
+}
+
+type Verify = (hash: string, password: string) => Promise<boolean>;
+
+/** The fastest argon2id binding installed: @node-rs/argon2 (Rust), else argon2 (the app's own). */
+export async function argon2Verify(): Promise<{ name: string; verify: Verify }> {
+  const rust = '@node-rs/argon2';
+  try {
+    return { name: rust, verify: ((await import(rust)) as { verify: Verify }).verify };
+  } catch {
+    const { default: argon2 } = await import('argon2');
+    return { name: 'argon2', verify: (hash, password) => argon2.verify(hash, password) };
+  }
+}
+
+/** Answers `data` (an object, or JSON text) in the app's envelope, or an error code. */
+function send(res: ServerResponse, status: number, message: string, data?: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': randomUUID() });
+  const json = typeof data === 'string' ? data : JSON.stringify(data ?? { code: message });
+  res.end(`{"status":"${status < 300 ? 'success' : 'error'}","message":"${message}","data":${json}}`);
+}
+
+async function readJson(req: IncomingMessage): Promise<Record<string, string | undefined>> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8')) ?? {};
+}
+
+const parsed = (value: unknown) => (typeof value === 'string' ? JSON.parse(value) : value);
+
+export async function startRaw(url: string, schema?: string) {
+  const store = url.startsWith('postgres')
+    ? postgresStore(url, schema)
+    : sqliteStore(url.slice('sqlite:'.length));
+  const argon2 = await argon2Verify();
+  const bearer = (req: IncomingMessage) => /^Bearer (\S+)$/.exec(req.headers.authorization ?? '')?.[1] ?? '';
+
+  async function profile(req: IncomingMessage, res: ServerResponse) {
+    const row = await store.profile({ token_hash: sha256(bearer(req)) });
+    if (!row || row.expires_at <= Date.now()) return send(res, 401, 'UNAUTHENTICATED');
+    const record = {
+      partner: row,
+      representative: parsed(row.rep) ?? undefined,
+      documents: parsed(row.docs),
+    };
+    send(res, 200, 'Onboarding profile.', profileView(record, row.environment));
+  }
+
+  async function create(req: IncomingMessage, res: ServerResponse) {
+    const key = API_KEY.exec(bearer(req));
+    if (!key) return send(res, 401, 'UNAUTHENTICATED');
+    const { first_name, last_name, email, phone } = await readJson(req);
+    if (!first_name || !last_name || !email || !phone) return send(res, 422, 'VALIDATION_FAILED');
+    const credential = { prefix: key[2]!.slice(0, 12), key_hash: sha256(key[0]), environment: key[1] };
+    const request = { request_id: randomUUID(), ip: req.socket.remoteAddress, first_name, last_name, phone };
+    for (let attempt = 0; attempt < 10; attempt++) {
+      const [number, now] = [nuban('999999', String(randomInt(0, 1e9)).padStart(9, '0')), Date.now()];
+      const ids = { id: newId(), audit_id: newId(), event_id: newEventId() };
+      try {
+        const row = await store.create({
+          ...credential,
+          ...request,
+          ...ids,
+          email: email.toLowerCase(),
+          number,
+          now,
+          created_at: toIso(now),
+        });
+        return row
+          ? send(res, 201, 'Virtual account created.', row.payload)
+          : send(res, 401, 'UNAUTHENTICATED');
+      } catch (error) {
+        if (!isUniqueViolation(error)) throw error;
+        // A NUBAN drawn twice is drawn again; the customer's e-mail taken is the client's conflict.
+        if (!/number/.test(violatedConstraint(error) ?? '')) return send(res, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+      }
+    }
+    send(res, 503, 'NUMBER_SPACE_BUSY');
+  }
+
+  async function login(req: IncomingMessage, res: ServerResponse) {
+    const { email = '', password = '' } = await readJson(req);
+    const partner = await store.partner({ email: email.toLowerCase() });
+    if (!partner || !(await argon2.verify(partner.password_hash, password.normalize('NFKC'))))
+      return send(res, 401, 'INVALID_CREDENTIALS');
+    const [token, now] = [randomToken(), Date.now()];
+    const expires_at = now + SESSION_TTL_SECONDS * 1000;
+    await store.session({ id: newId(), token_hash: sha256(token), partner_id: partner.id, now, expires_at });
+    const data = { token, token_type: 'Bearer', expires_in: SESSION_TTL_SECONDS, environment: 'sandbox' };
+    send(res, 200, 'Logged in.', data);
+  }
+
+  const routes: Record<string, typeof login> = {
+    [`GET ${PATHS.profile}`]: profile,
+    [`POST ${PATHS.create}`]: create,
+    [`POST ${PATHS.login}`]: login,
+  };
+  const server = createServer((req, res) => {
+    const route = routes[`${req.method} ${req.url}`];
+    if (!route) return send(res, 404, 'NOT_FOUND');
+    route(req, res).catch((error: unknown) => {
+      process.stderr.write(`raw: ${String(error)}\n`);
+      if (!res.headersSent) send(res, 500, 'INTERNAL');
+    });
+  });
+  const close = () => new Promise<void>((resolve) => server.close(() => resolve())).then(() => store.close());
+  return { server, close };
+}
