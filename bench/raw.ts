@@ -6,7 +6,7 @@ import { profileView } from '../src/modules/onboarding/onboarding.views.js';
 import { nuban } from '../src/modules/virtual-accounts/nuban.js';
 import { toIso } from '../src/platform/clock.js';
 import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
-import { isUniqueViolation, violatedConstraint } from '../src/platform/db/errors.js';
+import { isUniqueViolation } from '../src/platform/db/errors.js';
 import { newEventId } from '../src/platform/events/outbox.repository.js';
 
 // The raw twin: node:http, no framework, the app's driver with its pragmas (SQLite) or pool size
@@ -199,7 +199,8 @@ export async function startRaw(url: string, schema?: string) {
       } catch (error) {
         if (!isUniqueViolation(error)) throw error;
         // A NUBAN drawn twice is drawn again; the customer's e-mail taken is the client's conflict.
-        if (!/number/.test(violatedConstraint(error) ?? '')) return send(res, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+        const { constraint, message } = error as { constraint?: string; message?: string };
+        if (!/number/.test(constraint ?? message ?? '')) return send(res, 409, 'VIRTUAL_ACCOUNT_EXISTS');
       }
     }
     send(res, 503, 'NUMBER_SPACE_BUSY');
