@@ -165,6 +165,7 @@ const sessionByTokenHash = prepare(
         'sessions.environment',
         'sessions.expires_at',
         'partners.onboarding_status',
+        'partners.business_name',
       ])
       .where('sessions.token_hash', '=', tokenHash),
   1,

@@ -159,7 +159,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       { actor: anonymousActor(target.partnerId), meta, now },
       async ({ trx, audit }) => {
         if (!(await repo.countWrongGuess(trx, { email, purpose }, guessHash, now))) return false;
-        await audit({
+        audit({
           action: purpose === 'verify' ? 'account.otp_failed' : 'account.reset_code_failed',
           ...(target.partnerId !== null
             ? { targetType: 'partner', targetId: target.partnerId }
@@ -224,7 +224,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
           updated_at: now,
         });
         await issueCode(trx, input.email, 'verify', now, true);
-        await audit({
+        audit({
           ...partnerActor(id),
           action: 'account.registered',
           targetType: 'partner',
@@ -248,7 +248,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
         async ({ trx, now, audit }) => {
           if (!partner) return;
           await repo.markVerified(trx, partner.id, now);
-          await audit({ action: 'account.verified', targetType: 'partner', targetId: partner.id });
+          audit({ action: 'account.verified', targetType: 'partner', targetId: partner.id });
         },
       );
     } catch (error) {
@@ -288,7 +288,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       await issueCode(trx, email, purpose, now, recipient !== undefined);
       if (!recipient) return;
       if (recipient.verified_at === null) await repo.touchLastCode(trx, recipient.id, now);
-      await audit({
+      audit({
         action: purpose === 'verify' ? 'account.otp_resent' : 'account.reset_requested',
         targetType: 'partner',
         targetId: recipient.id,
@@ -327,7 +327,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
         await repo.resetPassword(trx, partner.id, passwordHash, now);
         const sessions = await repo.deleteSessionsOf(trx, partner.id);
         await repo.clearLoginAttempts(trx, input.email);
-        await audit({
+        audit({
           action: 'account.password_reset',
           targetType: 'partner',
           targetId: partner.id,
@@ -355,7 +355,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       LOGIN_WINDOW_MS,
     );
     if (attempt > LOGIN_MAX_FAILURES) {
-      await write({ actor: anonymousActor(null), meta, now }, ({ audit }) =>
+      await write.batch({ actor: anonymousActor(null), meta, now }, ({ audit }) =>
         audit({ action: 'account.login_failed', metadata: { email: input.email, reason: 'locked' } }),
       );
       throw rateLimited(windowStartedAt + LOGIN_WINDOW_MS - now);
@@ -368,7 +368,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       input.password,
     );
     if (!partner || !passwordOk) {
-      await write({ actor: anonymousActor(partner?.id ?? null), meta, now }, ({ audit }) =>
+      await write.batch({ actor: anonymousActor(partner?.id ?? null), meta, now }, ({ audit }) =>
         audit({
           action: 'account.login_failed',
           ...(partner ? { targetType: 'partner', targetId: partner.id } : {}),
@@ -395,7 +395,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
         expires_at: now + SESSION_TTL_SECONDS * 1000,
       });
       await repo.clearLoginAttempts(trx, input.email);
-      await audit({ action: 'account.login', targetType: 'session', targetId: sessionId });
+      audit({ action: 'account.login', targetType: 'session', targetId: sessionId });
     });
     return { token, token_type: 'Bearer' as const, expires_in: SESSION_TTL_SECONDS, environment };
   }
@@ -403,7 +403,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
   async function logout(credential: SessionCredential, meta: RequestMeta): Promise<void> {
     await write({ actor: actorOf(credential), meta }, async ({ trx, audit }) => {
       await repo.deleteSession(trx, credential.sessionId);
-      await audit({ action: 'account.logout', targetType: 'session', targetId: credential.sessionId });
+      audit({ action: 'account.logout', targetType: 'session', targetId: credential.sessionId });
     });
   }
 
@@ -417,6 +417,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       partnerId: session.partner_id,
       environment: session.environment,
       onboardingStatus: session.onboarding_status,
+      businessName: session.business_name,
     };
   }
 

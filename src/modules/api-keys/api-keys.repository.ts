@@ -33,6 +33,7 @@ const apiKeyByPrefix = prepare(
         'api_keys.revoked_at',
         'api_keys.last_used_at',
         'partners.onboarding_status',
+        'partners.business_name',
       ])
       .where('api_keys.lookup_prefix', '=', lookupPrefix),
   1,

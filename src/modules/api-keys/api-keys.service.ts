@@ -81,7 +81,7 @@ export function createApiKeysService({
           last_used_at: null,
           revoked_at: null,
         });
-        await audit({
+        audit({
           action: 'api_key.created',
           targetType: 'api_key',
           targetId: id,
@@ -114,7 +114,7 @@ export function createApiKeysService({
   async function revoke(session: SessionCredential, id: string, meta: RequestMeta) {
     return write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, now, audit }) => {
       if (await repo.revokeApiKey(trx, session.partnerId, id, now)) {
-        await audit({ action: 'api_key.revoked', targetType: 'api_key', targetId: id });
+        audit({ action: 'api_key.revoked', targetType: 'api_key', targetId: id });
       }
       const row = await repo.findApiKey(trx, session.partnerId, id);
       if (!row) throw new AppError('NOT_FOUND');
@@ -153,6 +153,7 @@ export function createApiKeysService({
       partnerId: row.partner_id,
       environment: row.environment,
       onboardingStatus: row.onboarding_status,
+      businessName: row.business_name,
     };
   }
 

@@ -140,7 +140,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
           message: `An approved business cannot change ${identityFields.join(', ')}; contact the operator.`,
         });
       }
-      await audit({
+      audit({
         action: 'onboarding.profile_updated',
         targetType: 'partner',
         targetId: session.partnerId,
@@ -281,13 +281,13 @@ export function createOnboardingService(deps: OnboardingDeps) {
           bvn_last4: input.bvn.slice(-4),
           created_at: now,
         });
-        await audit({
+        audit({
           action: current ? 'onboarding.representative_updated' : 'onboarding.representative_added',
           targetType: 'representative',
           targetId: partnerId,
           metadata: { bvn: maskBvn(input.bvn.slice(-4)), id_document_id: documentId },
         });
-        await audit({
+        audit({
           action: 'kyc.checked',
           targetType: 'representative',
           targetId: partnerId,
@@ -322,7 +322,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
           uploaded_at: now,
           ...stored,
         });
-        await audit({
+        audit({
           action: 'onboarding.document_uploaded',
           targetType: 'document',
           targetId: id,
@@ -353,7 +353,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
         message: `This needs onboarding_status ${change.from.join(' or ')}.`,
       });
     }
-    await audit({
+    audit({
       partnerId,
       action: 'onboarding.status_changed',
       targetType: 'partner',
@@ -364,7 +364,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
         ...(change.reviewNotes ? { reason: change.reviewNotes } : {}),
       },
     });
-    await emit({
+    emit({
       partnerId,
       environments: ENVIRONMENTS,
       type: 'onboarding.status_changed',
@@ -410,7 +410,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
       throw new AppError('ONBOARDING_NOT_APPROVED');
     await write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, audit }) => {
       await deps.setSessionEnvironment(trx, session.sessionId, environment);
-      await audit({
+      audit({
         action: 'session.environment_switched',
         targetType: 'session',
         targetId: session.sessionId,
@@ -443,7 +443,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
             : `The document was already ${existing.status}.`,
         });
       }
-      await audit({
+      audit({
         partnerId,
         action: `document.${decision.status}`,
         targetType: 'document',
@@ -453,7 +453,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
           ...(decision.reason ? { reason: decision.reason } : {}),
         },
       });
-      await emit({
+      emit({
         partnerId,
         environments: ENVIRONMENTS,
         type: 'document.reviewed',

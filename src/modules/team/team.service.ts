@@ -68,7 +68,7 @@ export function createTeamService({ db, write, clock, keys, hasRepresentative }:
           created_at: now,
           updated_at: now,
         });
-        await audit({
+        audit({
           action: 'team.member_added',
           targetType: 'team_member',
           targetId: id,
@@ -116,7 +116,7 @@ export function createTeamService({ db, write, clock, keys, hasRepresentative }:
         const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter(
           (field) => fields[field] !== existing[field],
         );
-        await audit({
+        audit({
           action: 'team.member_updated',
           targetType: 'team_member',
           targetId: id,
@@ -131,7 +131,7 @@ export function createTeamService({ db, write, clock, keys, hasRepresentative }:
     const member = await get(credential.partnerId, id);
     await write({ actor: actorOf(credential), meta }, async ({ trx, audit }) => {
       if (!(await repo.deleteMember(trx, credential.partnerId, id))) throw new AppError('NOT_FOUND');
-      await audit({
+      audit({
         action: 'team.member_removed',
         targetType: 'team_member',
         targetId: id,

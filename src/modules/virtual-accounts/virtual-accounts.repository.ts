@@ -12,22 +12,6 @@ export interface Scope {
   environment: Environment;
 }
 
-export async function businessNameOf(db: Kysely<Database>, partnerId: number): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('partners')
-    .select('business_name')
-    .where('id', '=', partnerId)
-    .executeTakeFirst();
-  return row?.business_name;
-}
-
-export async function insertAccount(
-  db: Kysely<Database>,
-  row: Insertable<VirtualAccountsTable>,
-): Promise<void> {
-  await db.insertInto('virtual_accounts').values(row).execute();
-}
-
 /** The account of an end-user e-mail that is not closed: at most one (a partial unique index). */
 export function findOpenAccountByEmail(db: Kysely<Database>, scope: Scope, email: string) {
   return db

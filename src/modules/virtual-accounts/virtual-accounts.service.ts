@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
 import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
-import type { AuditedWrite } from '../../platform/audit/audited-write.js';
+import type { AuditedWrite, BatchContext } from '../../platform/audit/audited-write.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/auth/credentials.js';
 import { toIso } from '../../platform/clock.js';
 import { sealBvn } from '../../platform/crypto/bvn.js';
@@ -110,56 +110,54 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     onCommit?: (trx: Kysely<Database>, account: Static<typeof VirtualAccount>) => Promise<void>,
   ) {
     const scope = scopeOf(credential);
-    const businessName = await repo.businessNameOf(db, credential.partnerId);
-    if (businessName === undefined) throw new AppError('UNAUTHENTICATED');
     const bankCode = bankCodes[credential.environment];
-    return write(
-      {
-        actor: actorOf(credential),
-        meta,
-        onUniqueViolation: () => existingAccountError(scope, input.email),
-        attempts: MAX_ALLOCATION_ATTEMPTS,
-      },
-      async ({ trx, now, audit, emit }) => {
-        const accountNumber = nuban(bankCode, String(randomInt(0, 1_000_000_000)).padStart(9, '0'));
-        const row = {
-          id: newId(),
-          partner_id: credential.partnerId,
-          environment: credential.environment,
-          account_number: accountNumber,
-          bank_code: bankCode,
-          bank_name: bankName,
-          account_name: `${businessName}/${input.first_name} ${input.last_name}`,
-          currency: 'NGN' as const,
-          status: 'active' as const,
-          status_reason: null,
-          status_changed_at: null,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          customer_email: input.email,
-          phone: input.phone,
-          ...(input.bvn
-            ? sealBvn(keys, input.bvn)
-            : { bvn_encrypted: null, bvn_hash: null, bvn_last4: null }),
-          created_at: now,
-        };
-        const account = view(row, 0);
-        await repo.insertAccount(trx, row);
-        await audit({
-          action: 'virtual_account.created',
-          targetType: 'virtual_account',
-          targetId: row.id,
-          metadata: { account_number: accountNumber, environment: credential.environment },
-        });
-        await emit({
-          environments: [credential.environment],
-          type: 'virtual_account.created',
-          data: account,
-        });
-        await onCommit?.(trx, account);
-        return account;
-      },
-    );
+    const options = {
+      actor: actorOf(credential),
+      meta,
+      onUniqueViolation: () => existingAccountError(scope, input.email),
+      attempts: MAX_ALLOCATION_ATTEMPTS,
+    };
+    const build = ({ now, insert, audit, emit }: BatchContext) => {
+      const accountNumber = nuban(bankCode, String(randomInt(0, 1_000_000_000)).padStart(9, '0'));
+      const row = {
+        id: newId(),
+        partner_id: credential.partnerId,
+        environment: credential.environment,
+        account_number: accountNumber,
+        bank_code: bankCode,
+        bank_name: bankName,
+        // business_name never changes after registration, so the credential's copy is current.
+        account_name: `${credential.businessName}/${input.first_name} ${input.last_name}`,
+        currency: 'NGN' as const,
+        status: 'active' as const,
+        status_reason: null,
+        status_changed_at: null,
+        first_name: input.first_name,
+        last_name: input.last_name,
+        customer_email: input.email,
+        phone: input.phone,
+        ...(input.bvn ? sealBvn(keys, input.bvn) : { bvn_encrypted: null, bvn_hash: null, bvn_last4: null }),
+        created_at: now,
+      };
+      const account = view(row, 0);
+      insert('virtual_accounts', row);
+      audit({
+        action: 'virtual_account.created',
+        targetType: 'virtual_account',
+        targetId: row.id,
+        metadata: { account_number: accountNumber, environment: credential.environment },
+      });
+      emit({ environments: [credential.environment], type: 'virtual_account.created', data: account });
+      return account;
+    };
+    // Without an Idempotency-Key the creation is one statement on PostgreSQL (account, audit and
+    // outbox rows); with one, the stored answer commits in the same transaction.
+    if (!onCommit) return write.batch(options, build);
+    return write(options, async (context) => {
+      const account = build(context);
+      await onCommit(context.trx, account);
+      return account;
+    });
   }
 
   async function findAccount(credential: PartnerCredential, accountNumber: string) {
@@ -254,7 +252,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
       await repo.insertTransaction(trx, transaction);
       const balance = (await repo.balancesOf(trx, [account.id])).get(account.id) ?? 0;
       const result = { transaction: transactionView(transaction), account: view(locked, balance) };
-      await audit({
+      audit({
         action: 'virtual_account.credited',
         targetType: 'virtual_account',
         targetId: account.id,
@@ -264,7 +262,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
           reference: transaction.reference,
         },
       });
-      await emit({ environments: [credential.environment], type: 'virtual_account.credited', data: result });
+      emit({ environments: [credential.environment], type: 'virtual_account.credited', data: result });
       await onCommit?.(trx, result);
       return result;
     });
@@ -309,7 +307,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         throw new AppError('ACCOUNT_INACTIVE');
       }
       const data = await withBalance(moved);
-      await audit({
+      audit({
         action: 'virtual_account.status_changed',
         targetType: 'virtual_account',
         targetId: account.id,
@@ -320,7 +318,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
           ...(change.reason ? { reason: change.reason } : {}),
         },
       });
-      await emit({ environments: [credential.environment], type: 'virtual_account.status_changed', data });
+      emit({ environments: [credential.environment], type: 'virtual_account.status_changed', data });
       return data;
     });
   }

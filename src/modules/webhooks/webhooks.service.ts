@@ -91,7 +91,7 @@ export function createWebhooksService({
         created_at: existing?.created_at ?? now,
         updated_at: now,
       });
-      await audit({
+      audit({
         action: existing ? 'webhook.endpoint_updated' : 'webhook.endpoint_set',
         targetType: 'webhook_endpoint',
         targetId: scope.environment,
@@ -114,7 +114,7 @@ export function createWebhooksService({
     const endpoint = await getEndpoint(credential);
     await write({ actor: actorOf(credential), meta }, async ({ trx, audit }) => {
       await repo.deleteEndpoint(trx, scope);
-      await audit({
+      audit({
         action: 'webhook.endpoint_deleted',
         targetType: 'webhook_endpoint',
         targetId: scope.environment,
@@ -138,7 +138,7 @@ export function createWebhooksService({
         previous_secret_expires_at: now + PREVIOUS_SECRET_TTL_MS,
         updated_at: now,
       });
-      await audit({
+      audit({
         action: 'webhook.secret_rotated',
         targetType: 'webhook_endpoint',
         targetId: scope.environment,
@@ -217,7 +217,7 @@ export function createWebhooksService({
         created_at: now,
       });
       if (outcome.succeeded) await repo.markDelivered(trx, event.id, now);
-      await audit({
+      audit({
         action: 'webhook.delivery_retried',
         targetType: 'webhook_event',
         targetId: event.id,
@@ -294,7 +294,7 @@ export function createWebhooksService({
     await spendResend(credential);
     const queued = await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
       const requeued = await repo.requeueEvent(trx, scope, eventId, now);
-      await audit({
+      audit({
         action: 'webhook.event_redelivered',
         targetType: 'webhook_event',
         targetId: eventId,

@@ -1,7 +1,8 @@
-import type { Kysely } from 'kysely';
+import type { Insertable, Kysely } from 'kysely';
 import type { PartnerCredential } from '../auth/credentials.js';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
+import type { AuditEventsTable } from './audit.table.js';
 
 export type ActorType = 'partner' | 'admin' | 'system' | 'anonymous';
 
@@ -48,29 +49,25 @@ export const anonymousActor = (partnerId: number | null): AuditActor => ({
   actorType: 'anonymous',
 });
 
-/** Call with the transaction of the change being audited, so both commit or neither does. */
-export async function insertAuditEvent(
-  db: Kysely<Database>,
+/** The audit event of a change, written in the change's own statement or transaction (audited-write.ts). */
+export function auditRow(
   entry: AuditEntry,
   meta: RequestMeta | null,
   now: number,
-): Promise<void> {
-  await db
-    .insertInto('audit_events')
-    .values({
-      id: newId(),
-      partner_id: entry.partnerId,
-      actor_type: entry.actorType,
-      actor_id: entry.actorId === undefined || entry.actorId === null ? null : String(entry.actorId),
-      action: entry.action,
-      target_type: entry.targetType ?? null,
-      target_id: entry.targetId === undefined ? null : String(entry.targetId),
-      metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
-      request_id: meta?.requestId ?? null,
-      ip: meta?.ip ?? null,
-      created_at: now,
-    })
-    .execute();
+): Insertable<AuditEventsTable> {
+  return {
+    id: newId(),
+    partner_id: entry.partnerId,
+    actor_type: entry.actorType,
+    actor_id: entry.actorId === undefined || entry.actorId === null ? null : String(entry.actorId),
+    action: entry.action,
+    target_type: entry.targetType ?? null,
+    target_id: entry.targetId === undefined ? null : String(entry.targetId),
+    metadata: entry.metadata ? JSON.stringify(entry.metadata) : null,
+    request_id: meta?.requestId ?? null,
+    ip: meta?.ip ?? null,
+    created_at: now,
+  };
 }
 
 /** Keyset page of audit events, newest first (ids are time-ordered). */

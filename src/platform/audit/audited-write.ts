@@ -1,28 +1,37 @@
-import type { Kysely, Transaction } from 'kysely';
+import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
+import { type BatchInsert, insertBatch, insertBatchAtomically, rowsOf } from '../db/insert-batch.js';
 import type { Database } from '../db/schema.js';
 import type { Environment } from '../environment.js';
-import { type EventSerializer, type EventType, enqueueEvent } from '../events/outbox.repository.js';
-import { type AuditActor, type AuditEntry, insertAuditEvent, type RequestMeta } from './audit.repository.js';
+import { type EventSerializer, type EventType, outboxRows } from '../events/outbox.repository.js';
+import { type AuditActor, type AuditEntry, auditRow, type RequestMeta } from './audit.repository.js';
 
 /** What a change records about itself; who made it and from where come from the write. */
 export type AuditChange = Omit<AuditEntry, keyof AuditActor> & Partial<AuditActor>;
 
-export interface WriteContext {
-  trx: Transaction<Database>;
+export interface EmittedEvent {
+  type: EventType;
+  environments: readonly Environment[];
+  /** Serialized through the event type's payload schema: fields it does not list never leave. */
+  data: unknown;
+  partnerId?: number;
+}
+
+/** What a batch write may do: rows to insert, with the change's audit and webhook events. */
+export interface BatchContext {
   /** The time of the change: every row, audit event and outbox event of the write carries it. */
   now: number;
+  /** Inserts a row with the change (queued: written with the rest). */
+  insert<T extends keyof Database>(table: T, row: Insertable<Database[T]>): void;
   /** Records the change in the audit trail, committed with it. */
-  audit(change: AuditChange): Promise<void>;
+  audit(change: AuditChange): void;
   /** Queues a webhook event for the actor's partner (or `partnerId`), committed with the change. */
-  emit(event: {
-    type: EventType;
-    environments: readonly Environment[];
-    /** Serialized through the event type's payload schema: fields it does not list never leave. */
-    data: unknown;
-    partnerId?: number;
-  }): Promise<void>;
+  emit(event: EmittedEvent): void;
+}
+
+export interface WriteContext extends BatchContext {
+  trx: Transaction<Database>;
 }
 
 export interface WriteOptions {
@@ -38,44 +47,62 @@ export interface WriteOptions {
   attempts?: number;
 }
 
-export type AuditedWrite = <T>(
-  options: WriteOptions,
-  work: (context: WriteContext) => Promise<T>,
-) => Promise<T>;
+export interface AuditedWrite {
+  /**
+   * A transaction: `work` reads and changes rows through `trx`; its queued inserts, audit and
+   * webhook events are written at its end, in one statement on PostgreSQL.
+   */
+  <T>(options: WriteOptions, work: (context: WriteContext) => Promise<T>): Promise<T>;
+  /**
+   * A change made only of inserts (`build` queues them): one statement on PostgreSQL, atomic by
+   * itself, so no transaction is opened: a single round trip.
+   */
+  batch<T>(options: WriteOptions, build: (context: BatchContext) => T): Promise<T>;
+}
 
 /**
- * The one way a service changes state: a transaction whose callback gets the transaction, the time,
- * and `audit`/`emit` bound to the actor and request, so the change, its audit event and its webhook
- * events commit together or not at all (CONTRACT 4.5: no event is lost by a crash).
+ * The one way a service changes state: the change, its audit event and its webhook events commit
+ * together or not at all (CONTRACT 4.5: no event is lost by a crash), with `audit`/`emit` bound to the
+ * actor and the request. Unique violations are mapped (or retried) in one place.
  */
 export function createAuditedWrite(
   db: Kysely<Database>,
   clock: Clock,
   serialize: EventSerializer,
 ): AuditedWrite {
-  return async (options, work) => {
+  function queue(options: WriteOptions, now: number): { context: BatchContext; rows(): BatchInsert[] } {
+    const batch: BatchInsert[] = [];
+    const audits: Array<Insertable<Database['audit_events']>> = [];
+    const events: Array<Insertable<Database['outbox_events']>> = [];
+    const context: BatchContext = {
+      now,
+      insert: (table, row) => batch.push(rowsOf(table, [row])),
+      audit: (change) => audits.push(auditRow({ ...options.actor, ...change }, options.meta, now)),
+      emit: ({ partnerId, type, environments, data }) =>
+        events.push(
+          ...outboxRows(
+            {
+              partnerId: partnerId ?? requirePartner(options.actor),
+              type,
+              environments,
+              payload: serialize(type, data),
+            },
+            now,
+          ),
+        ),
+    };
+    // The rows of the change first, then its audit and outbox rows (they may refer to it).
+    return {
+      context,
+      rows: () => [...batch, rowsOf('audit_events', audits), rowsOf('outbox_events', events)],
+    };
+  }
+
+  async function attempt<T>(options: WriteOptions, run: (now: number) => Promise<T>): Promise<T> {
     const attempts = options.attempts ?? 1;
     for (let attempt = 1; ; attempt++) {
-      const now = options.now ?? clock.now();
       try {
-        return await db.transaction().execute((trx) =>
-          work({
-            trx,
-            now,
-            audit: (change) => insertAuditEvent(trx, { ...options.actor, ...change }, options.meta, now),
-            emit: ({ partnerId, type, environments, data }) =>
-              enqueueEvent(
-                trx,
-                {
-                  partnerId: partnerId ?? requirePartner(options.actor),
-                  type,
-                  environments,
-                  payload: serialize(type, data),
-                },
-                now,
-              ),
-          }),
-        );
+        return await run(options.now ?? clock.now());
       } catch (error) {
         if (!options.onUniqueViolation || !isUniqueViolation(error)) throw error;
         const answer = await options.onUniqueViolation();
@@ -83,7 +110,27 @@ export function createAuditedWrite(
         if (attempt >= attempts) throw error;
       }
     }
-  };
+  }
+
+  const write = (<T>(options: WriteOptions, work: (context: WriteContext) => Promise<T>) =>
+    attempt(options, (now) =>
+      db.transaction().execute(async (trx) => {
+        const queued = queue(options, now);
+        const result = await work({ ...queued.context, trx });
+        await insertBatch(trx, queued.rows());
+        return result;
+      }),
+    )) as AuditedWrite;
+
+  write.batch = (options, build) =>
+    attempt(options, async (now) => {
+      const queued = queue(options, now);
+      const result = build(queued.context);
+      await insertBatchAtomically(db, queued.rows());
+      return result;
+    });
+
+  return write;
 }
 
 function requirePartner(actor: AuditActor): number {

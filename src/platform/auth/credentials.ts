@@ -6,6 +6,8 @@ export interface SessionCredential {
   kind: 'session';
   sessionId: string;
   partnerId: number;
+  /** Fixed at registration: read with the credential, it saves a lookup where it is shown. */
+  businessName: string;
   environment: Environment;
   onboardingStatus: OnboardingStatus;
 }
@@ -14,6 +16,7 @@ export interface ApiKeyCredential {
   kind: 'api_key';
   apiKeyId: string;
   partnerId: number;
+  businessName: string;
   environment: Environment;
   onboardingStatus: OnboardingStatus;
 }

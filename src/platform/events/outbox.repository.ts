@@ -1,7 +1,7 @@
-import type { Kysely } from 'kysely';
+import type { Insertable } from 'kysely';
 import { newId } from '../crypto/tokens.js';
-import type { Database } from '../db/schema.js';
 import type { Environment } from '../environment.js';
+import type { OutboxEventsTable } from './outbox.table.js';
 
 /** Every kind of event a partner's webhook receives (CONTRACT 4.5, 4.6). */
 export const EVENT_TYPES = [
@@ -23,11 +23,10 @@ export type EventSerializer = (type: EventType, data: unknown) => string;
 export const newEventId = (): string => `msg_${newId().replaceAll('-', '')}`;
 
 /**
- * Queues an event for the partner's webhook in `environments`. Call with the transaction of the
- * change, so the event exists if and only if the change committed.
+ * The outbox rows of an event, one per environment it goes to. Written in the transaction (or the one
+ * statement) of the change, so the event exists if and only if the change committed.
  */
-export async function enqueueEvent(
-  db: Kysely<Database>,
+export function outboxRows(
   event: {
     partnerId: number;
     environments: readonly Environment[];
@@ -36,26 +35,20 @@ export async function enqueueEvent(
     payload: string;
   },
   now: number,
-): Promise<void> {
-  if (event.environments.length === 0) return;
-  await db
-    .insertInto('outbox_events')
-    .values(
-      event.environments.map((environment) => ({
-        id: newEventId(),
-        partner_id: event.partnerId,
-        environment,
-        type: event.type,
-        payload: event.payload,
-        created_at: now,
-        status: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        locked_until: null,
-        lease_token: null,
-        delivered_at: null,
-        last_error: null,
-      })),
-    )
-    .execute();
+): Array<Insertable<OutboxEventsTable>> {
+  return event.environments.map((environment) => ({
+    id: newEventId(),
+    partner_id: event.partnerId,
+    environment,
+    type: event.type,
+    payload: event.payload,
+    created_at: now,
+    status: 'pending',
+    attempts: 0,
+    next_attempt_at: now,
+    locked_until: null,
+    lease_token: null,
+    delivered_at: null,
+    last_error: null,
+  }));
 }
