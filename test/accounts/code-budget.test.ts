@@ -2,20 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   assertError,
-  LOGIN,
-  REGISTER,
-  RESEND_OTP,
   register,
   retryAfterSeconds,
   useAppWithSink,
-  VERIFY_OTP,
   wrongCode,
 } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
 import { registration, uniqueEmail } from '../support/factories.js';
-import { V1 } from '../support/http.js';
+import { FORGOT_PASSWORD, LOGIN, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
-const FORGOT = `${V1}/client/onboarding/password/forgot`;
 const MINUTE = 61_000;
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -30,11 +25,13 @@ for (const dialect of DIALECTS) {
       const started = ctx.t.clock.now();
       for (let code = 2; code <= 10; code++) {
         ctx.t.clock.advance(MINUTE);
-        const response = await ctx.t.api.post(code % 2 === 0 ? RESEND_OTP : FORGOT, { email: account.email });
+        const response = await ctx.t.api.post(code % 2 === 0 ? RESEND_OTP : FORGOT_PASSWORD, {
+          email: account.email,
+        });
         assert.equal(response.status, 200, `code ${code}: ${response.text}`);
       }
       ctx.t.clock.advance(MINUTE);
-      for (const path of [RESEND_OTP, FORGOT]) {
+      for (const path of [RESEND_OTP, FORGOT_PASSWORD]) {
         const refused = await ctx.t.api.post(path, { email: account.email });
         assertError(refused, 429, 'RATE_LIMITED');
         const retryAfter = retryAfterSeconds(refused);
@@ -56,7 +53,7 @@ for (const dialect of DIALECTS) {
     it('counts an unknown address the same way (the budget reveals nothing)', async () => {
       const email = uniqueEmail('nobody');
       for (let code = 1; code <= 10; code++) {
-        const response = await ctx.t.api.post(code % 2 === 0 ? RESEND_OTP : FORGOT, { email });
+        const response = await ctx.t.api.post(code % 2 === 0 ? RESEND_OTP : FORGOT_PASSWORD, { email });
         assert.equal(response.status, 200, `code ${code}: ${response.text}`);
         ctx.t.clock.advance(MINUTE);
       }

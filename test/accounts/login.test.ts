@@ -7,7 +7,6 @@ import {
   assertError,
   assertFieldError,
   auditActions,
-  LOGIN,
   register,
   retryAfterSeconds,
   useAppWithSink,
@@ -15,6 +14,7 @@ import {
 } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
 import { uniqueEmail } from '../support/factories.js';
+import { LOGIN } from '../support/paths.js';
 
 const LOCK_WINDOW_MS = 15 * 60 * 1000;
 

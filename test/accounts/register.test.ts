@@ -6,8 +6,6 @@ import {
   assertError,
   assertFieldError,
   auditActions,
-  LOGIN,
-  REGISTER,
   randomPassword,
   register,
   registerWithOtp,
@@ -15,6 +13,7 @@ import {
 } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
 import { registration, uniqueEmail } from '../support/factories.js';
+import { LOGIN, REGISTER } from '../support/paths.js';
 
 const FIELDS = ['business_name', 'email', 'password', 'password_confirmation', 'phone'] as const;
 /** Fields whose validity does not depend on another field. */

@@ -4,16 +4,15 @@ import {
   assertError,
   assertFieldError,
   auditActions,
-  RESEND_OTP,
   register,
   registerWithOtp,
   retryAfterSeconds,
   useAppWithSink,
-  VERIFY_OTP,
   verifiedAccount,
 } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
 import { uniqueEmail } from '../support/factories.js';
+import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
 const RESEND_MESSAGE_OK = (body: { status: string; message: string; data?: unknown }) => {
   assert.equal(body.status, 'success');

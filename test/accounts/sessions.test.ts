@@ -1,16 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  assertError,
-  auditActions,
-  BUSINESS_INFO,
-  LOGIN,
-  LOGOUT,
-  useAppWithSink,
-  verifiedAccount,
-} from '../support/account-flows.js';
+import { assertError, auditActions, useAppWithSink, verifiedAccount } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
+import { BUSINESS_INFO, LOGIN, LOGOUT } from '../support/paths.js';
 
 const SESSION_TTL_MS = 7200 * 1000;
 

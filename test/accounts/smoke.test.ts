@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
+import { BUSINESS_INFO, LOGOUT } from '../support/paths.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 for (const dialect of DIALECTS) {
@@ -20,13 +20,13 @@ for (const dialect of DIALECTS) {
 
     it('registers, verifies by e-mailed code, logs in, reads the profile and logs out', async () => {
       const partner = await createPartner(t, sink);
-      const profile = await t.api.get(`${V1}/client/onboarding/business-info`, { token: partner.token });
+      const profile = await t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(profile.status, 200);
       assert.equal(profile.body.data.company_id, partner.companyId);
       assert.equal(profile.body.data.environment, 'sandbox');
-      const logout = await t.api.post(`${V1}/client/onboarding/logout`, undefined, { token: partner.token });
+      const logout = await t.api.post(LOGOUT, undefined, { token: partner.token });
       assert.equal(logout.status, 200);
-      const after = await t.api.get(`${V1}/client/onboarding/business-info`, { token: partner.token });
+      const after = await t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(after.status, 401);
       assert.equal(after.body.error_code, 'UNAUTHENTICATED');
       const stored = await t.db

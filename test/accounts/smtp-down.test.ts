@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { eventually, RESEND_OTP, register, VERIFY_OTP } from '../support/account-flows.js';
+import { eventually, register } from '../support/account-flows.js';
 import { createTestApp, createTestDatabase, DIALECTS, startApp, type TestApp } from '../support/app.js';
+import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 
 /** A TCP server that accepts connections and then never says a word (or drops them at once). */

@@ -4,15 +4,13 @@ import {
   assertError,
   assertFieldError,
   auditActions,
-  LOGIN,
-  RESEND_OTP,
   registerWithOtp,
   useAppWithSink,
-  VERIFY_OTP,
   wrongCode,
 } from '../support/account-flows.js';
 import { DIALECTS, type TestApp } from '../support/app.js';
 import { uniqueEmail } from '../support/factories.js';
+import { LOGIN, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
 const OTP_TTL_MS = 10 * 60 * 1000;
 

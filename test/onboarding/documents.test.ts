@@ -4,13 +4,11 @@ import { DIALECTS } from '../support/app.js';
 import type { Partner } from '../support/factories.js';
 import { JPEG_BYTES, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
 import {
-  ADMIN_PARTNERS,
   adminPost,
   assertError,
   assertValidationError,
   CONTRACT_DOCUMENT_TYPES,
   currentDocuments,
-  DOCUMENTS,
   fileOfSize,
   MIB,
   newPartner,
@@ -22,6 +20,7 @@ import {
   submittedPartner,
   useSuiteApp,
 } from '../support/onboarding-suite.js';
+import { adminDocumentUrl, DOCUMENTS } from '../support/paths.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
@@ -280,7 +279,7 @@ for (const dialect of DIALECTS) {
       const reason = 'The MEMART pages are out of order.';
       const rejected = await adminPost(
         suite.t,
-        `${ADMIN_PARTNERS}/${partner.companyId}/documents/${upload.body.data.id}/reject`,
+        adminDocumentUrl(partner.companyId, upload.body.data.id, 'reject'),
         { reason },
       );
       assert.equal(rejected.status, 200, rejected.text);

@@ -6,14 +6,13 @@ import {
   assertError,
   assertValidationError,
   auditActions,
-  ENVIRONMENT,
-  LOGIN,
   newPartner,
   profileOf,
   rejectedPartner,
   submittedPartner,
   useSuiteApp,
 } from '../support/onboarding-suite.js';
+import { ENVIRONMENT, LOGIN } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
   describe(`environment switch [${dialect.name}]`, { skip: dialect.skip }, () => {

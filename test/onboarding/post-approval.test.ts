@@ -3,11 +3,9 @@ import { describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
 import { PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
 import {
-  ADMIN_PARTNERS,
   activePartner,
   adminGet,
   adminPost,
-  BUSINESS_INFO,
   newPartner,
   partnerRecord,
   postDocument,
@@ -19,6 +17,7 @@ import {
   submittedPartner,
   useSuiteApp,
 } from '../support/onboarding-suite.js';
+import { ADMIN_PARTNERS, adminDocumentUrl, BUSINESS_INFO } from '../support/paths.js';
 
 interface QueueItem {
   company_id: number;
@@ -73,10 +72,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await queue(suite, false)).has(partner.companyId), false);
 
       const memart = await currentDocument(suite, partner.companyId, 'memart');
-      const approved = await adminPost(
-        suite.t,
-        `${ADMIN_PARTNERS}/${partner.companyId}/documents/${memart.id}/approve`,
-      );
+      const approved = await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart.id, 'approve'));
       assert.equal(approved.status, 200, approved.text);
       assert.equal((await queue(suite, true)).has(partner.companyId), false, 'decided: out of the queue');
       assert.ok((await queue(suite, false)).has(partner.companyId));

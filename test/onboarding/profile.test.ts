@@ -6,7 +6,6 @@ import {
   assertError,
   assertValidationError,
   auditActions,
-  BUSINESS_INFO,
   CONTRACT_BUSINESS_TYPES,
   CONTRACT_CHECKLISTS,
   newPartner,
@@ -15,6 +14,7 @@ import {
   submittedPartner,
   useSuiteApp,
 } from '../support/onboarding-suite.js';
+import { BUSINESS_INFO } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding profile [${dialect.name}]`, { skip: dialect.skip }, () => {

@@ -2,11 +2,8 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
 import type { Partner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
 import { form, JPEG_BYTES, PDF_BYTES, PNG_BYTES, representativeFields } from '../support/onboarding.js';
 import {
-  ADMIN_PARTNERS,
-  AUDIT_EVENTS,
   adminGet,
   assertError,
   assertValidationError,
@@ -21,13 +18,13 @@ import {
   pinClock,
   postRepresentative,
   profileOf,
-  REPRESENTATIVE,
   readStoredFile,
   setBusinessType,
   storedFiles,
   submittedPartner,
   useSuiteApp,
 } from '../support/onboarding-suite.js';
+import { AUDIT_EVENTS, adminPartnerUrl, BUSINESS_INFO, REPRESENTATIVE } from '../support/paths.js';
 
 const PASSING_BVN = '22123456789';
 const FAILING_BVN = '12345678901';
@@ -594,10 +591,10 @@ for (const dialect of DIALECTS) {
         const saved = await postRepresentative(suite.t, partner.token, { bvn });
         assert.equal(saved.status, 201, saved.text);
         const again = await postRepresentative(suite.t, partner.token, { bvn });
-        const profile = await suite.t.api.get(`${V1}/client/onboarding/business-info`, {
+        const profile = await suite.t.api.get(BUSINESS_INFO, {
           token: partner.token,
         });
-        const record = await adminGet(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}`);
+        const record = await adminGet(suite.t, adminPartnerUrl(partner.companyId));
         const audit = await adminGet(suite.t, `${AUDIT_EVENTS}?company_id=${partner.companyId}&limit=100`);
         for (const response of [saved, again, profile, record, audit]) {
           assert.ok(!response.text.includes(bvn), `whole BVN in ${response.text}`);

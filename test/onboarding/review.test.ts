@@ -4,11 +4,8 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { DIALECTS, TEST_ADMIN_KEY } from '../support/app.js';
 import type { Partner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
 import { adminHeaders, completeOnboarding, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
 import {
-  ADMIN_PARTNERS,
-  AUDIT_EVENTS,
   activePartner,
   adminGet,
   adminPost,
@@ -29,6 +26,14 @@ import {
   submittedPartner,
   useSuiteApp,
 } from '../support/onboarding-suite.js';
+import {
+  ADMIN_PARTNERS,
+  AUDIT_EVENTS,
+  adminDocumentUrl,
+  adminPartnerUrl,
+  BUSINESS_INFO,
+  LOGIN,
+} from '../support/paths.js';
 
 interface AdminDocument {
   id: string;
@@ -47,7 +52,7 @@ async function currentDocumentId(suite: Suite, companyId: number, documentType: 
 }
 
 const documentUrl = (companyId: number, documentId: string, action: string) =>
-  `${ADMIN_PARTNERS}/${companyId}/documents/${documentId}/${action}`;
+  adminDocumentUrl(companyId, documentId, action);
 
 for (const dialect of DIALECTS) {
   describe(`submission and back-office review [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -132,8 +137,8 @@ for (const dialect of DIALECTS) {
     describe('admin authentication', () => {
       const paths = (companyId: number) => [
         ['GET', ADMIN_PARTNERS],
-        ['GET', `${ADMIN_PARTNERS}/${companyId}`],
-        ['POST', `${ADMIN_PARTNERS}/${companyId}/approve`],
+        ['GET', adminPartnerUrl(companyId)],
+        ['POST', adminPartnerUrl(companyId, 'approve')],
         ['GET', `${AUDIT_EVENTS}?company_id=${companyId}`],
       ];
 
@@ -263,12 +268,12 @@ for (const dialect of DIALECTS) {
         const unknown = 2_000_000_000;
         const documentId = randomUUID();
         const requests: Array<[string, string, unknown?]> = [
-          ['GET', `${ADMIN_PARTNERS}/${unknown}`],
+          ['GET', adminPartnerUrl(unknown)],
           ['GET', `${ADMIN_PARTNERS}/abc`],
           ['GET', `${ADMIN_PARTNERS}/0`],
-          ['POST', `${ADMIN_PARTNERS}/${unknown}/approve`],
-          ['POST', `${ADMIN_PARTNERS}/${unknown}/request-changes`, { reason: 'x' }],
-          ['POST', `${ADMIN_PARTNERS}/${unknown}/reject`, { reason: 'x' }],
+          ['POST', adminPartnerUrl(unknown, 'approve')],
+          ['POST', adminPartnerUrl(unknown, 'request-changes'), { reason: 'x' }],
+          ['POST', adminPartnerUrl(unknown, 'reject'), { reason: 'x' }],
           ['POST', documentUrl(unknown, documentId, 'approve')],
           ['POST', documentUrl(unknown, documentId, 'reject'), { reason: 'x' }],
           ['GET', documentUrl(unknown, documentId, 'file')],
@@ -439,7 +444,7 @@ for (const dialect of DIALECTS) {
         const partner = await submittedPartner(suite);
         const outboxBefore = (await outboxEvents(suite.t, partner.companyId)).length;
         const auditBefore = (await auditActions(suite.t, partner.companyId)).length;
-        const response = await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/approve`);
+        const response = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'approve'));
         assertError(response, 409, 'ONBOARDING_INCOMPLETE');
         assert.deepEqual(response.body.errors, {
           'documents.cac_certificate': ['not approved'],
@@ -449,7 +454,7 @@ for (const dialect of DIALECTS) {
 
         const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
         await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'));
-        const partial = await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/approve`);
+        const partial = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'approve'));
         assertError(partial, 409, 'ONBOARDING_INCOMPLETE');
         assert.deepEqual(Object.keys(partial.body.errors ?? {}).sort(), [
           'documents.memart',
@@ -482,7 +487,7 @@ for (const dialect of DIALECTS) {
           ['reject', { reason: 'x' }],
         ] as const) {
           assertError(
-            await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/${action}`, body),
+            await adminPost(suite.t, adminPartnerUrl(partner.companyId, action), body),
             409,
             'ONBOARDING_LOCKED',
           );
@@ -522,11 +527,11 @@ for (const dialect of DIALECTS) {
       it('requests changes: back to in_progress with review_notes the partner sees, then resubmission works', async () => {
         const partner = await submittedPartner(suite);
         assertValidationError(
-          await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/request-changes`, {}),
+          await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'request-changes'), {}),
           ['reason'],
         );
         const reason = 'Upload the certified true copy of the MEMART.';
-        const response = await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/request-changes`, {
+        const response = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'request-changes'), {
           reason,
         });
         assert.equal(response.status, 200, response.text);
@@ -589,7 +594,7 @@ for (const dialect of DIALECTS) {
           ['reject', { reason: 'again' }],
         ] as const) {
           assertError(
-            await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/${action}`, body),
+            await adminPost(suite.t, adminPartnerUrl(partner.companyId, action), body),
             409,
             'ONBOARDING_LOCKED',
           );
@@ -647,7 +652,7 @@ for (const dialect of DIALECTS) {
         await adminPost(suite.t, documentUrl(partner.companyId, memart, 'approve'), undefined, {
           'x-request-id': 'audit-approve-memart',
         });
-        const failedLogin = await suite.t.api.post(`${V1}/client/onboarding/login`, {
+        const failedLogin = await suite.t.api.post(LOGIN, {
           email: partner.email,
           password: 'definitely-not-the-password',
         });
@@ -730,10 +735,10 @@ for (const dialect of DIALECTS) {
       const requests: Array<[string, string, unknown?]> = [
         ['GET', ADMIN_PARTNERS],
         ['GET', `${ADMIN_PARTNERS}?onboarding_status=under_review`],
-        ['GET', `${ADMIN_PARTNERS}/${partner.companyId}`],
-        ['POST', `${ADMIN_PARTNERS}/${partner.companyId}/approve`],
-        ['POST', `${ADMIN_PARTNERS}/${partner.companyId}/request-changes`, { reason: 'x' }],
-        ['POST', `${ADMIN_PARTNERS}/${partner.companyId}/reject`, { reason: 'x' }],
+        ['GET', adminPartnerUrl(partner.companyId)],
+        ['POST', adminPartnerUrl(partner.companyId, 'approve')],
+        ['POST', adminPartnerUrl(partner.companyId, 'request-changes'), { reason: 'x' }],
+        ['POST', adminPartnerUrl(partner.companyId, 'reject'), { reason: 'x' }],
         ['POST', documentUrl(partner.companyId, documentId, 'approve')],
         ['POST', documentUrl(partner.companyId, documentId, 'reject'), { reason: 'x' }],
         ['GET', documentUrl(partner.companyId, documentId, 'file')],
@@ -754,7 +759,7 @@ for (const dialect of DIALECTS) {
 
     it('keeps the partner API working', async () => {
       const partner = await newPartner(suite);
-      const response = await suite.t.api.get(`${V1}/client/onboarding/business-info`, {
+      const response = await suite.t.api.get(BUSINESS_INFO, {
         token: partner.token,
       });
       assert.equal(response.status, 200, response.text);

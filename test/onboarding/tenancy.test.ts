@@ -3,7 +3,6 @@ import { describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
 import { PDF_BYTES } from '../support/onboarding.js';
 import {
-  BUSINESS_INFO,
   currentDocuments,
   newPartner,
   postDocument,
@@ -11,6 +10,7 @@ import {
   profileOf,
   useSuiteApp,
 } from '../support/onboarding-suite.js';
+import { BUSINESS_INFO } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding tenancy [${dialect.name}]`, { skip: dialect.skip }, () => {

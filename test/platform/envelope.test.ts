@@ -2,17 +2,11 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import {
-  assertError,
-  BUSINESS_INFO,
-  LOGIN,
-  type RawResponse,
-  REGISTER,
-  requestFrom,
-} from '../support/account-flows.js';
+import { assertError, type RawResponse, requestFrom } from '../support/account-flows.js';
 import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
 import { registration, uniqueEmail } from '../support/factories.js';
-import { type ApiResponse, V1 } from '../support/http.js';
+import type { ApiResponse } from '../support/http.js';
+import { API_PREFIX, BUSINESS_INFO, LOGIN, OPENAPI, REGISTER } from '../support/paths.js';
 
 const ENVELOPE_KEYS = new Set(['status', 'message', 'data', 'error_code', 'errors']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -98,8 +92,8 @@ for (const dialect of DIALECTS) {
       const responses = [
         await t.api.get('/healthz'),
         await t.api.get('/readyz'),
-        await t.api.get(`${V1}/openapi.json`),
-        await t.api.get(`${V1}/no-such-route`),
+        await t.api.get(OPENAPI),
+        await t.api.get(`${API_PREFIX}/no-such-route`),
         await t.api.get(REGISTER),
         await rawJson(REGISTER, '{"email":'),
         await t.api.post(REGISTER, {}),
@@ -115,7 +109,7 @@ for (const dialect of DIALECTS) {
       for (const id of ['client-req-123', 'trace:4bf92f3577b34da6.a3ce929d0e0e4736_01', 'x'.repeat(128)]) {
         const response = await t.api.get('/healthz', { headers: { 'x-request-id': id } });
         assert.equal(response.headers.get('x-request-id'), id);
-        const error = await t.api.get(`${V1}/nowhere`, { headers: { 'x-request-id': id } });
+        const error = await t.api.get(`${API_PREFIX}/nowhere`, { headers: { 'x-request-id': id } });
         assert.equal(error.headers.get('x-request-id'), id);
       }
       for (const id of ['has spaces in it', 'x'.repeat(129), '<script>alert(1)</script>', 'a/b', 'a"b', '']) {
@@ -128,21 +122,21 @@ for (const dialect of DIALECTS) {
 
     it('answers an unknown route with 404 NOT_FOUND in the envelope', async () => {
       for (const path of [
-        `${V1}/no-such-route`,
+        `${API_PREFIX}/no-such-route`,
         '/no-such-route',
-        `${V1}/client/onboarding/registerx`,
-        `${V1}/client/onboarding/register/extra`,
+        `${API_PREFIX}/client/onboarding/registerx`,
+        `${REGISTER}/extra`,
         '/baas/api/v2/client/onboarding/register',
       ]) {
         const response = await requestFrom('127.0.0.1', `${t.url}${path}`);
         assertCleanError(response, 404, 'NOT_FOUND');
       }
-      const post = await t.api.post(`${V1}/no-such-route`, { a: 1 });
+      const post = await t.api.post(`${API_PREFIX}/no-such-route`, { a: 1 });
       assertCleanError(post, 404, 'NOT_FOUND');
     });
 
     it('answers a URL with broken percent-encoding with the error envelope, request id and security headers', async () => {
-      for (const path of [`${V1}/%E0%A4%A`, '/%', `${V1}/client/onboarding/%zz`]) {
+      for (const path of [`${API_PREFIX}/%E0%A4%A`, '/%', `${API_PREFIX}/client/onboarding/%zz`]) {
         const response = await requestFrom('127.0.0.1', `${t.url}${path}`);
         const code = response.status === 404 ? 'NOT_FOUND' : 'MALFORMED_REQUEST';
         assert.ok([400, 404].includes(response.status), `${path}: ${response.status}`);
@@ -297,7 +291,7 @@ for (const dialect of DIALECTS) {
     it('sends security headers on successes and errors', async () => {
       const responses = [
         await t.api.get('/healthz'),
-        await t.api.get(`${V1}/no-such-route`),
+        await t.api.get(`${API_PREFIX}/no-such-route`),
         await t.api.get(REGISTER),
         await t.api.post(REGISTER, {}),
         await t.api.get(BUSINESS_INFO),
@@ -318,7 +312,7 @@ for (const dialect of DIALECTS) {
         assert.equal(typeof response.body.message, 'string');
       }
       // The probes live at the root, not under the API prefix.
-      assertCleanError(await t.api.get(`${V1}/healthz`), 404, 'NOT_FOUND');
+      assertCleanError(await t.api.get(`${API_PREFIX}/healthz`), 404, 'NOT_FOUND');
     });
   });
 }

@@ -4,9 +4,9 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
 import { registration } from '../support/factories.js';
-import { V1 } from '../support/http.js';
 import { form, PDF_BYTES } from '../support/onboarding.js';
-import { PATHS, until } from '../support/proofs.js';
+import { DOCUMENTS, LOGIN, REGISTER, VERIFY_OTP } from '../support/paths.js';
+import { until } from '../support/proofs.js';
 
 /**
  * Everything under DATA_DIR is private to the service's user: directories 0700, files 0600 (the
@@ -56,7 +56,7 @@ for (const dialect of DIALECTS) {
     /** Registers, verifies from the outbox, logs in and uploads a document. */
     async function exercise(instance: Awaited<ReturnType<typeof startApp>>): Promise<void> {
       const body = registration();
-      assert.equal((await instance.api.post(`${V1}/client/onboarding/register`, body)).status, 201);
+      assert.equal((await instance.api.post(REGISTER, body)).status, 201);
       const outbox = path.join(dataDir, 'outbox');
       const mail = await until('the outbox e-mail', () =>
         existsSync(outbox)
@@ -66,14 +66,14 @@ for (const dialect of DIALECTS) {
           : undefined,
       );
       const otp = /verification code is (\d{6})/.exec(mail)?.[1];
-      const verified = await instance.api.post(`${V1}/client/onboarding/verify-otp`, {
+      const verified = await instance.api.post(VERIFY_OTP, {
         email: body.email,
         otp,
       });
       assert.equal(verified.status, 200, verified.text);
-      const login = await instance.api.post(PATHS.login, { email: body.email, password: body.password });
+      const login = await instance.api.post(LOGIN, { email: body.email, password: body.password });
       assert.equal(login.status, 200, login.text);
-      const upload = await instance.api.request('POST', PATHS.documents, {
+      const upload = await instance.api.request('POST', DOCUMENTS, {
         token: login.body.data.token,
         body: form({ document_type: 'other' }, { file: { bytes: PDF_BYTES, name: 'other.pdf' } }),
       });

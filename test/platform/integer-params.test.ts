@@ -3,7 +3,8 @@ import { before, describe, it } from 'node:test';
 import { register, useAppWithSink } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
 import { adminHeaders } from '../support/onboarding.js';
-import { assertError, PATHS } from '../support/proofs.js';
+import { AUDIT_EVENTS, adminPartnerUrl } from '../support/paths.js';
+import { assertError } from '../support/proofs.js';
 
 /**
  * Integer path and query values are plain decimal digits. ajv's coercion alone would read `0x2`,
@@ -35,11 +36,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('finds a partner by its plain id and answers 404 NOT_FOUND to every other spelling of it', async () => {
-      const found = await context.t.api.get(`${PATHS.adminPartners}/${companyId}`, { headers: adminHeaders });
+      const found = await context.t.api.get(adminPartnerUrl(companyId), { headers: adminHeaders });
       assert.equal(found.status, 200, found.text);
       assert.equal(found.body.data.company_id, companyId);
       for (const alias of aliases(companyId)) {
-        const response = await context.t.api.get(`${PATHS.adminPartners}/${alias}`, {
+        const response = await context.t.api.get(adminPartnerUrl(alias), {
           headers: adminHeaders,
         });
         assertError(response, 404, 'NOT_FOUND', `/admin/partners/${alias}`);
@@ -47,7 +48,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 422 VALIDATION_FAILED naming the field to a query integer in another notation', async () => {
-      const audit = `${PATHS.admin}audit-events`;
+      const audit = AUDIT_EVENTS;
       for (const [query, field] of [
         ...aliases(companyId).map((alias) => [`company_id=${alias}`, 'company_id'] as const),
         ['limit=1e1', 'limit'],

@@ -3,7 +3,8 @@ import { describe, it } from 'node:test';
 import { useAppWithSink } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
 import { registration } from '../support/factories.js';
-import { envelopeOf, PATHS } from '../support/proofs.js';
+import { REGISTER } from '../support/paths.js';
+import { envelopeOf } from '../support/proofs.js';
 import { rawHttp } from '../support/raw-http.js';
 
 /**
@@ -25,7 +26,7 @@ for (const dialect of DIALECTS) {
         port,
         Buffer.concat([
           Buffer.from(
-            `POST ${PATHS.register} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${contentType}\r\n` +
+            `POST ${REGISTER} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${contentType}\r\n` +
               `Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
           ),
           bytes,

@@ -1,20 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  BUSINESS_INFO,
-  eventually,
-  LOGIN,
-  LOGOUT,
-  REGISTER,
-  RESEND_OTP,
-  randomPassword,
-  useAppWithSink,
-  VERIFY_OTP,
-  wrongCode,
-} from '../support/account-flows.js';
+import { eventually, randomPassword, useAppWithSink, wrongCode } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
 import { registration } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
+import { BUSINESS_INFO, LOGIN, LOGOUT, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
 /** The code as a token of its own: six digits may occur inside ids and timestamps by chance. */
 const standalone = (digits: string) => new RegExp(`(?<![0-9A-Za-z])${digits}(?![0-9A-Za-z])`);

@@ -4,7 +4,8 @@ import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, startApp, type TestDatabase } from '../support/app.js';
 import { createPartner, type Partner } from '../support/factories.js';
 import { adminHeaders, form, PDF_BYTES } from '../support/onboarding.js';
-import { envelopeOf, PATHS } from '../support/proofs.js';
+import { API_PREFIX, adminDocumentUrl, DOCUMENTS, LOGIN } from '../support/paths.js';
+import { envelopeOf } from '../support/proofs.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
@@ -98,7 +99,7 @@ describe('answers Node would give by itself carry the envelope and the security 
     const body = '{"email":"nobody@example.com"}';
     const login = await rawHttp(
       port,
-      `POST ${PATHS.login} HTTP/1.1\r\nHost: x\r\nExpect: evil\r\nContent-Type: application/json\r\n` +
+      `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\nExpect: evil\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${body.length}\r\n\r\n${body}`,
     );
     assertApiAnswer(login, 422, 'VALIDATION_FAILED');
@@ -107,7 +108,7 @@ describe('answers Node would give by itself carry the envelope and the security 
   it('still sends 100 Continue for an Expect list that holds 100-continue beside an unknown member', async () => {
     const body = '{"email":"nobody@example.com"}';
     const head =
-      `POST ${PATHS.login} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue, evil\r\n` +
+      `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue, evil\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
     const result = await new Promise<string>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
@@ -149,7 +150,7 @@ describe('answers Node would give by itself carry the envelope and the security 
     assertApiAnswer(websocket, 200, null);
     const h2c = await rawHttp(
       port,
-      'GET /baas/api/v1/nowhere HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n' +
+      `GET ${API_PREFIX}/nowhere HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n` +
         'Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n',
     );
     assertApiAnswer(h2c, 404, 'NOT_FOUND');
@@ -162,12 +163,12 @@ describe('answers Node would give by itself carry the envelope and the security 
 
     before(async () => {
       partner = await createPartner(instance, sink);
-      const upload = await instance.api.request('POST', PATHS.documents, {
+      const upload = await instance.api.request('POST', DOCUMENTS, {
         token: partner.token,
         body: form({ document_type: 'other' }, { file: { bytes: fileBytes, name: 'big.pdf' } }),
       });
       assert.equal(upload.status, 201, upload.text);
-      documentUrl = `${PATHS.adminPartners}/${partner.companyId}/documents/${upload.body.data.id}/file`;
+      documentUrl = adminDocumentUrl(partner.companyId, upload.body.data.id, 'file');
     });
 
     it('never writes an error answer into the body of a response that has started', async () => {

@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, type TestApp } from '../support/app.js';
+import { OPENAPI } from '../support/paths.js';
 
 const SNAPSHOT = new URL('../__snapshots__/openapi.json', import.meta.url);
 
@@ -20,7 +21,7 @@ describe('OpenAPI document snapshot', () => {
   });
 
   it('matches the checked-in document', async () => {
-    const response = await fetch(`${t.url}/baas/api/v1/openapi.json`);
+    const response = await fetch(`${t.url}${OPENAPI}`);
     assert.equal(response.status, 200);
     const current = `${JSON.stringify(await response.json(), null, 2)}\n`;
     if (process.env['UPDATE_SNAPSHOTS'] === '1') writeFileSync(SNAPSHOT, current);

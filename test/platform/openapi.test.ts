@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
-import { V1 } from '../support/http.js';
+import { API_PREFIX, OPENAPI } from '../support/paths.js';
 
-const OPENAPI = `${V1}/openapi.json`;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
 /**
@@ -62,7 +61,7 @@ for (const dialect of DIALECTS) {
       // Sanity: the parser found the account routes, so an empty list cannot pass.
       for (const path of ['/register', '/verify-otp', '/resend-otp', '/login', '/logout']) {
         assert.ok(
-          served.some((route) => route.path === `${V1}/client/onboarding${path}`),
+          served.some((route) => route.path === `${API_PREFIX}/client/onboarding${path}`),
           `route tree parse missed ${path}`,
         );
       }
@@ -120,7 +119,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('documents the account endpoints with the contract status codes and error codes', () => {
-      const account = (path: string) => doc.paths[`${V1}/client/onboarding/${path}`].post;
+      const account = (path: string) => doc.paths[`${API_PREFIX}/client/onboarding/${path}`].post;
       const errorCodes = (operation: { responses: Record<string, unknown> }, status: string) => {
         const response = operation.responses[status] as
           | { content?: Record<string, { schema?: { properties?: { error_code?: { enum?: string[] } } } }> }

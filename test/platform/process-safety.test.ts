@@ -9,7 +9,8 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createTestDatabase, DIALECTS, TEST_ENCRYPTION_KEY, type TestDatabase } from '../support/app.js';
 import { uniqueEmail } from '../support/factories.js';
-import { Api, V1 } from '../support/http.js';
+import { Api } from '../support/http.js';
+import { RESEND_OTP } from '../support/paths.js';
 import { until } from '../support/proofs.js';
 import { childDatabaseUrl, spawnServer, stopServer, waitUntilReady } from '../support/server-process.js';
 import { freePort } from '../support/smtp-sink.js';
@@ -17,7 +18,6 @@ import { freePort } from '../support/smtp-sink.js';
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = path.join(ROOT, 'test', 'support', 'safety-net-child.ts');
 const TSX = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const RESEND_OTP = `${V1}/client/onboarding/resend-otp`;
 
 interface Child {
   process: ChildProcess;

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
-  BUSINESS_INFO,
   type RawResponse,
   randomLoopbackAddress,
   requestFrom,
@@ -15,6 +14,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from '../support/app.js';
+import { BUSINESS_INFO, LOGIN } from '../support/paths.js';
 import { redisProblem, TEST_REDIS_URL } from '../support/proofs.js';
 
 const redisSkip = await redisProblem();
@@ -45,9 +45,7 @@ for (const dialect of DIALECTS) {
         assert.equal(response.status, 401, `request ${i}: ${response.text}`);
       }
       assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
-      assertRateLimited(
-        await requestFrom(ip, `${t.url}/baas/api/v1/client/onboarding/login`, { method: 'POST' }),
-      );
+      assertRateLimited(await requestFrom(ip, `${t.url}${LOGIN}`, { method: 'POST' }));
     });
 
     it('keeps /healthz and /readyz outside the budget', async () => {

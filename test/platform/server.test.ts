@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { eventually, LOGIN, REGISTER, VERIFY_OTP } from '../support/account-flows.js';
+import { eventually } from '../support/account-flows.js';
 import {
   createTestDatabase,
   DIALECTS,
@@ -19,6 +19,7 @@ import {
 } from '../support/app.js';
 import { registration } from '../support/factories.js';
 import { Api } from '../support/http.js';
+import { LOGIN, REGISTER, VERIFY_OTP } from '../support/paths.js';
 import { freePort } from '../support/smtp-sink.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

@@ -13,7 +13,8 @@ import {
 } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import { Api } from '../support/http.js';
-import { createApiKey, creditUrl, customerBody, listAll, PATHS, until } from '../support/proofs.js';
+import { CREATE_ACCOUNT, creditUrl, VIRTUAL_ACCOUNTS, WEBHOOK } from '../support/paths.js';
+import { createApiKey, customerBody, listAll, until } from '../support/proofs.js';
 import {
   childDatabaseUrl,
   type ServerProcess,
@@ -83,7 +84,7 @@ async function writeLoad(api: Api, key: string, seedAccounts: AckedAccount[], ki
       if ((index + round) % 2 === 0) {
         const body = customerBody();
         try {
-          const response = await api.post(PATHS.createAccount, body, { token: key });
+          const response = await api.post(CREATE_ACCOUNT, body, { token: key });
           if (response.status !== 201) outcome.refused.push(response.text);
           else {
             const account = response.body.data;
@@ -178,13 +179,13 @@ for (const dialect of DIALECTS) {
       const partner = await createPartner({ api }, sink);
       partnerId = partner.companyId;
       key = (await createApiKey(api, partner.token, 'sandbox')).key;
-      const endpoint = await api.put(PATHS.webhook, { url: receiver.url }, { token: key });
+      const endpoint = await api.put(WEBHOOK, { url: receiver.url }, { token: key });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secret = endpoint.body.data.secret;
       seed = [];
       for (let i = 0; i < 3; i++) {
         const body = customerBody();
-        const created = await api.post(PATHS.createAccount, body, { token: key });
+        const created = await api.post(CREATE_ACCOUNT, body, { token: key });
         assert.equal(created.status, 201, created.text);
         seed.push({ ...created.body.data, email: String(body['email']) });
       }
@@ -227,7 +228,7 @@ for (const dialect of DIALECTS) {
     it('keeps every acknowledged account with its exact number', async () => {
       const api = new Api(server!.url);
       const listed = new Map(
-        (await listAll(api, PATHS.accounts, key)).map((account) => [
+        (await listAll(api, VIRTUAL_ACCOUNTS, key)).map((account) => [
           account.account_number as string,
           account,
         ]),
@@ -268,7 +269,7 @@ for (const dialect of DIALECTS) {
         assert.equal(Number(row.amount_kobo), credit.amountKobo);
         assert.equal(row.account_number, credit.accountNumber);
       }
-      const accounts = await listAll(api, PATHS.accounts, key);
+      const accounts = await listAll(api, VIRTUAL_ACCOUNTS, key);
       const acknowledgedIds = new Set(load.credits.map((credit) => credit.transactionId));
       for (const account of accounts) {
         const rows = ledger.filter((row) => row.account_number === account.account_number);

@@ -5,15 +5,14 @@ import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
 import { createPartner, type Partner } from '../support/factories.js';
 import type { Api } from '../support/http.js';
+import { BUSINESS_INFO, CREATE_ACCOUNT, creditUrl, LOGIN, LOGOUT, WEBHOOK } from '../support/paths.js';
 import {
   assertError,
   clearIpCounter,
   createApiKey,
-  creditUrl,
   customerBody,
   envelopeOf,
   loginSession,
-  PATHS,
   randomLoopbackAddress,
   rawRequest,
   redisProblem,
@@ -88,29 +87,25 @@ for (const dialect of DIALECTS) {
     it('accepts a session from a login on instance 1 on instance 2, and a logout on 2 revokes it on 1', async () => {
       const token = await loginSession(one.api, partner.email, partner.password);
       for (const api of apis()) {
-        const profile = await api.get(PATHS.businessInfo, { token });
+        const profile = await api.get(BUSINESS_INFO, { token });
         assert.equal(profile.status, 200, profile.text);
         assert.equal(profile.body.data.company_id, partner.companyId);
       }
-      const logout = await two.api.post(PATHS.logout, undefined, { token });
+      const logout = await two.api.post(LOGOUT, undefined, { token });
       assert.equal(logout.status, 200, logout.text);
       for (const api of apis()) {
-        assertError(await api.get(PATHS.businessInfo, { token }), 401, 'UNAUTHENTICATED');
+        assertError(await api.get(BUSINESS_INFO, { token }), 401, 'UNAUTHENTICATED');
       }
-      const other = await two.api.get(PATHS.businessInfo, { token: partner.token });
+      const other = await two.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(other.status, 200, 'only the logged-out session is revoked');
     });
 
     it('allocates 100 distinct valid NUBANs to 100 concurrent creates split across both instances', async () => {
       const responses = await Promise.all(
         Array.from({ length: 100 }, (_, index) =>
-          apis()[index % 2]!.post(
-            PATHS.createAccount,
-            customerBody({ email: `split-${index}@example.com` }),
-            {
-              token: key,
-            },
-          ),
+          apis()[index % 2]!.post(CREATE_ACCOUNT, customerBody({ email: `split-${index}@example.com` }), {
+            token: key,
+          }),
         ),
       );
       assert.deepEqual(
@@ -133,17 +128,17 @@ for (const dialect of DIALECTS) {
     it('locks an e-mail after 10 failed logins spread over both instances: the 11th is 429 on either', async () => {
       const victim = await createPartner(two, sink);
       for (let attempt = 1; attempt <= 10; attempt++) {
-        const response = await apis()[attempt % 2]!.post(PATHS.login, {
+        const response = await apis()[attempt % 2]!.post(LOGIN, {
           email: victim.email,
           password: `wrong-password-${attempt}`,
         });
         assertError(response, 401, 'INVALID_CREDENTIALS', `failed login ${attempt}`);
       }
       for (const api of apis()) {
-        const locked = await api.post(PATHS.login, { email: victim.email, password: 'wrong-password-11' });
+        const locked = await api.post(LOGIN, { email: victim.email, password: 'wrong-password-11' });
         assertError(locked, 429, 'RATE_LIMITED');
         assert.match(locked.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
-        const right = await api.post(PATHS.login, { email: victim.email, password: victim.password });
+        const right = await api.post(LOGIN, { email: victim.email, password: victim.password });
         assertError(right, 429, 'RATE_LIMITED', 'even the right password while locked');
       }
     });
@@ -154,7 +149,7 @@ for (const dialect of DIALECTS) {
       const instances = [limitedOne, limitedTwo];
       const remaining: number[] = [];
       for (let i = 0; i < IP_BUDGET; i++) {
-        const response = await rawRequest(`${instances[i % 2]!.url}${PATHS.businessInfo}`, {
+        const response = await rawRequest(`${instances[i % 2]!.url}${BUSINESS_INFO}`, {
           localAddress: ip,
         });
         assert.equal(response.status, 401, `request ${i + 1} is within the budget: ${response.text}`);
@@ -166,14 +161,14 @@ for (const dialect of DIALECTS) {
         'both instances count into one budget',
       );
       for (const instance of instances) {
-        const response = await rawRequest(`${instance.url}${PATHS.businessInfo}`, { localAddress: ip });
+        const response = await rawRequest(`${instance.url}${BUSINESS_INFO}`, { localAddress: ip });
         assert.equal(response.status, 429, response.text);
         assert.equal(envelopeOf(response.text).error_code, 'RATE_LIMITED');
         assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);
       }
       const otherIp = randomLoopbackAddress();
       await clearIpCounter(otherIp);
-      const other = await rawRequest(`${limitedTwo.url}${PATHS.businessInfo}`, { localAddress: otherIp });
+      const other = await rawRequest(`${limitedTwo.url}${BUSINESS_INFO}`, { localAddress: otherIp });
       assert.equal(other.status, 401, 'another IP has its own budget');
       await clearIpCounter(ip);
       await clearIpCounter(otherIp);
@@ -182,13 +177,13 @@ for (const dialect of DIALECTS) {
     it('delivers each webhook exactly once while four instances run the worker on one outbox', async () => {
       const owner = await createPartner(one, sink);
       const ownerKey = (await createApiKey(one.api, owner.token, 'sandbox')).key;
-      const endpoint = await two.api.put(PATHS.webhook, { url: receiver.url }, { token: ownerKey });
+      const endpoint = await two.api.put(WEBHOOK, { url: receiver.url }, { token: ownerKey });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secret = endpoint.body.data.secret;
       receiver.respond = () => 200;
       const created = await Promise.all(
         Array.from({ length: 20 }, (_, index) =>
-          apis()[index % 2]!.post(PATHS.createAccount, customerBody(), { token: ownerKey }),
+          apis()[index % 2]!.post(CREATE_ACCOUNT, customerBody(), { token: ownerKey }),
         ),
       );
       for (const response of created) assert.equal(response.status, 201, response.text);

@@ -3,14 +3,23 @@ import { after, before, describe, it } from 'node:test';
 import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
 import { adminHeaders } from '../support/onboarding.js';
 import {
+  ADMIN_PARTNERS,
+  API_KEYS,
+  AUDIT_EVENTS,
+  CREATE_ACCOUNT,
+  creditUrl,
+  DELIVERIES,
+  TEAM,
+  transactionsUrl,
+  VIRTUAL_ACCOUNTS,
+  WEBHOOK,
+} from '../support/paths.js';
+import {
   type ActivePartner,
   activePartner,
   assertError,
-  creditUrl,
   customerBody,
   memberBody,
-  PATHS,
-  transactionsUrl,
   until,
 } from '../support/proofs.js';
 import { SmtpSink } from '../support/smtp-sink.js';
@@ -64,13 +73,13 @@ for (const dialect of DIALECTS) {
       t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url, WEBHOOK_POLL_MS: '50' } });
       a = await activePartner(t, sink);
       b = await activePartner(t, sink);
-      const hook = await t.api.put(PATHS.webhook, { url: receiver.url }, { token: a.sandboxToken });
+      const hook = await t.api.put(WEBHOOK, { url: receiver.url }, { token: a.sandboxToken });
       assert.equal(hook.status, 201, hook.text);
       for (let i = 0; i < 3; i++) {
-        const created = await t.api.post(PATHS.createAccount, customerBody(), { token: a.sandboxKey });
+        const created = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
         assert.equal(created.status, 201, created.text);
         accountNumber = created.body.data.account_number;
-        const member = await t.api.post(PATHS.team, memberBody(), { token: a.sandboxToken });
+        const member = await t.api.post(TEAM, memberBody(), { token: a.sandboxToken });
         assert.equal(member.status, 201, member.text);
       }
       for (let i = 0; i < 3; i++) {
@@ -82,7 +91,7 @@ for (const dialect of DIALECTS) {
         assert.equal(credit.status, 201, credit.text);
       }
       await until('three delivery attempts', async () => {
-        const log = await t.api.get(`${PATHS.deliveries}?limit=100`, { token: a.sandboxToken });
+        const log = await t.api.get(`${DELIVERIES}?limit=100`, { token: a.sandboxToken });
         return log.body.data.items.length >= 3;
       });
       const partnerLists = (url: string, owner: string): ListCase => ({
@@ -95,22 +104,22 @@ for (const dialect of DIALECTS) {
         ],
       });
       cases = [
-        partnerLists(PATHS.accounts, a.sandboxKey),
+        partnerLists(VIRTUAL_ACCOUNTS, a.sandboxKey),
         {
           ...partnerLists(transactionsUrl(accountNumber), a.sandboxToken),
-          strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken), url: PATHS.accounts }],
+          strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken), url: VIRTUAL_ACCOUNTS }],
         },
         {
-          ...partnerLists(PATHS.team, a.sandboxToken),
+          ...partnerLists(TEAM, a.sandboxToken),
           strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken) }],
         },
         {
-          ...partnerLists(PATHS.apiKeys, a.sandboxToken),
+          ...partnerLists(API_KEYS, a.sandboxToken),
           strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken) }],
         },
-        partnerLists(PATHS.deliveries, a.sandboxToken),
-        { name: 'admin partners', url: PATHS.adminPartners, owner: adminHeaders, strangers: [] },
-        { name: 'admin audit', url: `${PATHS.admin}audit-events`, owner: adminHeaders, strangers: [] },
+        partnerLists(DELIVERIES, a.sandboxToken),
+        { name: 'admin partners', url: ADMIN_PARTNERS, owner: adminHeaders, strangers: [] },
+        { name: 'admin audit', url: AUDIT_EVENTS, owner: adminHeaders, strangers: [] },
       ];
     });
     after(async () => {

@@ -11,7 +11,8 @@ import {
 import { createPartner, type Partner } from '../support/factories.js';
 import { Api } from '../support/http.js';
 import { PDF_BYTES } from '../support/onboarding.js';
-import { envelopeOf, PATHS } from '../support/proofs.js';
+import { BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE } from '../support/paths.js';
+import { envelopeOf } from '../support/proofs.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
 import {
   childDatabaseUrl,
@@ -179,7 +180,7 @@ for (const dialect of DIALECTS) {
     /** The same server process still answers, on a new connection, after the request under test. */
     async function assertStillServing(): Promise<void> {
       assert.equal(server.child.exitCode, null, `the server exited:\n${server.output()}`);
-      const profile = await api.get(PATHS.businessInfo, { token: partner.token }).catch((error: Error) => {
+      const profile = await api.get(BUSINESS_INFO, { token: partner.token }).catch((error: Error) => {
         assert.fail(`the server stopped serving (${error.message}):\n${server.output()}`);
       });
       assert.equal(profile.status, 200, profile.text);
@@ -195,7 +196,7 @@ for (const dialect of DIALECTS) {
       'the preamble (no boundary at all)': 'AAAA',
     };
 
-    for (const path of [PATHS.documents, PATHS.representative]) {
+    for (const path of [DOCUMENTS, REPRESENTATIVE]) {
       for (const [what, start] of Object.entries(truncatedBodies)) {
         it(`answers 400 MALFORMED_REQUEST to ${path.split('/').pop()} ending inside ${what}, and keeps serving`, async () => {
           const body = /filename/.test(start) ? `${start}AAAA` : start;
@@ -209,13 +210,13 @@ for (const dialect of DIALECTS) {
     it('answers the repro from the security test (file part without closing boundary) with 400 and serves the next request on the same server', async () => {
       const body = `--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nAAAA`;
       for (let i = 0; i < 3; i++) {
-        const response = await rawHttp(port, multipartRequest(PATHS.documents, partner.token, body));
+        const response = await rawHttp(port, multipartRequest(DOCUMENTS, partner.token, body));
         assertEnvelope(response, 400, 'MALFORMED_REQUEST', `attempt ${i + 1}`);
       }
       const upload = new FormData();
       upload.append('document_type', 'other');
       upload.append('file', new Blob([PDF_BYTES]), 'other.pdf');
-      const accepted = await api.request('POST', PATHS.documents, {
+      const accepted = await api.request('POST', DOCUMENTS, {
         token: partner.token,
         body: upload,
       });
@@ -225,7 +226,7 @@ for (const dialect of DIALECTS) {
     it('refuses a Content-Length over the multipart cap with 413 PAYLOAD_TOO_LARGE before reading the body', async () => {
       const response = await rawHttp(
         port,
-        `POST ${PATHS.documents} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${partner.token}\r\n` +
+        `POST ${DOCUMENTS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${partner.token}\r\n` +
           `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${BODY_CAP + 1}\r\n\r\n`,
       );
       assertEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'Content-Length over the cap');
@@ -234,7 +235,7 @@ for (const dialect of DIALECTS) {
 
     it('stops a chunked upload under an unknown file field at the multipart cap with 413 PAYLOAD_TOO_LARGE', async () => {
       const head =
-        `POST ${PATHS.documents} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${partner.token}\r\n` +
+        `POST ${DOCUMENTS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${partner.token}\r\n` +
         `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n`;
       const { response, sent } = await streamChunked(
         port,
@@ -257,7 +258,7 @@ for (const dialect of DIALECTS) {
         new Blob([Buffer.concat([PDF_BYTES, Buffer.alloc(5 * MiB - PDF_BYTES.length, 0x20)])]),
         'other.pdf',
       );
-      const accepted = await api.request('POST', PATHS.documents, {
+      const accepted = await api.request('POST', DOCUMENTS, {
         token: partner.token,
         body: upload,
       });

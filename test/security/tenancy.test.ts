@@ -6,18 +6,31 @@ import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
 import type { ApiResponse } from '../support/http.js';
 import { adminHeaders } from '../support/onboarding.js';
 import {
-  type ActivePartner,
+  ADMIN_PREFIX,
+  API_KEYS,
   accountUrl,
+  adminPartnerUrl,
+  apiKeyUrl,
+  BUSINESS_INFO,
+  CREATE_ACCOUNT,
+  creditUrl,
+  DELIVERIES,
+  memberUrl,
+  OPENAPI,
+  retryUrl,
+  TEAM,
+  transactionsUrl,
+  VIRTUAL_ACCOUNTS,
+  WEBHOOK,
+} from '../support/paths.js';
+import {
+  type ActivePartner,
   activePartner,
   assertError,
   type Credential,
-  creditUrl,
   customerBody,
   listAll,
   memberBody,
-  PATHS,
-  retryUrl,
-  transactionsUrl,
   until,
 } from '../support/proofs.js';
 import { SmtpSink } from '../support/smtp-sink.js';
@@ -71,46 +84,46 @@ const unknownAccount = (a: () => PartnerData) => (target: Target) =>
 /** Every id-taking operation outside /admin, keyed `METHOD /path/{param}` as in the OpenAPI document. */
 function idCases(a: () => PartnerData): Record<string, IdCase> {
   return {
-    [`DELETE ${PATHS.apiKeys}/{id}`]: {
+    [`DELETE ${API_KEYS}/{id}`]: {
       targets: (p) => [
         { label: 'sandbox key', id: p.partner.sandboxKeyId },
         { label: 'live key', id: p.partner.liveKeyId },
       ],
       unknown: () => randomUUID(),
-      request: (id) => ({ method: 'DELETE', path: `${PATHS.apiKeys}/${id}` }),
+      request: (id) => ({ method: 'DELETE', path: apiKeyUrl(id) }),
       // Key management takes session tokens only: an API key is refused before any lookup.
       expected: (credential) =>
         credential.kind === 'session' ? notFound() : { status: 403, code: 'FORBIDDEN' },
     },
-    [`GET ${PATHS.team}/{memberId}`]: {
+    [`GET ${TEAM}/{memberId}`]: {
       targets: (p) => [{ label: 'member', id: p.memberId }],
       unknown: () => randomUUID(),
-      request: (id) => ({ method: 'GET', path: `${PATHS.team}/${id}` }),
+      request: (id) => ({ method: 'GET', path: memberUrl(id) }),
       expected: notFound,
     },
-    [`PUT ${PATHS.team}/{memberId}`]: {
+    [`PUT ${TEAM}/{memberId}`]: {
       targets: (p) => [{ label: 'member', id: p.memberId }],
       unknown: () => randomUUID(),
       request: (id) => ({
         method: 'PUT',
-        path: `${PATHS.team}/${id}`,
+        path: memberUrl(id),
         json: memberBody({ first_name: 'Mallory', bvn: undefined }),
       }),
       expected: notFound,
     },
-    [`DELETE ${PATHS.team}/{memberId}`]: {
+    [`DELETE ${TEAM}/{memberId}`]: {
       targets: (p) => [{ label: 'member', id: p.memberId }],
       unknown: () => randomUUID(),
-      request: (id) => ({ method: 'DELETE', path: `${PATHS.team}/${id}` }),
+      request: (id) => ({ method: 'DELETE', path: memberUrl(id) }),
       expected: notFound,
     },
-    [`GET ${PATHS.accounts}/{account_number}`]: {
+    [`GET ${VIRTUAL_ACCOUNTS}/{account_number}`]: {
       targets: accountTargets,
       unknown: unknownAccount(a),
       request: (id) => ({ method: 'GET', path: accountUrl(id) }),
       expected: notFound,
     },
-    [`POST ${PATHS.accounts}/{account_number}/simulate-credit`]: {
+    [`POST ${VIRTUAL_ACCOUNTS}/{account_number}/simulate-credit`]: {
       targets: accountTargets,
       unknown: unknownAccount(a),
       request: (id) => ({ method: 'POST', path: creditUrl(id), json: { amount: 1000 } }),
@@ -118,13 +131,13 @@ function idCases(a: () => PartnerData): Record<string, IdCase> {
       expected: (credential) =>
         credential.environment === 'sandbox' ? notFound() : { status: 403, code: 'SANDBOX_ONLY' },
     },
-    [`GET ${PATHS.accounts}/{account_number}/transactions`]: {
+    [`GET ${VIRTUAL_ACCOUNTS}/{account_number}/transactions`]: {
       targets: accountTargets,
       unknown: unknownAccount(a),
       request: (id) => ({ method: 'GET', path: transactionsUrl(id) }),
       expected: notFound,
     },
-    [`POST ${PATHS.deliveries}/{id}/retry`]: {
+    [`POST ${DELIVERIES}/{id}/retry`]: {
       targets: (p) => [{ label: 'delivery attempt', id: p.attemptId }],
       unknown: () => randomUUID(),
       request: (id) => ({ method: 'POST', path: retryUrl(id) }),
@@ -173,15 +186,15 @@ for (const dialect of DIALECTS) {
     /** A partner with a member, accounts in both environments, a sandbox credit and delivery attempt. */
     async function populate(partner: ActivePartner, withWebhook: boolean): Promise<PartnerData> {
       if (withWebhook) {
-        const endpoint = await t.api.put(PATHS.webhook, { url: receiver.url }, { token: partner.sandboxKey });
+        const endpoint = await t.api.put(WEBHOOK, { url: receiver.url }, { token: partner.sandboxKey });
         assert.equal(endpoint.status, 201, endpoint.text);
         receiver.secret = endpoint.body.data.secret;
       }
-      const member = await t.api.post(PATHS.team, memberBody(), { token: partner.sandboxToken });
+      const member = await t.api.post(TEAM, memberBody(), { token: partner.sandboxToken });
       assert.equal(member.status, 201, member.text);
-      const sandbox = await t.api.post(PATHS.createAccount, customerBody(), { token: partner.sandboxKey });
+      const sandbox = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey });
       assert.equal(sandbox.status, 201, sandbox.text);
-      const live = await t.api.post(PATHS.createAccount, customerBody(), { token: partner.liveKey });
+      const live = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.liveKey });
       assert.equal(live.status, 201, live.text);
       const credit = await t.api.post(
         creditUrl(sandbox.body.data.account_number),
@@ -192,11 +205,11 @@ for (const dialect of DIALECTS) {
       const attempt = withWebhook
         ? await until(
             'a sandbox delivery attempt',
-            async () => (await listAll(t.api, PATHS.deliveries, partner.sandboxKey))[0],
+            async () => (await listAll(t.api, DELIVERIES, partner.sandboxKey))[0],
             10_000,
           )
         : { id: randomUUID(), event_id: 'none' };
-      const record = await t.api.get(`${PATHS.adminPartners}/${partner.companyId}`, {
+      const record = await t.api.get(adminPartnerUrl(partner.companyId), {
         headers: adminHeaders,
       });
       assert.equal(record.status, 200, record.text);
@@ -239,7 +252,7 @@ for (const dialect of DIALECTS) {
           WEBHOOK_TIMEOUT_MS: '2000',
         },
       });
-      doc = (await t.api.get(PATHS.openapi)).body as unknown as OpenApi;
+      doc = (await t.api.get(OPENAPI)).body as unknown as OpenApi;
       a = await populate(await activePartner(t, sink, { business_name: 'Alpha Tenancy Ltd' }), true);
       b = await populate(await activePartner(t, sink, { business_name: 'Bravo Tenancy Ltd' }), false);
       assert.ok(a.documentIds.length >= 3, 'A has its onboarding documents');
@@ -252,7 +265,7 @@ for (const dialect of DIALECTS) {
 
     it('has a case for every operation that takes a path id (from the OpenAPI document)', () => {
       const withId = operationsOf(doc).filter((operation) => operation.includes('{'));
-      const admin = withId.filter((operation) => operation.includes(PATHS.admin));
+      const admin = withId.filter((operation) => operation.includes(ADMIN_PREFIX));
       assert.ok(admin.length >= 5, 'the back office has id-taking operations');
       const cases = idCases(() => a);
       const missing = withId.filter((operation) => !admin.includes(operation) && !(operation in cases));
@@ -267,7 +280,7 @@ for (const dialect of DIALECTS) {
         balance: (
           await t.api.get(accountUrl(a.sandboxAccount.account_number), { token: a.partner.sandboxKey })
         ).body.data.balance_kobo,
-        attempts: (await listAll(t.api, PATHS.deliveries, a.partner.sandboxKey)).length,
+        attempts: (await listAll(t.api, DELIVERIES, a.partner.sandboxKey)).length,
         received: receiver.received.length,
       };
       let probes = 0;
@@ -290,18 +303,18 @@ for (const dialect of DIALECTS) {
       assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 1));
 
       // Nothing of A's changed: member, keys, ledger, delivery log.
-      const member = await t.api.get(`${PATHS.team}/${a.memberId}`, { token: a.partner.liveKey });
+      const member = await t.api.get(memberUrl(a.memberId), { token: a.partner.liveKey });
       assert.equal(member.status, 200, member.text);
       assert.equal(member.body.data.first_name, 'Chidi');
       for (const key of [a.partner.sandboxKey, a.partner.liveKey]) {
-        assert.equal((await t.api.get(PATHS.accounts, { token: key })).status, 200, 'A’s key still works');
+        assert.equal((await t.api.get(VIRTUAL_ACCOUNTS, { token: key })).status, 200, 'A’s key still works');
       }
       const account = await t.api.get(accountUrl(a.sandboxAccount.account_number), {
         token: a.partner.sandboxKey,
       });
       assert.equal(account.body.data.balance_kobo, before.balance);
       assert.equal(before.balance, 250075);
-      assert.equal((await listAll(t.api, PATHS.deliveries, a.partner.sandboxKey)).length, before.attempts);
+      assert.equal((await listAll(t.api, DELIVERIES, a.partner.sandboxKey)).length, before.attempts);
       assert.equal(receiver.received.length, before.received, 'no delivery was retried for B');
     });
 
@@ -309,25 +322,25 @@ for (const dialect of DIALECTS) {
       for (const credential of b.partner.credentials) {
         const own = credential.environment === 'sandbox' ? b.sandboxAccount : b.liveAccount;
         const lists: Array<{ url: string; mustHold?: string }> = [
-          { url: PATHS.team, mustHold: b.memberId },
-          { url: PATHS.accounts, mustHold: own.account_number },
+          { url: TEAM, mustHold: b.memberId },
+          { url: VIRTUAL_ACCOUNTS, mustHold: own.account_number },
           {
             url: transactionsUrl(own.account_number),
             ...(credential.environment === 'sandbox' ? { mustHold: b.transactionId } : {}),
           },
-          { url: PATHS.deliveries },
-          { url: `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}` },
+          { url: DELIVERIES },
+          { url: `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}` },
         ];
         if (credential.kind === 'session') {
           lists.push({
-            url: PATHS.apiKeys,
+            url: API_KEYS,
             mustHold: credential.environment === 'sandbox' ? b.partner.sandboxKeyId : b.partner.liveKeyId,
           });
-          lists.push({ url: PATHS.businessInfo });
+          lists.push({ url: BUSINESS_INFO });
         }
         for (const list of lists) {
           const text =
-            list.url === PATHS.businessInfo
+            list.url === BUSINESS_INFO
               ? (await t.api.get(list.url, { token: credential.token })).text
               : JSON.stringify(await listAll(t.api, list.url, credential.token));
           if (list.mustHold) assert.ok(text.includes(list.mustHold), `${list.url} with ${credential.label}`);
@@ -337,12 +350,12 @@ for (const dialect of DIALECTS) {
         }
         const filtered = await listAll(
           t.api,
-          `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}`,
+          `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}`,
           credential.token,
         );
         assert.deepEqual(filtered, [], `B's ${credential.label} filtered by A's event id`);
       }
-      const profile = await t.api.get(PATHS.businessInfo, { token: b.partner.sandboxToken });
+      const profile = await t.api.get(BUSINESS_INFO, { token: b.partner.sandboxToken });
       assert.equal(profile.body.data.company_id, b.partner.companyId);
     });
 
@@ -375,7 +388,7 @@ for (const dialect of DIALECTS) {
           assertError(credit, 404, 'NOT_FOUND', `${what} credit live`);
         else assertError(credit, 403, 'SANDBOX_ONLY', `${what} credit`);
 
-        const accounts = await listAll(t.api, PATHS.accounts, credential.token);
+        const accounts = await listAll(t.api, VIRTUAL_ACCOUNTS, credential.token);
         assert.ok(accounts.length > 0);
         assert.deepEqual(
           accounts.filter((account) => account.environment !== credential.environment),
@@ -385,10 +398,10 @@ for (const dialect of DIALECTS) {
         assert.ok(accounts.some((account) => account.account_number === mine.account_number));
         assert.ok(!accounts.some((account) => account.account_number === other.account_number));
 
-        const deliveries = await listAll(t.api, PATHS.deliveries, credential.token);
+        const deliveries = await listAll(t.api, DELIVERIES, credential.token);
         const filtered = await listAll(
           t.api,
-          `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}`,
+          `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}`,
           credential.token,
         );
         if (credential.environment === 'sandbox') {
@@ -407,7 +420,7 @@ for (const dialect of DIALECTS) {
             `${what} retries a sandbox attempt`,
           );
           assertError(
-            await t.api.get(PATHS.webhook, { token: credential.token }),
+            await t.api.get(WEBHOOK, { token: credential.token }),
             404,
             'NOT_FOUND',
             `${what} reads the sandbox webhook endpoint`,
@@ -427,11 +440,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 401 UNAUTHENTICATED to a partner session or API key on every back-office operation', async () => {
-      const adminOps = operationsOf(doc).filter((operation) => operation.includes(PATHS.admin));
+      const adminOps = operationsOf(doc).filter((operation) => operation.includes(ADMIN_PREFIX));
       assert.ok(adminOps.length >= 9, adminOps.join('\n'));
-      const statusBefore = (
-        await t.api.get(`${PATHS.adminPartners}/${a.partner.companyId}`, { headers: adminHeaders })
-      ).body.data.onboarding_status;
+      const statusBefore = (await t.api.get(adminPartnerUrl(a.partner.companyId), { headers: adminHeaders }))
+        .body.data.onboarding_status;
       assert.equal(statusBefore, 'active');
       for (const operation of adminOps) {
         const [method, template] = operation.split(' ') as [string, string];
@@ -446,7 +458,7 @@ for (const dialect of DIALECTS) {
           assertError(response, 401, 'UNAUTHENTICATED', `${operation} with a ${credential.label}`);
         }
       }
-      const record = await t.api.get(`${PATHS.adminPartners}/${a.partner.companyId}`, {
+      const record = await t.api.get(adminPartnerUrl(a.partner.companyId), {
         headers: adminHeaders,
       });
       assert.equal(record.status, 200, 'the operator key does work');

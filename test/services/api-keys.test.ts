@@ -3,7 +3,6 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
 import {
   approvePartner,
   completeOnboarding,
@@ -13,17 +12,25 @@ import {
 } from '../support/onboarding.js';
 import {
   API_KEYS,
-  assertError,
+  apiKeyUrl,
+  BUSINESS_INFO,
   CREATE_ACCOUNT,
+  DOCUMENTS,
+  ENVIRONMENT,
+  LOGOUT,
+  REPRESENTATIVE,
+  SUBMIT,
+  TEAM,
+  VIRTUAL_ACCOUNTS,
+} from '../support/paths.js';
+import {
+  assertError,
   columnsContaining,
   createApiKey,
   customerBody,
   type SandboxPartner,
-  SUBMIT,
   sandboxPartner,
-  TEAM,
   useServicesApp,
-  VIRTUAL_ACCOUNTS,
 } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -145,7 +152,7 @@ for (const dialect of DIALECTS) {
       const created = await createApiKey(t, a.token, 'sandbox', 'to-revoke');
       assert.equal((await t.api.get(TEAM, { token: created.key })).status, 200);
 
-      const revoked = await t.api.delete(`${API_KEYS}/${created.id}`, { token: a.token });
+      const revoked = await t.api.delete(apiKeyUrl(created.id), { token: a.token });
       assert.equal(revoked.status, 200, revoked.text);
       assert.equal(revoked.body.data.id, created.id);
       assert.equal(revoked.body.data.status, 'revoked');
@@ -193,7 +200,7 @@ for (const dialect of DIALECTS) {
 
     it("answers 404 for revoking another partner's key, an unknown id or a malformed id, and the key keeps working", async () => {
       const { t } = suite;
-      assertError(await t.api.delete(`${API_KEYS}/${a.keyId}`, { token: b.token }), 404, 'NOT_FOUND');
+      assertError(await t.api.delete(apiKeyUrl(a.keyId), { token: b.token }), 404, 'NOT_FOUND');
       assert.equal((await t.api.get(TEAM, { token: a.key })).status, 200);
       const row = await t.db
         .selectFrom('api_keys')
@@ -258,24 +265,24 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const token = a.key;
       const attempts = [
-        t.api.get(`${V1}/client/onboarding/business-info`, { token }),
-        t.api.put(`${V1}/client/onboarding/business-info`, { business_type: 'limited_liability' }, { token }),
-        t.api.request('POST', `${V1}/client/onboarding/representative`, {
+        t.api.get(BUSINESS_INFO, { token }),
+        t.api.put(BUSINESS_INFO, { business_type: 'limited_liability' }, { token }),
+        t.api.request('POST', REPRESENTATIVE, {
           token,
           body: form(representativeFields(), {
             id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' },
           }),
         }),
-        t.api.request('POST', `${V1}/client/onboarding/documents`, {
+        t.api.request('POST', DOCUMENTS, {
           token,
           body: form({ document_type: 'memart', file_url: 'https://files.acme.ng/memart.pdf' }),
         }),
-        t.api.post(`${V1}/client/onboarding/submit`, undefined, { token }),
-        t.api.put(`${V1}/client/onboarding/environment`, { environment: 'sandbox' }, { token }),
-        t.api.post(`${V1}/client/onboarding/logout`, undefined, { token }),
+        t.api.post(SUBMIT, undefined, { token }),
+        t.api.put(ENVIRONMENT, { environment: 'sandbox' }, { token }),
+        t.api.post(LOGOUT, undefined, { token }),
         t.api.get(API_KEYS, { token }),
         t.api.post(API_KEYS, { name: 'minted-by-a-key', environment: 'sandbox' }, { token }),
-        t.api.delete(`${API_KEYS}/${a.keyId}`, { token }),
+        t.api.delete(apiKeyUrl(a.keyId), { token }),
       ];
       for (const response of await Promise.all(attempts)) assertError(response, 403, 'FORBIDDEN');
 
@@ -300,7 +307,7 @@ for (const dialect of DIALECTS) {
         )
         .execute();
       assert.deepEqual(dashboardEvents, []);
-      const profile = await t.api.get(`${V1}/client/onboarding/business-info`, { token: a.token });
+      const profile = await t.api.get(BUSINESS_INFO, { token: a.token });
       assert.equal(profile.status, 200, 'the session survived the logout attempt');
       assert.equal(profile.body.data.representative, null);
       assert.equal(profile.body.data.business_type, null);

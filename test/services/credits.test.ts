@@ -4,20 +4,23 @@ import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS } from '../support/app.js';
 import {
+  accountUrl,
+  CREATE_ACCOUNT,
+  creditUrl,
+  transactionsUrl,
+  VIRTUAL_ACCOUNTS,
+} from '../support/paths.js';
+import {
   allPages,
   approvedPartner,
   assertError,
-  CREATE_ACCOUNT,
-  creditUrl,
   customerBody,
   type LivePartner,
   nextMillisecond,
   type SandboxPartner,
   type ServicesSuite,
   sandboxPartner,
-  transactionsUrl,
   useServicesApp,
-  VIRTUAL_ACCOUNTS,
 } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -87,7 +90,7 @@ for (const dialect of DIALECTS) {
         assert.equal(after.balance, expected / 100);
       }
       assert.equal(expected, 3_000_150_080);
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: a.token });
+      const read = await t.api.get(accountUrl(account.account_number), { token: a.token });
       assert.equal(read.body.data.balance_kobo, 3_000_150_080);
       assert.equal(read.body.data.balance, 30_001_500.8);
 
@@ -140,7 +143,7 @@ for (const dialect of DIALECTS) {
         ['narration'],
       );
       assert.deepEqual(await ledgerOf(suite, account.id), []);
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: a.key });
+      const read = await t.api.get(accountUrl(account.account_number), { token: a.key });
       assert.equal(read.body.data.balance_kobo, 0);
     });
 
@@ -179,7 +182,7 @@ for (const dialect of DIALECTS) {
       }
       assert.equal(previous, expected);
 
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: a.token });
+      const read = await t.api.get(accountUrl(account.account_number), { token: a.token });
       assert.equal(read.body.data.balance_kobo, expected);
       assert.equal(read.body.data.balance, expected / 100);
       const ledger = await ledgerOf(suite, account.id);
@@ -201,7 +204,7 @@ for (const dialect of DIALECTS) {
         );
       }
       assert.deepEqual(await ledgerOf(suite, account.id), []);
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, {
+      const read = await t.api.get(accountUrl(account.account_number), {
         token: live.liveToken,
       });
       assert.equal(read.body.data.balance_kobo, 0);
@@ -272,7 +275,7 @@ for (const dialect of DIALECTS) {
       ];
       for (const token of [a.key, a.token]) {
         for (const number of numbers) {
-          assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}/${number}`, { token }), 404, 'NOT_FOUND');
+          assertError(await t.api.get(accountUrl(number), { token }), 404, 'NOT_FOUND');
           assertError(await t.api.post(creditUrl(number), { amount: 1 }, { token }), 404, 'NOT_FOUND');
           assertError(await t.api.get(transactionsUrl(number), { token }), 404, 'NOT_FOUND');
         }

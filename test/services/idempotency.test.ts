@@ -6,21 +6,25 @@ import { DIALECTS } from '../support/app.js';
 import type { ApiResponse } from '../support/http.js';
 import {
   API_KEYS,
+  accountUrl,
+  apiKeyUrl,
+  CREATE_ACCOUNT,
+  creditUrl,
+  TEAM,
+  VIRTUAL_ACCOUNTS,
+} from '../support/paths.js';
+import {
   addRepresentative,
   approvedPartner,
   assertError,
-  CREATE_ACCOUNT,
   columnsContaining,
-  creditUrl,
   customerBody,
   type LivePartner,
   memberBody,
   type SandboxPartner,
   type ServicesSuite,
   sandboxPartner,
-  TEAM,
   useServicesApp,
-  VIRTUAL_ACCOUNTS,
 } from '../support/services-suite.js';
 
 const REPLAYED = 'idempotent-replayed';
@@ -230,7 +234,7 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow();
       assert.ok(record.response_body && !record.response_body.includes(secret));
       // Revoked or not, a replay cannot hand the key out.
-      const revoked = await t.api.delete(`${API_KEYS}/${first.body.data.id}`, { token: a.token });
+      const revoked = await t.api.delete(apiKeyUrl(first.body.data.id), { token: a.token });
       assert.equal(revoked.status, 200, revoked.text);
       const afterRevoke = await t.api.post(
         API_KEYS,
@@ -325,7 +329,7 @@ for (const dialect of DIALECTS) {
         ledger.map((row) => Number(row.amount_kobo)).sort((x, y) => x - y),
         [100, 25075],
       );
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: a.key });
+      const read = await t.api.get(accountUrl(account.account_number), { token: a.key });
       assert.equal(read.body.data.balance_kobo, 25175);
 
       // The same key and body for another account is another request.

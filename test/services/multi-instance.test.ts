@@ -7,14 +7,8 @@ import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import type { Api } from '../support/http.js';
-import {
-  assertError,
-  CREATE_ACCOUNT,
-  createApiKey,
-  creditUrl,
-  customerBody,
-  VIRTUAL_ACCOUNTS,
-} from '../support/services-suite.js';
+import { accountUrl, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
+import { assertError, createApiKey, customerBody } from '../support/services-suite.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 type Instance = Awaited<ReturnType<typeof startApp>>;
@@ -145,7 +139,7 @@ for (const dialect of DIALECTS) {
       );
       const balances = responses.map((response) => response.body.data.account.balance_kobo as number);
       assert.equal(new Set(balances).size, 40, 'two credits saw the same balance');
-      const read = await two.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: key });
+      const read = await two.api.get(accountUrl(account.account_number), { token: key });
       assert.equal(read.body.data.balance_kobo, 20 * 29 + 20 * 101);
     });
 

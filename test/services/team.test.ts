@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
+import { memberUrl, TEAM } from '../support/paths.js';
 import {
   addRepresentative,
   allPages,
@@ -13,7 +14,6 @@ import {
   memberBody,
   type SandboxPartner,
   sandboxPartner,
-  TEAM,
   useServicesApp,
 } from '../support/services-suite.js';
 
@@ -132,7 +132,7 @@ for (const dialect of DIALECTS) {
       assert.match(member.created_at, ISO);
       assert.equal(member.updated_at, member.created_at);
 
-      const read = await t.api.get(`${TEAM}/${member.id}`, { token: a.token });
+      const read = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.equal(read.status, 200, read.text);
       assert.deepEqual(read.body.data, member);
       const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.token });
@@ -181,13 +181,10 @@ for (const dialect of DIALECTS) {
 
       const second = await addMember(a.token);
       const body = withoutBvn(memberBody({ email: ` ${email.toUpperCase()} ` }));
-      assertError(
-        await t.api.put(`${TEAM}/${second.id}`, body, { token: a.token }),
-        422,
-        'VALIDATION_FAILED',
-        ['email'],
-      );
-      const unchanged = await t.api.get(`${TEAM}/${second.id}`, { token: a.token });
+      assertError(await t.api.put(memberUrl(second.id), body, { token: a.token }), 422, 'VALIDATION_FAILED', [
+        'email',
+      ]);
+      const unchanged = await t.api.get(memberUrl(second.id), { token: a.token });
       assert.equal(unchanged.body.data.email, second.email);
     });
 
@@ -214,7 +211,7 @@ for (const dialect of DIALECTS) {
       const first = await t.api.get(`${TEAM}?limit=1`, { token: partner.token });
       for (const item of first.body.data.items) assert.deepEqual(Object.keys(item).sort(), RECORD_FIELDS);
 
-      const one = await t.api.get(`${TEAM}/${ids[1]}`, { token: partner.token });
+      const one = await t.api.get(memberUrl(ids[1]!), { token: partner.token });
       assert.equal(one.status, 200, one.text);
       assert.equal(one.body.data.first_name, 'M1');
 
@@ -247,7 +244,7 @@ for (const dialect of DIALECTS) {
         id_file_url: 'https://files.acme.ng/ids/ngozi.png',
         address: '1 Adeola Odeku, Victoria Island',
       };
-      const updated = await t.api.put(`${TEAM}/${member.id}`, changes, { token: a.token });
+      const updated = await t.api.put(memberUrl(member.id), changes, { token: a.token });
       assert.equal(updated.status, 200, updated.text);
       const data = updated.body.data;
       for (const [field, value] of Object.entries(changes)) assert.equal(data[field], value, field);
@@ -256,7 +253,7 @@ for (const dialect of DIALECTS) {
       assert.equal(data.created_at, member.created_at);
       assert.ok(Date.parse(data.updated_at) >= Date.parse(member.created_at) + 5000, data.updated_at);
 
-      const read = await t.api.get(`${TEAM}/${member.id}`, { token: a.token });
+      const read = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.deepEqual(read.body.data, data);
       const row = await t.db
         .selectFrom('team_members')
@@ -272,7 +269,7 @@ for (const dialect of DIALECTS) {
       const bvn = newBvn();
       const member = await addMember(a.token, { bvn });
       const same = await t.api.put(
-        `${TEAM}/${member.id}`,
+        memberUrl(member.id),
         memberBody({ bvn, email: member.email, address: 'Same BVN Street' }),
         { token: a.token },
       );
@@ -288,7 +285,7 @@ for (const dialect of DIALECTS) {
       const other = newBvn();
       assertError(
         await t.api.put(
-          `${TEAM}/${member.id}`,
+          memberUrl(member.id),
           memberBody({ bvn: other, email: member.email, address: 'Changed' }),
           {
             token: a.token,
@@ -317,13 +314,13 @@ for (const dialect of DIALECTS) {
       for (const field of REQUIRED_ON_UPDATE) {
         const { [field]: _removed, ...body } = full;
         assertError(
-          await t.api.put(`${TEAM}/${member.id}`, body, { token: a.token }),
+          await t.api.put(memberUrl(member.id), body, { token: a.token }),
           422,
           'VALIDATION_FAILED',
           [field],
         );
         assertError(
-          await t.api.put(`${TEAM}/${member.id}`, { ...body, [field]: '   ' }, { token: a.token }),
+          await t.api.put(memberUrl(member.id), { ...body, [field]: '   ' }, { token: a.token }),
           422,
           'VALIDATION_FAILED',
           [field],
@@ -340,16 +337,16 @@ for (const dialect of DIALECTS) {
     it('deletes a member (200), after which GET, PUT and DELETE answer 404', async () => {
       const { t } = suite;
       const member = await addMember(a.token);
-      const removed = await t.api.delete(`${TEAM}/${member.id}`, { token: a.token });
+      const removed = await t.api.delete(memberUrl(member.id), { token: a.token });
       assert.equal(removed.status, 200, removed.text);
       assert.equal(removed.body.data.id, member.id);
-      assertError(await t.api.get(`${TEAM}/${member.id}`, { token: a.token }), 404, 'NOT_FOUND');
+      assertError(await t.api.get(memberUrl(member.id), { token: a.token }), 404, 'NOT_FOUND');
       assertError(
-        await t.api.put(`${TEAM}/${member.id}`, withoutBvn(memberBody()), { token: a.token }),
+        await t.api.put(memberUrl(member.id), withoutBvn(memberBody()), { token: a.token }),
         404,
         'NOT_FOUND',
       );
-      assertError(await t.api.delete(`${TEAM}/${member.id}`, { token: a.token }), 404, 'NOT_FOUND');
+      assertError(await t.api.delete(memberUrl(member.id), { token: a.token }), 404, 'NOT_FOUND');
       const rows = await t.db.selectFrom('team_members').select('id').where('id', '=', member.id).execute();
       assert.deepEqual(rows, []);
       const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.token });
@@ -367,17 +364,17 @@ for (const dialect of DIALECTS) {
       const member = await addMember(a.token);
       const update = withoutBvn(memberBody({ first_name: 'Hijacked' }));
       for (const token of [b.token, b.key]) {
-        assertError(await t.api.get(`${TEAM}/${member.id}`, { token }), 404, 'NOT_FOUND');
-        assertError(await t.api.put(`${TEAM}/${member.id}`, update, { token }), 404, 'NOT_FOUND');
-        assertError(await t.api.delete(`${TEAM}/${member.id}`, { token }), 404, 'NOT_FOUND');
+        assertError(await t.api.get(memberUrl(member.id), { token }), 404, 'NOT_FOUND');
+        assertError(await t.api.put(memberUrl(member.id), update, { token }), 404, 'NOT_FOUND');
+        assertError(await t.api.delete(memberUrl(member.id), { token }), 404, 'NOT_FOUND');
       }
       for (const id of ['0190f0e4-7a2b-7c3d-8e4f-5a6b7c8d9e0f', 'not-a-uuid', '1', "1' or '1'='1"]) {
-        const path = `${TEAM}/${encodeURIComponent(id)}`;
+        const path = memberUrl(encodeURIComponent(id));
         assertError(await t.api.get(path, { token: a.token }), 404, 'NOT_FOUND');
         assertError(await t.api.put(path, update, { token: a.token }), 404, 'NOT_FOUND');
         assertError(await t.api.delete(path, { token: a.token }), 404, 'NOT_FOUND');
       }
-      const still = await t.api.get(`${TEAM}/${member.id}`, { token: a.token });
+      const still = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.equal(still.status, 200);
       assert.deepEqual(still.body.data, member);
     });
@@ -435,13 +432,13 @@ for (const dialect of DIALECTS) {
         if (field === 'bvn') continue;
         const body = { ...withoutBvn(memberBody({ email: member.email })), [field]: value };
         assertError(
-          await t.api.put(`${TEAM}/${member.id}`, body, { token: a.token }),
+          await t.api.put(memberUrl(member.id), body, { token: a.token }),
           422,
           'VALIDATION_FAILED',
           [field],
         );
       }
-      const row = await t.api.get(`${TEAM}/${member.id}`, { token: a.token });
+      const row = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.deepEqual(row.body.data, member);
 
       // The limits themselves are allowed.
@@ -463,12 +460,12 @@ for (const dialect of DIALECTS) {
       const created = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), { token: a.key });
       assert.equal(created.status, 201, created.text);
       const id = created.body.data.id;
-      const bySession = await t.api.get(`${TEAM}/${id}`, { token: a.token });
+      const bySession = await t.api.get(memberUrl(id), { token: a.token });
       assert.deepEqual(bySession.body.data, created.body.data);
       const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.key });
       assert.ok(listed.body.data.items.some((item: { id: string }) => item.id === id));
       const updated = await t.api.put(
-        `${TEAM}/${id}`,
+        memberUrl(id),
         withoutBvn(memberBody({ email: created.body.data.email, address: 'Via key' })),
         {
           token: a.key,
@@ -476,9 +473,9 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(updated.status, 200, updated.text);
       assert.equal(updated.body.data.address, 'Via key');
-      const removed = await t.api.delete(`${TEAM}/${id}`, { token: a.key });
+      const removed = await t.api.delete(memberUrl(id), { token: a.key });
       assert.equal(removed.status, 200, removed.text);
-      assertError(await t.api.get(`${TEAM}/${id}`, { token: a.token }), 404, 'NOT_FOUND');
+      assertError(await t.api.get(memberUrl(id), { token: a.token }), 404, 'NOT_FOUND');
     });
 
     it('keeps members partner-wide: the same from sandbox and live sessions and keys', async () => {
@@ -496,22 +493,22 @@ for (const dialect of DIALECTS) {
         const listed = await t.api.get(`${TEAM}?limit=100`, { token });
         assert.equal(listed.status, 200, listed.text);
         assert.deepEqual(listed.body.data.items.map((item: { id: string }) => item.id).sort(), ids);
-        for (const id of ids) assert.equal((await t.api.get(`${TEAM}/${id}`, { token })).status, 200);
+        for (const id of ids) assert.equal((await t.api.get(memberUrl(id), { token })).status, 200);
       }
       const updated = await t.api.put(
-        `${TEAM}/${fromSandbox.body.data.id}`,
+        memberUrl(fromSandbox.body.data.id),
         withoutBvn(memberBody({ email: fromSandbox.body.data.email, address: 'Updated from live' })),
         { token: partner.liveToken },
       );
       assert.equal(updated.status, 200, updated.text);
-      const seenInSandbox = await t.api.get(`${TEAM}/${fromSandbox.body.data.id}`, {
+      const seenInSandbox = await t.api.get(memberUrl(fromSandbox.body.data.id), {
         token: partner.sandboxKey,
       });
       assert.equal(seenInSandbox.body.data.address, 'Updated from live');
-      const removed = await t.api.delete(`${TEAM}/${fromLive.body.data.id}`, { token: partner.sandboxKey });
+      const removed = await t.api.delete(memberUrl(fromLive.body.data.id), { token: partner.sandboxKey });
       assert.equal(removed.status, 200, removed.text);
       assertError(
-        await t.api.get(`${TEAM}/${fromLive.body.data.id}`, { token: partner.liveKey }),
+        await t.api.get(memberUrl(fromLive.body.data.id), { token: partner.liveKey }),
         404,
         'NOT_FOUND',
       );

@@ -6,17 +6,22 @@ import { DIALECTS } from '../support/app.js';
 import type { ApiResponse } from '../support/http.js';
 import {
   API_KEYS,
-  approvedPartner,
-  assertError,
+  accountUrl,
+  apiKeyUrl,
   CREATE_ACCOUNT,
   creditUrl,
+  memberUrl,
+  TEAM,
+  transactionsUrl,
+  VIRTUAL_ACCOUNTS,
+} from '../support/paths.js';
+import {
+  approvedPartner,
+  assertError,
   customerBody,
   type LivePartner,
   memberBody,
-  TEAM,
-  transactionsUrl,
   useServicesApp,
-  VIRTUAL_ACCOUNTS,
 } from '../support/services-suite.js';
 
 interface Credential {
@@ -76,7 +81,7 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const update = { ...memberBody({ first_name: 'Mallory' }), bvn: undefined };
       for (const credential of credentialsOf(b)) {
-        const path = `${TEAM}/${member['id']}`;
+        const path = memberUrl(member['id']!);
         const token = credential.token;
         assertError(await t.api.get(path, { token }), 404, 'NOT_FOUND');
         assertError(await t.api.put(path, update, { token }), 404, 'NOT_FOUND');
@@ -84,7 +89,7 @@ for (const dialect of DIALECTS) {
         const listed = await t.api.get(`${TEAM}?limit=100`, { token });
         assert.ok(!listed.text.includes(member['id']!), `${credential.label} lists A's member`);
       }
-      const read = await t.api.get(`${TEAM}/${member['id']}`, { token: a.liveKey });
+      const read = await t.api.get(memberUrl(member['id']!), { token: a.liveKey });
       assert.equal(read.status, 200);
       assert.deepEqual(read.body.data, member);
     });
@@ -93,8 +98,8 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       for (const credential of credentialsOf(b)) {
         for (const keyId of [a.sandboxKeyId, a.liveKeyId]) {
-          const foreign = await t.api.delete(`${API_KEYS}/${keyId}`, { token: credential.token });
-          const unknown = await t.api.delete(`${API_KEYS}/${randomUUID()}`, { token: credential.token });
+          const foreign = await t.api.delete(apiKeyUrl(keyId), { token: credential.token });
+          const unknown = await t.api.delete(apiKeyUrl(randomUUID()), { token: credential.token });
           if (credential.kind === 'session') assertError(foreign, 404, 'NOT_FOUND');
           else assertError(foreign, 403, 'FORBIDDEN');
           assertSameAnswer(foreign, unknown, `${credential.label} DELETE api-keys`);
@@ -123,7 +128,7 @@ for (const dialect of DIALECTS) {
         for (const account of [sandboxAccount, liveAccount]) {
           const number = account['account_number']!;
           const unknown = unknownAccountNumber(account['bank_code']!);
-          assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}/${number}`, { token }), 404, 'NOT_FOUND');
+          assertError(await t.api.get(accountUrl(number), { token }), 404, 'NOT_FOUND');
           assertError(await t.api.get(transactionsUrl(number), { token }), 404, 'NOT_FOUND');
           const credit = await t.api.post(creditUrl(number), { amount: 1 }, { token });
           if (credential.environment === 'sandbox') assertError(credit, 404, 'NOT_FOUND');
@@ -156,7 +161,7 @@ for (const dialect of DIALECTS) {
       const created = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.sandboxToken });
       assert.equal(created.status, 201, created.text);
       assert.notEqual(created.body.data.account_number, sandboxAccount['account_number']);
-      const still = await t.api.get(`${VIRTUAL_ACCOUNTS}/${sandboxAccount['account_number']}`, {
+      const still = await t.api.get(accountUrl(sandboxAccount['account_number']!), {
         token: a.sandboxToken,
       });
       assert.equal(still.body.data.balance_kobo, 1000);

@@ -4,20 +4,23 @@ import { before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS } from '../support/app.js';
 import {
+  accountUrl,
+  CREATE_ACCOUNT,
+  creditUrl,
+  transactionsUrl,
+  VIRTUAL_ACCOUNTS,
+} from '../support/paths.js';
+import {
   allPages,
   approvedPartner,
   assertError,
-  CREATE_ACCOUNT,
   columnsContaining,
-  creditUrl,
   customerBody,
   type LivePartner,
   nextMillisecond,
   type SandboxPartner,
   sandboxPartner,
-  transactionsUrl,
   useServicesApp,
-  VIRTUAL_ACCOUNTS,
 } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -122,7 +125,7 @@ for (const dialect of DIALECTS) {
         assert.equal(row.bank_code, DEFAULT_SANDBOX_CODE);
         assert.equal(row.customer_email, account.customer.email);
 
-        const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token });
+        const read = await t.api.get(accountUrl(account.account_number), { token });
         assert.equal(read.status, 200, read.text);
         assert.deepEqual(read.body.data, account);
       }
@@ -262,11 +265,7 @@ for (const dialect of DIALECTS) {
       ];
       for (const [tokens, hidden, visible] of pairs) {
         for (const token of tokens) {
-          assertError(
-            await t.api.get(`${VIRTUAL_ACCOUNTS}/${hidden['account_number']}`, { token }),
-            404,
-            'NOT_FOUND',
-          );
+          assertError(await t.api.get(accountUrl(hidden['account_number']), { token }), 404, 'NOT_FOUND');
           assertError(
             await t.api.get(transactionsUrl(hidden['account_number']), { token }),
             404,
@@ -277,10 +276,7 @@ for (const dialect of DIALECTS) {
           assert.ok(!numbers.includes(hidden['account_number']), 'listed across environments');
           assert.ok(numbers.includes(visible['account_number']));
           for (const item of listed.body.data.items) assert.equal(item.environment, visible['environment']);
-          assert.equal(
-            (await t.api.get(`${VIRTUAL_ACCOUNTS}/${visible['account_number']}`, { token })).status,
-            200,
-          );
+          assert.equal((await t.api.get(accountUrl(visible['account_number']), { token })).status, 200);
         }
       }
       assertError(

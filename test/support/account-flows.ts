@@ -4,15 +4,9 @@ import http from 'node:http';
 import { after, before } from 'node:test';
 import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
 import { registration } from './factories.js';
-import { type ApiResponse, V1 } from './http.js';
+import type { ApiResponse } from './http.js';
+import { REGISTER, VERIFY_OTP } from './paths.js';
 import { SmtpSink } from './smtp-sink.js';
-
-export const REGISTER = `${V1}/client/onboarding/register`;
-export const VERIFY_OTP = `${V1}/client/onboarding/verify-otp`;
-export const RESEND_OTP = `${V1}/client/onboarding/resend-otp`;
-export const LOGIN = `${V1}/client/onboarding/login`;
-export const LOGOUT = `${V1}/client/onboarding/logout`;
-export const BUSINESS_INFO = `${V1}/client/onboarding/business-info`;
 
 export interface AppWithSink {
   t: TestApp;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import type { TestApp } from './app.js';
-import { V1 } from './http.js';
+import { LOGIN, REGISTER, VERIFY_OTP } from './paths.js';
 import type { SmtpSink } from './smtp-sink.js';
 
 export const uniqueEmail = (prefix = 'partner'): string =>
@@ -35,12 +35,12 @@ export async function createPartner(
   overrides: Record<string, unknown> = {},
 ): Promise<Partner> {
   const body = registration(overrides);
-  const registered = await t.api.post(`${V1}/client/onboarding/register`, body);
+  const registered = await t.api.post(REGISTER, body);
   assert.equal(registered.status, 201, registered.text);
   const otp = await sink.otpFor(body.email);
-  const verified = await t.api.post(`${V1}/client/onboarding/verify-otp`, { email: body.email, otp });
+  const verified = await t.api.post(VERIFY_OTP, { email: body.email, otp });
   assert.equal(verified.status, 200, verified.text);
-  const login = await t.api.post(`${V1}/client/onboarding/login`, {
+  const login = await t.api.post(LOGIN, {
     email: body.email,
     password: body.password,
   });

@@ -63,5 +63,3 @@ export class Api {
     return this.request('DELETE', path, options);
   }
 }
-
-export const V1 = '/baas/api/v1';

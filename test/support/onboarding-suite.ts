@@ -5,7 +5,7 @@ import { after, before } from 'node:test';
 import type { DocumentType } from '../../src/modules/onboarding/onboarding.schemas.js';
 import type { DialectName, TestApp, TestAppOptions } from './app.js';
 import { createPartner, type Partner } from './factories.js';
-import { type ApiResponse, V1 } from './http.js';
+import type { ApiResponse } from './http.js';
 import { createIsolatedTestApp } from './isolated-app.js';
 import {
   adminHeaders,
@@ -15,16 +15,15 @@ import {
   PNG_BYTES,
   representativeFields,
 } from './onboarding.js';
+import {
+  ADMIN_PARTNERS,
+  adminPartnerUrl,
+  BUSINESS_INFO,
+  DOCUMENTS,
+  REPRESENTATIVE,
+  SUBMIT,
+} from './paths.js';
 import { SmtpSink } from './smtp-sink.js';
-
-export const BUSINESS_INFO = `${V1}/client/onboarding/business-info`;
-export const REPRESENTATIVE = `${V1}/client/onboarding/representative`;
-export const DOCUMENTS = `${V1}/client/onboarding/documents`;
-export const SUBMIT = `${V1}/client/onboarding/submit`;
-export const ENVIRONMENT = `${V1}/client/onboarding/environment`;
-export const LOGIN = `${V1}/client/onboarding/login`;
-export const ADMIN_PARTNERS = `${V1}/admin/partners`;
-export const AUDIT_EVENTS = `${V1}/admin/audit-events`;
 
 export const MIB = 1024 * 1024;
 
@@ -129,7 +128,7 @@ export async function activePartner(suite: Suite): Promise<Partner> {
 /** A partner the operator rejected (final). */
 export async function rejectedPartner(suite: Suite, reason = 'The business is out of scope.') {
   const partner = await submittedPartner(suite);
-  const rejected = await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/reject`, { reason });
+  const rejected = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'reject'), { reason });
   assert.equal(rejected.status, 200, rejected.text);
   return partner;
 }
@@ -145,7 +144,7 @@ export const adminPost = (
 ) => t.api.post(url, body, { headers: { ...adminHeaders, ...headers } });
 
 export async function partnerRecord(t: Pick<TestApp, 'api'>, companyId: number) {
-  const response = await adminGet(t, `${ADMIN_PARTNERS}/${companyId}`);
+  const response = await adminGet(t, adminPartnerUrl(companyId));
   assert.equal(response.status, 200, response.text);
   return response.body.data;
 }

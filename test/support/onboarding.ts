@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { TEST_ADMIN_KEY, type TestApp } from './app.js';
-import { V1 } from './http.js';
+import { adminDocumentUrl, adminPartnerUrl, BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE } from './paths.js';
 
 /** Smallest valid files of each accepted type (the service decides types by these bytes). */
 export const PNG_BYTES = Buffer.from(
@@ -49,7 +49,7 @@ export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_KEY}` };
 /** Profile + representative (KYC passes) + every limited_liability document: ready to submit. */
 export async function completeOnboarding(t: Pick<TestApp, 'api'>, token: string): Promise<void> {
   const profile = await t.api.put(
-    `${V1}/client/onboarding/business-info`,
+    BUSINESS_INFO,
     {
       business_type: 'limited_liability',
       rc_number: 'RC1234567',
@@ -58,14 +58,14 @@ export async function completeOnboarding(t: Pick<TestApp, 'api'>, token: string)
     { token },
   );
   assert.equal(profile.status, 200, profile.text);
-  const representative = await t.api.request('POST', `${V1}/client/onboarding/representative`, {
+  const representative = await t.api.request('POST', REPRESENTATIVE, {
     token,
     body: form(representativeFields(), { id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' } }),
   });
   assert.ok([200, 201].includes(representative.status), representative.text);
   assert.equal(representative.body.data.kyc.ok, true, representative.text);
   for (const documentType of ['cac_certificate', 'memart']) {
-    const upload = await t.api.request('POST', `${V1}/client/onboarding/documents`, {
+    const upload = await t.api.request('POST', DOCUMENTS, {
       token,
       body: form(
         { document_type: documentType },
@@ -78,7 +78,7 @@ export async function completeOnboarding(t: Pick<TestApp, 'api'>, token: string)
 
 /** The operator approves every current document and then the application. */
 export async function approvePartner(t: Pick<TestApp, 'api'>, companyId: number): Promise<void> {
-  const record = await t.api.get(`${V1}/admin/partners/${companyId}`, { headers: adminHeaders });
+  const record = await t.api.get(adminPartnerUrl(companyId), { headers: adminHeaders });
   assert.equal(record.status, 200, record.text);
   for (const document of record.body.data.documents as Array<{
     id: string;
@@ -86,16 +86,12 @@ export async function approvePartner(t: Pick<TestApp, 'api'>, companyId: number)
     status: string;
   }>) {
     if (!document.current || document.status !== 'pending_review') continue;
-    const approved = await t.api.post(
-      `${V1}/admin/partners/${companyId}/documents/${document.id}/approve`,
-      undefined,
-      {
-        headers: adminHeaders,
-      },
-    );
+    const approved = await t.api.post(adminDocumentUrl(companyId, document.id, 'approve'), undefined, {
+      headers: adminHeaders,
+    });
     assert.equal(approved.status, 200, approved.text);
   }
-  const approved = await t.api.post(`${V1}/admin/partners/${companyId}/approve`, undefined, {
+  const approved = await t.api.post(adminPartnerUrl(companyId, 'approve'), undefined, {
     headers: adminHeaders,
   });
   assert.equal(approved.status, 200, approved.text);

@@ -4,36 +4,12 @@ import http from 'node:http';
 import { Redis } from 'ioredis';
 import type { Partner } from './factories.js';
 import { createPartner } from './factories.js';
-import { type Api, type ApiResponse, V1 } from './http.js';
+import type { Api, ApiResponse } from './http.js';
 import { approvePartner, completeOnboarding } from './onboarding.js';
+import { API_KEYS, ENVIRONMENT, LOGIN, SUBMIT } from './paths.js';
 import type { SmtpSink } from './smtp-sink.js';
 
 /** Helpers of the reliability and security proofs (test/security, test/reliability). */
-
-export const PATHS = {
-  login: `${V1}/client/onboarding/login`,
-  logout: `${V1}/client/onboarding/logout`,
-  businessInfo: `${V1}/client/onboarding/business-info`,
-  documents: `${V1}/client/onboarding/documents`,
-  representative: `${V1}/client/onboarding/representative`,
-  submit: `${V1}/client/onboarding/submit`,
-  environment: `${V1}/client/onboarding/environment`,
-  register: `${V1}/client/onboarding/register`,
-  apiKeys: `${V1}/services/partner/settings/api-keys`,
-  team: `${V1}/services/partner/settings/team`,
-  accounts: `${V1}/services/virtual-account`,
-  createAccount: `${V1}/services/virtual-account/create`,
-  webhook: `${V1}/services/partner/settings/webhook`,
-  deliveries: `${V1}/services/partner/settings/webhook/deliveries`,
-  openapi: `${V1}/openapi.json`,
-  admin: `${V1}/admin/`,
-  adminPartners: `${V1}/admin/partners`,
-} as const;
-
-export const accountUrl = (number: string) => `${PATHS.accounts}/${number}`;
-export const creditUrl = (number: string) => `${PATHS.accounts}/${number}/simulate-credit`;
-export const transactionsUrl = (number: string) => `${PATHS.accounts}/${number}/transactions`;
-export const retryUrl = (attemptId: string) => `${PATHS.deliveries}/${attemptId}/retry`;
 
 export const suffix = (): string => randomBytes(5).toString('hex');
 
@@ -83,7 +59,7 @@ export interface ActivePartner extends Partner {
 }
 
 export async function loginSession(api: Api, email: string, password: string): Promise<string> {
-  const response = await api.post(PATHS.login, { email, password });
+  const response = await api.post(LOGIN, { email, password });
   assert.equal(response.status, 200, response.text);
   return response.body.data.token as string;
 }
@@ -93,7 +69,7 @@ export async function createApiKey(
   token: string,
   environment: Environment,
 ): Promise<{ id: string; key: string }> {
-  const response = await api.post(PATHS.apiKeys, { name: `key-${suffix()}`, environment }, { token });
+  const response = await api.post(API_KEYS, { name: `key-${suffix()}`, environment }, { token });
   assert.equal(response.status, 201, response.text);
   return { id: response.body.data.id as string, key: response.body.data.key as string };
 }
@@ -106,11 +82,11 @@ export async function activePartner(
 ): Promise<ActivePartner> {
   const partner = await createPartner(t, sink, overrides);
   await completeOnboarding(t, partner.token);
-  const submitted = await t.api.post(PATHS.submit, undefined, { token: partner.token });
+  const submitted = await t.api.post(SUBMIT, undefined, { token: partner.token });
   assert.equal(submitted.status, 200, submitted.text);
   await approvePartner(t, partner.companyId);
   const liveToken = await loginSession(t.api, partner.email, partner.password);
-  const switched = await t.api.put(PATHS.environment, { environment: 'live' }, { token: liveToken });
+  const switched = await t.api.put(ENVIRONMENT, { environment: 'live' }, { token: liveToken });
   assert.equal(switched.status, 200, switched.text);
   const sandboxKey = await createApiKey(t.api, partner.token, 'sandbox');
   const liveKey = await createApiKey(t.api, partner.token, 'live');

@@ -4,21 +4,10 @@ import { after, before } from 'node:test';
 import { sql } from 'kysely';
 import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
 import { createPartner, type Partner } from './factories.js';
-import { type ApiResponse, V1 } from './http.js';
+import type { ApiResponse } from './http.js';
 import { approvePartner, completeOnboarding, form, PNG_BYTES, representativeFields } from './onboarding.js';
+import { API_KEYS, ENVIRONMENT, LOGIN, REPRESENTATIVE, SUBMIT } from './paths.js';
 import { SmtpSink } from './smtp-sink.js';
-
-export const API_KEYS = `${V1}/services/partner/settings/api-keys`;
-export const TEAM = `${V1}/services/partner/settings/team`;
-export const VIRTUAL_ACCOUNTS = `${V1}/services/virtual-account`;
-export const CREATE_ACCOUNT = `${VIRTUAL_ACCOUNTS}/create`;
-export const ENVIRONMENT = `${V1}/client/onboarding/environment`;
-export const REPRESENTATIVE = `${V1}/client/onboarding/representative`;
-export const LOGIN = `${V1}/client/onboarding/login`;
-export const SUBMIT = `${V1}/client/onboarding/submit`;
-
-export const creditUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}/simulate-credit`;
-export const transactionsUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}/transactions`;
 
 export type Environment = 'sandbox' | 'live';
 

@@ -6,23 +6,13 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/platform/db/schema.js';
 import type { DialectName, TestApp, TestAppOptions } from './app.js';
 import { createPartner, type Partner } from './factories.js';
-import { type Api, type ApiResponse, V1 } from './http.js';
+import type { Api, ApiResponse } from './http.js';
 import { createIsolatedTestApp } from './isolated-app.js';
 import { approvePartner, completeOnboarding } from './onboarding.js';
+import { CREATE_ACCOUNT, DELIVERIES, ENVIRONMENT, LOGIN, SUBMIT, WEBHOOK } from './paths.js';
 import { until as pollUntil } from './proofs.js';
 import { SmtpSink } from './smtp-sink.js';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver.js';
-
-export const WEBHOOK = `${V1}/services/partner/settings/webhook`;
-export const ROTATE_SECRET = `${WEBHOOK}/rotate-secret`;
-export const DELIVERIES = `${WEBHOOK}/deliveries`;
-export const retryUrl = (attemptId: string) => `${DELIVERIES}/${attemptId}/retry`;
-export const VIRTUAL_ACCOUNTS = `${V1}/services/virtual-account`;
-export const CREATE_ACCOUNT = `${VIRTUAL_ACCOUNTS}/create`;
-export const creditUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}/simulate-credit`;
-export const ENVIRONMENT = `${V1}/client/onboarding/environment`;
-export const SUBMIT = `${V1}/client/onboarding/submit`;
-export const LOGIN = `${V1}/client/onboarding/login`;
 
 /** Worker settings that make retries observable within a test's time budget. */
 export const FAST_WEBHOOKS: Record<string, string> = {

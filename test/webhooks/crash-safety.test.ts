@@ -4,6 +4,7 @@ import { DIALECTS, type TestDatabase } from '../support/app.js';
 import { ChildServer } from '../support/child-server.js';
 import { createPartner } from '../support/factories.js';
 import { createIsolatedTestDatabase } from '../support/isolated-app.js';
+import { WEBHOOK } from '../support/paths.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -14,7 +15,6 @@ import {
   settled,
   until,
   verifiedPayload,
-  WEBHOOK,
 } from '../support/webhooks.js';
 
 // The dialects' suites are independent (a database each), so they run side by side.

@@ -2,17 +2,14 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
 import { adminHeaders, approvePartner, completeOnboarding } from '../support/onboarding.js';
+import { adminDocumentUrl, adminPartnerUrl, CREATE_ACCOUNT, creditUrl, SUBMIT } from '../support/paths.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   attemptsOf,
-  CREATE_ACCOUNT,
   createAccount,
-  creditUrl,
   outboxEvents,
-  SUBMIT,
   setEndpoint,
   settled,
   startReceiver,
@@ -113,20 +110,20 @@ describe('webhook delivery', { concurrency: true }, () => {
           review_notes: null,
         });
 
-        const record = await t.api.get(`${V1}/admin/partners/${partner.companyId}`, {
+        const record = await t.api.get(adminPartnerUrl(partner.companyId), {
           headers: adminHeaders,
         });
         const memart = (
           record.body.data.documents as Array<{ id: string; document_type: string; current: boolean }>
         ).find((document) => document.document_type === 'memart' && document.current)!;
         const rejected = await t.api.post(
-          `${V1}/admin/partners/${partner.companyId}/documents/${memart.id}/reject`,
+          adminDocumentUrl(partner.companyId, memart.id, 'reject'),
           { reason: 'The MEMART is not certified.' },
           { headers: adminHeaders },
         );
         assert.equal(rejected.status, 200, rejected.text);
         const changes = await t.api.post(
-          `${V1}/admin/partners/${partner.companyId}/request-changes`,
+          adminPartnerUrl(partner.companyId, 'request-changes'),
           { reason: 'Upload a certified MEMART.' },
           { headers: adminHeaders },
         );

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
-import { activePartner, ROTATE_SECRET, settled, useWebhookApp, WEBHOOK } from '../support/webhooks.js';
+import { ROTATE_SECRET, WEBHOOK } from '../support/paths.js';
+import { activePartner, settled, useWebhookApp } from '../support/webhooks.js';
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
 

@@ -3,24 +3,22 @@ import { describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
 import { TestClock } from '../support/clock.js';
 import { createPartner } from '../support/factories.js';
+import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
 import { freePort } from '../support/smtp-sink.js';
 import { NonHttpServer, WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   allDeliveries,
   attemptsOf,
   createAccount,
-  DELIVERIES,
   fakeDns,
   logLinesWith,
   outboxEvents,
-  retryUrl,
   setEndpoint,
   settled,
   startReceiver,
   until,
   useWebhookApp,
   verifiedPayload,
-  WEBHOOK,
 } from '../support/webhooks.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -5,6 +5,7 @@ import { DIALECTS, type DialectName, type TestApp } from '../support/app.js';
 import { TestClock } from '../support/clock.js';
 import { createPartner, type Partner } from '../support/factories.js';
 import { createIsolatedTestApp } from '../support/isolated-app.js';
+import { LOGIN, ROTATE_SECRET, retryUrl, WEBHOOK } from '../support/paths.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -12,15 +13,11 @@ import {
   attemptsOf,
   createAccount,
   FAST_WEBHOOKS,
-  LOGIN,
   outboxEvents,
-  ROTATE_SECRET,
   retryOnSchemaRace,
-  retryUrl,
   setEndpoint,
   startReceiver,
   until,
-  WEBHOOK,
 } from '../support/webhooks.js';
 
 const HOUR = 60 * 60 * 1000;

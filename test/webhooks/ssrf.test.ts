@@ -5,21 +5,19 @@ import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/
 import { DIALECTS } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import type { Api } from '../support/http.js';
+import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   activePartner,
   createAccount,
-  DELIVERIES,
   fakeDns,
   logLinesWith,
-  retryUrl,
   setEndpoint,
   settled,
   startReceiver,
   until,
   useWebhookApp,
   verifiedPayload,
-  WEBHOOK,
 } from '../support/webhooks.js';
 
 const PRIVATE = [

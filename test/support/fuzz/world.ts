@@ -4,7 +4,6 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, type DialectName, TEST_ADMIN_KEY, type TestApp } from '../app.js';
 import { createPartner, type Partner, registration, uniqueEmail } from '../factories.js';
-import { V1 } from '../http.js';
 import {
   adminHeaders,
   completeOnboarding,
@@ -13,6 +12,25 @@ import {
   PNG_BYTES,
   representativeFields,
 } from '../onboarding.js';
+import {
+  API_KEYS,
+  adminDocumentUrl,
+  adminPartnerUrl,
+  apiKeyUrl,
+  BUSINESS_INFO,
+  CREATE_ACCOUNT,
+  creditUrl,
+  DELIVERIES,
+  DOCUMENTS,
+  LOGIN,
+  LOGOUT,
+  OPENAPI,
+  REGISTER,
+  REPRESENTATIVE,
+  SUBMIT,
+  TEAM,
+  WEBHOOK,
+} from '../paths.js';
 import { SmtpSink } from '../smtp-sink.js';
 import type { OpenApiDocument } from './openapi.js';
 
@@ -133,8 +151,6 @@ async function startReceiver(): Promise<{ url: string; close(): Promise<void> }>
   };
 }
 
-const SERVICES = `${V1}/services`;
-
 async function expectStatus(
   response: Promise<{ status: number; text: string; body: { data?: unknown } }>,
   statuses: number[],
@@ -160,7 +176,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
   });
   try {
     const pools = new Pools();
-    const docResponse = await fetch(`${t.url}${V1}/openapi.json`);
+    const docResponse = await fetch(`${t.url}${OPENAPI}`);
     assert.equal(docResponse.status, 200, 'GET /openapi.json');
     const doc = (await docResponse.json()) as OpenApiDocument;
 
@@ -171,11 +187,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       createPartner(t, sink, { business_name: 'Fuzz Logout Ltd' }),
     ]);
     const unverified = registration({ email: uniqueEmail('unverified') });
-    await expectStatus(
-      t.api.post(`${V1}/client/onboarding/register`, unverified),
-      [201],
-      'register unverified',
-    );
+    await expectStatus(t.api.post(REGISTER, unverified), [201], 'register unverified');
     const unverifiedId = (
       await t.db
         .selectFrom('partners')
@@ -189,7 +201,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     const token = main.token;
     await expectStatus(
       t.api.put(
-        `${V1}/client/onboarding/business-info`,
+        BUSINESS_INFO,
         {
           business_type: 'limited_liability',
           rc_number: 'RC1234567',
@@ -201,7 +213,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       'main profile',
     );
     await expectStatus(
-      t.api.request('POST', `${V1}/client/onboarding/representative`, {
+      t.api.request('POST', REPRESENTATIVE, {
         token,
         body: form(representativeFields({ bvn: mainBvn }), {
           id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' },
@@ -215,7 +227,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       [{ document_type: 'other', file_url: 'https://files.fuzz.ng/other.pdf' }, {}],
     ] as const) {
       const body = await expectStatus(
-        t.api.request('POST', `${V1}/client/onboarding/documents`, { token, body: form(fields, files) }),
+        t.api.request('POST', DOCUMENTS, { token, body: form(fields, files) }),
         [201],
         'main document',
       );
@@ -226,11 +238,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     const keyFor = async (partnerToken: string, name: string) =>
       (
         await expectStatus(
-          t.api.post(
-            `${SERVICES}/partner/settings/api-keys`,
-            { name, environment: 'sandbox' },
-            { token: partnerToken },
-          ),
+          t.api.post(API_KEYS, { name, environment: 'sandbox' }, { token: partnerToken }),
           [201],
           'create API key',
         )
@@ -239,18 +247,14 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     for (const name of ['fuzz-revocable-1', 'fuzz-revocable-2'])
       pools.add('apiKey', (await keyFor(token, name)).id);
     const revoked = await keyFor(token, 'fuzz-revoked');
-    await expectStatus(
-      t.api.delete(`${SERVICES}/partner/settings/api-keys/${revoked.id}`, { token }),
-      [200],
-      'revoke',
-    );
+    await expectStatus(t.api.delete(apiKeyUrl(revoked.id), { token }), [200], 'revoke');
 
     // Both partners get a webhook endpoint before the events that produce deliveries.
     const adminToken = adminTarget.token;
     await completeOnboarding(t, adminToken);
     for (const partnerToken of [token, adminToken]) {
       await expectStatus(
-        t.api.put(`${SERVICES}/partner/settings/webhook`, { url: receiver.url }, { token: partnerToken }),
+        t.api.put(WEBHOOK, { url: receiver.url }, { token: partnerToken }),
         [200, 201],
         'set webhook',
       );
@@ -258,7 +262,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     const member = (partnerToken: string, email: string) =>
       expectStatus(
         t.api.post(
-          `${SERVICES}/partner/settings/team`,
+          TEAM,
           {
             first_name: 'Chidi',
             last_name: 'Okafor',
@@ -280,7 +284,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     const account = (partnerToken: string, email: string) =>
       expectStatus(
         t.api.post(
-          `${SERVICES}/virtual-account/create`,
+          CREATE_ACCOUNT,
           { first_name: 'Tunde', last_name: 'Bakare', email, phone: '+2348090000000' },
           { token: partnerToken },
         ),
@@ -298,11 +302,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       const created = (await account(partnerToken, emails.customer)).data as { account_number: string };
       pools.add('accountNumber', created.account_number, owner);
       await expectStatus(
-        t.api.post(
-          `${SERVICES}/virtual-account/${created.account_number}/simulate-credit`,
-          { amount: '150.50' },
-          { token: partnerToken },
-        ),
+        t.api.post(creditUrl(created.account_number), { amount: '150.50' }, { token: partnerToken }),
         [201],
         'credit',
       );
@@ -310,13 +310,9 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     pools.add('apiKey', (await keyFor(adminToken, 'foreign-key')).id, 'adminTarget');
 
     // Admin target: submitted for review, its documents the operator's document ids.
-    await expectStatus(
-      t.api.post(`${V1}/client/onboarding/submit`, undefined, { token: adminToken }),
-      [200],
-      'submit',
-    );
+    await expectStatus(t.api.post(SUBMIT, undefined, { token: adminToken }), [200], 'submit');
     const record = (await expectStatus(
-      t.api.get(`${V1}/admin/partners/${adminTarget.companyId}`, { headers: adminHeaders }),
+      t.api.get(adminPartnerUrl(adminTarget.companyId), { headers: adminHeaders }),
       [200],
       'admin record',
     )) as { data: { documents: Array<{ id: string }> } };
@@ -339,7 +335,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     ] as const) {
       const deadline = Date.now() + 10_000;
       for (;;) {
-        const list = await t.api.get(`${SERVICES}/partner/settings/webhook/deliveries`, {
+        const list = await t.api.get(DELIVERIES, {
           token: partnerToken,
         });
         const items = (list.body.data?.items ?? []) as Array<{ id: string; event_id: string }>;
@@ -357,18 +353,14 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
 
     const login = async (partner: Partner) => {
       const body = await expectStatus(
-        t.api.post(`${V1}/client/onboarding/login`, { email: partner.email, password: partner.password }),
+        t.api.post(LOGIN, { email: partner.email, password: partner.password }),
         [200],
         'login',
       );
       return (body.data as { token: string }).token;
     };
     const loggedOutToken = await login(logoutPartner);
-    await expectStatus(
-      t.api.post(`${V1}/client/onboarding/logout`, undefined, { token: loggedOutToken }),
-      [200],
-      'logout',
-    );
+    await expectStatus(t.api.post(LOGOUT, undefined, { token: loggedOutToken }), [200], 'logout');
 
     const cleanups: Array<() => Promise<void>> = [];
     return {
@@ -413,12 +405,12 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
         const partner = await createPartner(t, sink, { business_name: 'Fuzz Fresh Review Ltd' });
         await completeOnboarding(t, partner.token);
         await expectStatus(
-          t.api.post(`${V1}/client/onboarding/submit`, undefined, { token: partner.token }),
+          t.api.post(SUBMIT, undefined, { token: partner.token }),
           [200],
           'submit fresh target',
         );
         const fresh = (await expectStatus(
-          t.api.get(`${V1}/admin/partners/${partner.companyId}`, { headers: adminHeaders }),
+          t.api.get(adminPartnerUrl(partner.companyId), { headers: adminHeaders }),
           [200],
           'fresh target record',
         )) as { data: { documents: Array<{ id: string }> } };
@@ -430,13 +422,9 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
         if (approveDocuments) {
           for (const document of fresh.data.documents) {
             await expectStatus(
-              t.api.post(
-                `${V1}/admin/partners/${partner.companyId}/documents/${document.id}/approve`,
-                undefined,
-                {
-                  headers: adminHeaders,
-                },
-              ),
+              t.api.post(adminDocumentUrl(partner.companyId, document.id, 'approve'), undefined, {
+                headers: adminHeaders,
+              }),
               [200],
               'approve fresh document',
             );
