@@ -1,13 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  assertError,
-  register,
-  retryAfterSeconds,
-  useAppWithSink,
-  wrongCode,
-} from '../support/account-flows.js';
+import { register, useAppWithSink, wrongCode } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { registration, uniqueEmail } from '../support/factories.js';
 import { FORGOT_PASSWORD, LOGIN, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 

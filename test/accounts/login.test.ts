@@ -3,16 +3,9 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import {
-  assertError,
-  assertFieldError,
-  auditActions,
-  register,
-  retryAfterSeconds,
-  useAppWithSink,
-  verifiedAccount,
-} from '../support/account-flows.js';
+import { auditActions, register, useAppWithSink, verifiedAccount } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { LOGIN } from '../support/paths.js';
 
@@ -200,7 +193,7 @@ for (const dialect of DIALECTS) {
       ];
       for (const [field, body] of cases) {
         const response = await ctx.t.api.post(LOGIN, body);
-        assertFieldError(response, field);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
       }
     });
 

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  assertError,
-  assertFieldError,
   auditActions,
   register,
-  retryAfterSeconds,
   useAppWithSink,
   verifiedAccount,
   wrongCode,
 } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/factories.js';
 import {
   BUSINESS_INFO,
@@ -93,7 +91,7 @@ for (const dialect of DIALECTS) {
         'ACCOUNT_NOT_VERIFIED',
       );
       // The owner cannot register (taken) but can recover the address.
-      assertFieldError(
+      assertError(
         await ctx.t.api.post(REGISTER, {
           business_name: 'Real Owner Ltd',
           email: victim,
@@ -101,7 +99,9 @@ for (const dialect of DIALECTS) {
           password_confirmation: STRONG_PASSWORD,
           phone: '+2348031234567',
         }),
-        'email',
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['email'] },
       );
       assert.equal((await ctx.t.api.post(FORGOT_PASSWORD, { email: victim })).status, 200);
       const code = await ctx.sink.otpFor(victim, 2, 'password reset');
@@ -132,16 +132,20 @@ for (const dialect of DIALECTS) {
       const account = await verifiedAccount(ctx.t, ctx.sink);
       await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
       const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
-      assertFieldError(
+      assertError(
         await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, wrongCode(code), 'password123')),
-        'password',
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['password'] },
       );
-      assertFieldError(
+      assertError(
         await ctx.t.api.post(RESET_PASSWORD, {
           ...resetBody(account.email, code),
           password_confirmation: 'something-else-9',
         }),
-        'password_confirmation',
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['password_confirmation'] },
       );
       const row = await ctx.t.db
         .selectFrom('one_time_codes')

@@ -3,8 +3,6 @@ import { createHash, createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
 import {
-  assertError,
-  assertFieldError,
   auditActions,
   randomPassword,
   register,
@@ -12,6 +10,7 @@ import {
   useAppWithSink,
 } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { registration, uniqueEmail } from '../support/factories.js';
 import { LOGIN, REGISTER } from '../support/paths.js';
 
@@ -82,7 +81,7 @@ for (const dialect of DIALECTS) {
           if (value === undefined) delete body[field];
           else body[field] = value;
           const response = await ctx.t.api.post(REGISTER, body);
-          assertFieldError(response, field);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
           for (const other of INDEPENDENT) {
             if (other !== field) assert.equal(response.body.errors?.[other], undefined, response.text);
           }
@@ -93,7 +92,7 @@ for (const dialect of DIALECTS) {
         for (const [label, value] of WRONG_TYPES) {
           const response = await ctx.t.api.post(REGISTER, registration({ [field]: value }));
           assert.equal(response.status, 422, `${field} as ${label}: ${response.text}`);
-          assertFieldError(response, field);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
         }
       });
 
@@ -104,7 +103,7 @@ for (const dialect of DIALECTS) {
         if (field === 'password') body['password_confirmation'] = body[field];
         if (field === 'password_confirmation') body['password'] = body[field];
         const response = await ctx.t.api.post(REGISTER, body);
-        assertFieldError(response, field);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
       });
     }
 
@@ -128,7 +127,7 @@ for (const dialect of DIALECTS) {
       assert.equal(row.business_name, 'é'.repeat(191));
 
       const tooLong = await ctx.t.api.post(REGISTER, registration({ business_name: 'B'.repeat(192) }));
-      assertFieldError(tooLong, 'business_name');
+      assertError(tooLong, 422, 'VALIDATION_FAILED', { fields: ['business_name'] });
     });
 
     it('refuses a 7-character password and accepts 8 and 128 characters', async () => {
@@ -137,7 +136,7 @@ for (const dialect of DIALECTS) {
         REGISTER,
         registration({ password: seven, password_confirmation: seven }),
       );
-      assertFieldError(short, 'password');
+      assertError(short, 422, 'VALIDATION_FAILED', { fields: ['password'] });
 
       for (const length of [8, 128]) {
         const password = randomPassword(length);
@@ -158,7 +157,7 @@ for (const dialect of DIALECTS) {
         REGISTER,
         registration({ password, password_confirmation: password }),
       );
-      assertFieldError(response, 'password');
+      assertError(response, 422, 'VALIDATION_FAILED', { fields: ['password'] });
     });
 
     it('returns 422 naming password_confirmation when it does not match', async () => {
@@ -171,7 +170,7 @@ for (const dialect of DIALECTS) {
           REGISTER,
           registration({ password_confirmation: confirmation }),
         );
-        assertFieldError(response, 'password_confirmation');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['password_confirmation'] });
       }
     });
 
@@ -181,7 +180,7 @@ for (const dialect of DIALECTS) {
           REGISTER,
           registration({ password, password_confirmation: password }),
         );
-        assertFieldError(response, 'password');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['password'] });
       }
     });
 
@@ -205,7 +204,7 @@ for (const dialect of DIALECTS) {
       ]) {
         const response = await ctx.t.api.post(REGISTER, registration({ phone }));
         assert.equal(response.status, 422, `${JSON.stringify(phone)}: ${response.text}`);
-        assertFieldError(response, 'phone');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['phone'] });
       }
     });
 
@@ -226,7 +225,7 @@ for (const dialect of DIALECTS) {
       ]) {
         const response = await ctx.t.api.post(REGISTER, registration({ email }));
         assert.equal(response.status, 422, `${JSON.stringify(email)}: ${response.text}`);
-        assertFieldError(response, 'email');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       }
     });
 
@@ -234,7 +233,7 @@ for (const dialect of DIALECTS) {
       const first = await register(ctx.t);
       const shouted = first.email.toUpperCase();
       const response = await ctx.t.api.post(REGISTER, registration({ email: shouted }));
-      assertFieldError(response, 'email');
+      assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       const rows = await ctx.t.db
         .selectFrom('partners')
         .select('id')
@@ -252,7 +251,8 @@ for (const dialect of DIALECTS) {
       );
       const created = responses.filter((r) => r.status === 201);
       assert.equal(created.length, 1, responses.map((r) => r.status).join(','));
-      for (const response of responses.filter((r) => r.status !== 201)) assertFieldError(response, 'email');
+      for (const response of responses.filter((r) => r.status !== 201))
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       const rows = await ctx.t.db.selectFrom('partners').select('id').where('email', '=', email).execute();
       assert.equal(rows.length, 1);
     });

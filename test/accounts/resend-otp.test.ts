@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
-  assertError,
-  assertFieldError,
   auditActions,
   register,
   registerWithOtp,
-  retryAfterSeconds,
   useAppWithSink,
   verifiedAccount,
 } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
@@ -138,7 +136,7 @@ for (const dialect of DIALECTS) {
     it('returns 422 naming email when it is missing or malformed', async () => {
       for (const email of [undefined, '', '  ', 'not-an-email', 42, null, ['a@example.com']]) {
         const response = await ctx.t.api.post(RESEND_OTP, email === undefined ? {} : { email });
-        assertFieldError(response, 'email');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       }
     });
   });

@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assertError, auditActions, useAppWithSink, verifiedAccount } from '../support/account-flows.js';
+import { auditActions, useAppWithSink, verifiedAccount } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { createPartner } from '../support/factories.js';
 import { BUSINESS_INFO, LOGIN, LOGOUT } from '../support/paths.js';
 

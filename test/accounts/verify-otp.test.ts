@@ -1,14 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  assertError,
-  assertFieldError,
-  auditActions,
-  registerWithOtp,
-  useAppWithSink,
-  wrongCode,
-} from '../support/account-flows.js';
+import { auditActions, registerWithOtp, useAppWithSink, wrongCode } from '../support/account-flows.js';
 import { DIALECTS, type TestApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { LOGIN, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
@@ -86,10 +80,10 @@ for (const dialect of DIALECTS) {
       ]) {
         const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp });
         assert.equal(response.status, 422, `${JSON.stringify(otp)}: ${response.text}`);
-        assertFieldError(response, 'otp');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['otp'] });
       }
       const missing = await ctx.t.api.post(VERIFY_OTP, { email: account.email });
-      assertFieldError(missing, 'otp');
+      assertError(missing, 422, 'VALIDATION_FAILED', { fields: ['otp'] });
       assert.equal(await attemptsOf(ctx.t, account.email), 0);
       const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
       assert.equal(response.status, 200, response.text);
@@ -98,7 +92,7 @@ for (const dialect of DIALECTS) {
     it('returns 422 VALIDATION_FAILED on email when it is missing or malformed', async () => {
       for (const email of [undefined, '', 'not-an-email', 42]) {
         const response = await ctx.t.api.post(VERIFY_OTP, { email, otp: '123456' });
-        assertFieldError(response, 'email');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       }
     });
 

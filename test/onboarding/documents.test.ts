@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import type { Partner } from '../support/factories.js';
 import { JPEG_BYTES, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
 import {
   adminPost,
-  assertError,
-  assertValidationError,
   CONTRACT_DOCUMENT_TYPES,
   currentDocuments,
   fileOfSize,
@@ -155,30 +154,40 @@ for (const dialect of DIALECTS) {
           { document_type: documentType },
           { file: { bytes: PDF_BYTES } },
         );
-        assertValidationError(response, ['document_type']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['document_type'] });
       }
-      assertValidationError(await postDocument(suite.t, idle.token, {}, { file: { bytes: PDF_BYTES } }), [
-        'document_type',
-      ]);
+      assertError(
+        await postDocument(suite.t, idle.token, {}, { file: { bytes: PDF_BYTES } }),
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['document_type'] },
+      );
       await assertIdleHasNoDocuments();
     });
 
     it('refuses both file and file_url, or neither, with 422 naming file', async () => {
-      assertValidationError(
+      assertError(
         await postDocument(
           suite.t,
           idle.token,
           { document_type: 'memart', file_url: 'https://files.acme.ng/m.pdf' },
           { file: { bytes: PDF_BYTES } },
         ),
-        ['file'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
       );
-      assertValidationError(await postDocument(suite.t, idle.token, { document_type: 'memart' }), ['file']);
+      assertError(
+        await postDocument(suite.t, idle.token, { document_type: 'memart' }),
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
+      );
       await assertIdleHasNoDocuments();
     });
 
     it('decides the type by the bytes: refuses a text file named .pdf, accepts a PNG declared as PDF', async () => {
-      assertValidationError(
+      assertError(
         await postDocument(
           suite.t,
           idle.token,
@@ -191,16 +200,20 @@ for (const dialect of DIALECTS) {
             },
           },
         ),
-        ['file'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
       );
-      assertValidationError(
+      assertError(
         await postDocument(
           suite.t,
           idle.token,
           { document_type: 'memart' },
           { file: { bytes: Buffer.from('<html>hello</html>'), name: 'memart.png', type: 'image/png' } },
         ),
-        ['file'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
       );
       await assertIdleHasNoDocuments();
 
@@ -217,21 +230,25 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses an empty file with 422 and an http file_url with 422 naming file_url', async () => {
-      assertValidationError(
+      assertError(
         await postDocument(
           suite.t,
           idle.token,
           { document_type: 'memart' },
           { file: { bytes: Buffer.alloc(0) } },
         ),
-        ['file'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
       );
-      assertValidationError(
+      assertError(
         await postDocument(suite.t, idle.token, {
           document_type: 'memart',
           file_url: 'http://files.acme.ng/m.pdf',
         }),
-        ['file_url'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file_url'] },
       );
       await assertIdleHasNoDocuments();
     });

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import {
   activePartner,
-  assertError,
-  assertValidationError,
   auditActions,
   newPartner,
   profileOf,
@@ -75,11 +74,16 @@ for (const dialect of DIALECTS) {
     it('refuses an environment outside sandbox|live, or none, with 422 naming environment', async () => {
       const partner = await newPartner(suite);
       for (const environment of ['production', 'LIVE', '', 1, null]) {
-        assertValidationError(await switchTo(partner.token, environment), ['environment']);
+        assertError(await switchTo(partner.token, environment), 422, 'VALIDATION_FAILED', {
+          fields: ['environment'],
+        });
       }
-      assertValidationError(await suite.t.api.put(ENVIRONMENT, {}, { token: partner.token }), [
-        'environment',
-      ]);
+      assertError(
+        await suite.t.api.put(ENVIRONMENT, {}, { token: partner.token }),
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['environment'] },
+      );
     });
 
     it('needs a session token', async () => {

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import {
   activePartner,
-  assertError,
-  assertValidationError,
   auditActions,
   CONTRACT_BUSINESS_TYPES,
   CONTRACT_CHECKLISTS,
@@ -175,7 +174,7 @@ for (const dialect of DIALECTS) {
           { rc_number: rcNumber },
           { token: partner.token },
         );
-        assertValidationError(response, ['rc_number']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['rc_number'] });
       }
       assert.equal((await profileOf(suite.t, partner.token)).rc_number, null);
     });
@@ -188,7 +187,7 @@ for (const dialect of DIALECTS) {
           { business_type: businessType },
           { token: partner.token },
         );
-        assertValidationError(response, ['business_type']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['business_type'] });
       }
     });
 
@@ -202,7 +201,7 @@ for (const dialect of DIALECTS) {
         'javascript:alert(1)',
       ]) {
         const response = await suite.t.api.put(BUSINESS_INFO, { website }, { token: partner.token });
-        assertValidationError(response, ['website']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['website'] });
       }
       const ok = await suite.t.api.put(
         BUSINESS_INFO,
@@ -215,17 +214,21 @@ for (const dialect of DIALECTS) {
 
     it('refuses over-long legal_business_name (191) and address (255) and accepts the maximum', async () => {
       const partner = await newPartner(suite);
-      assertValidationError(
+      assertError(
         await suite.t.api.put(
           BUSINESS_INFO,
           { legal_business_name: 'L'.repeat(192) },
           { token: partner.token },
         ),
-        ['legal_business_name'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['legal_business_name'] },
       );
-      assertValidationError(
+      assertError(
         await suite.t.api.put(BUSINESS_INFO, { address: 'A'.repeat(256) }, { token: partner.token }),
-        ['address'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['address'] },
       );
       const longest = await suite.t.api.put(
         BUSINESS_INFO,
@@ -244,7 +247,7 @@ for (const dialect of DIALECTS) {
         { business_type: 'partnership', legal_business_name: 'Atomic Limited', rc_number: 'XX1' },
         { token: partner.token },
       );
-      assertValidationError(response, ['rc_number']);
+      assertError(response, 422, 'VALIDATION_FAILED', { fields: ['rc_number'] });
       assert.deepEqual(Object.keys(response.body.errors ?? {}), ['rc_number']);
       const profile = await profileOf(suite.t, partner.token);
       assert.equal(profile.business_type, null);

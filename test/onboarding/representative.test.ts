@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import type { Partner } from '../support/factories.js';
 import { form, JPEG_BYTES, PDF_BYTES, PNG_BYTES, representativeFields } from '../support/onboarding.js';
 import {
   adminGet,
-  assertError,
-  assertValidationError,
   auditActions,
   currentDocuments,
   dateBefore,
@@ -141,12 +140,14 @@ for (const dialect of DIALECTS) {
           { id_file_url: 'https://files.acme.ng/id.pdf' },
           { id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' } },
         );
-        assertValidationError(response, ['id_file']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['id_file'] });
         await assertNothingSaved();
       });
 
       it('refuses neither id_file nor id_file_url with 422 naming id_file', async () => {
-        assertValidationError(await postRepresentative(suite.t, idle.token, {}, {}), ['id_file']);
+        assertError(await postRepresentative(suite.t, idle.token, {}, {}), 422, 'VALIDATION_FAILED', {
+          fields: ['id_file'],
+        });
         await assertNothingSaved();
       });
 
@@ -163,7 +164,7 @@ for (const dialect of DIALECTS) {
             },
           },
         );
-        assertValidationError(response, ['id_file']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['id_file'] });
         await assertNothingSaved();
         assert.deepEqual(
           storedFiles(suite.t).filter((file) => file.endsWith('.partial')),
@@ -233,7 +234,7 @@ for (const dialect of DIALECTS) {
           {},
           { id_file: { bytes: Buffer.alloc(0), name: 'id.png', type: 'image/png' } },
         );
-        assertValidationError(response, ['id_file']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['id_file'] });
       });
 
       it('refuses an id_file_url that is not https with 422 naming id_file_url', async () => {
@@ -243,12 +244,15 @@ for (const dialect of DIALECTS) {
           'ftp://files.acme.ng/id.pdf',
         ]) {
           const response = await postRepresentative(suite.t, idle.token, { id_file_url: url }, {});
-          assertValidationError(response, ['id_file_url']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['id_file_url'] });
         }
         const tooLong = `https://files.acme.ng/${'a'.repeat(2048)}`;
-        assertValidationError(await postRepresentative(suite.t, idle.token, { id_file_url: tooLong }, {}), [
-          'id_file_url',
-        ]);
+        assertError(
+          await postRepresentative(suite.t, idle.token, { id_file_url: tooLong }, {}),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['id_file_url'] },
+        );
         await assertNothingSaved();
       });
 
@@ -307,7 +311,7 @@ for (const dialect of DIALECTS) {
           '1985/04/12',
         ]) {
           const response = await postRepresentative(suite.t, idle.token, { dob });
-          assertValidationError(response, ['dob']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['dob'] });
         }
         await assertNothingSaved();
       });
@@ -315,7 +319,7 @@ for (const dialect of DIALECTS) {
       it('refuses a representative under 18 or over 120 with 422 naming dob', async () => {
         for (const dob of [dateBefore(suite.t, 17), dateBefore(suite.t, 0, 1), dateBefore(suite.t, 121)]) {
           const response = await postRepresentative(suite.t, idle.token, { dob });
-          assertValidationError(response, ['dob']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['dob'] });
         }
       });
 
@@ -332,7 +336,7 @@ for (const dialect of DIALECTS) {
         try {
           const partner = await newPartner(suite);
           const response = await postRepresentative(suite.t, partner.token, { dob: '2006-03-01' });
-          assertValidationError(response, ['dob']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['dob'] });
         } finally {
           restore();
         }
@@ -367,7 +371,7 @@ for (const dialect of DIALECTS) {
           '+2212345678',
         ]) {
           const response = await postRepresentative(suite.t, idle.token, { bvn });
-          assertValidationError(response, ['bvn']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['bvn'] });
           assert.ok(!response.text.includes(bvn), 'the refused BVN is not echoed');
         }
         await assertNothingSaved();
@@ -379,21 +383,28 @@ for (const dialect of DIALECTS) {
           designation: 'ceo',
           id_type: 'passport',
         });
-        assertValidationError(response, ['gender', 'designation', 'id_type']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['gender', 'designation', 'id_type'] });
         await assertNothingSaved();
       });
 
       it('refuses first_name or last_name over 100 chars and phone over 20, and accepts the maxima', async () => {
-        assertValidationError(
+        assertError(
           await postRepresentative(suite.t, idle.token, { first_name: 'A'.repeat(101) }),
-          ['first_name'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['first_name'] },
         );
-        assertValidationError(await postRepresentative(suite.t, idle.token, { last_name: 'O'.repeat(101) }), [
-          'last_name',
-        ]);
-        assertValidationError(
+        assertError(
+          await postRepresentative(suite.t, idle.token, { last_name: 'O'.repeat(101) }),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['last_name'] },
+        );
+        assertError(
           await postRepresentative(suite.t, idle.token, { phone: `+${'1'.repeat(20)}` }),
-          ['phone'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['phone'] },
         );
         await assertNothingSaved();
         const partner = await newPartner(suite);
@@ -410,24 +421,29 @@ for (const dialect of DIALECTS) {
           token: idle.token,
           body: form({ first_name: '   ', id_file_url: 'https://files.acme.ng/id.pdf' }),
         });
-        assertValidationError(response, [
-          'first_name',
-          'last_name',
-          'email',
-          'phone',
-          'dob',
-          'gender',
-          'designation',
-          'bvn',
-          'id_type',
-          'address',
-        ]);
+        assertError(response, 422, 'VALIDATION_FAILED', {
+          fields: [
+            'first_name',
+            'last_name',
+            'email',
+            'phone',
+            'dob',
+            'gender',
+            'designation',
+            'bvn',
+            'id_type',
+            'address',
+          ],
+        });
       });
 
       it('refuses an invalid email with 422 naming email', async () => {
-        assertValidationError(await postRepresentative(suite.t, idle.token, { email: 'not-an-email' }), [
-          'email',
-        ]);
+        assertError(
+          await postRepresentative(suite.t, idle.token, { email: 'not-an-email' }),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['email'] },
+        );
       });
 
       it('answers 415 UNSUPPORTED_MEDIA_TYPE to a JSON body', async () => {

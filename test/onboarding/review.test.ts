@@ -3,14 +3,13 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { DIALECTS, TEST_ADMIN_KEY } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import type { Partner } from '../support/factories.js';
 import { adminHeaders, completeOnboarding, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
 import {
   activePartner,
   adminGet,
   adminPost,
-  assertError,
-  assertValidationError,
   auditActions,
   downloadFile,
   newPartner,
@@ -218,14 +217,24 @@ for (const dialect of DIALECTS) {
           Buffer.from('{"p":"x"}').toString('base64url'),
           'eyJwIjoxLjV9',
         ]) {
-          assertValidationError(await adminGet(suite.t, `${ADMIN_PARTNERS}?cursor=${cursor}`), ['cursor']);
+          assertError(
+            await adminGet(suite.t, `${ADMIN_PARTNERS}?cursor=${cursor}`),
+            422,
+            'VALIDATION_FAILED',
+            { fields: ['cursor'] },
+          );
         }
         for (const limit of ['0', '101', '-1', 'abc', '1.5']) {
-          assertValidationError(await adminGet(suite.t, `${ADMIN_PARTNERS}?limit=${limit}`), ['limit']);
+          assertError(await adminGet(suite.t, `${ADMIN_PARTNERS}?limit=${limit}`), 422, 'VALIDATION_FAILED', {
+            fields: ['limit'],
+          });
         }
-        assertValidationError(await adminGet(suite.t, `${ADMIN_PARTNERS}?onboarding_status=approved`), [
-          'onboarding_status',
-        ]);
+        assertError(
+          await adminGet(suite.t, `${ADMIN_PARTNERS}?onboarding_status=approved`),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['onboarding_status'] },
+        );
       });
     });
 
@@ -317,22 +326,31 @@ for (const dialect of DIALECTS) {
         const partner = await submittedPartner(suite);
         const memart = await currentDocumentId(suite, partner.companyId, 'memart');
         const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
-        assertValidationError(await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject')), [
-          'reason',
-        ]);
-        assertValidationError(
+        assertError(
+          await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject')),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
+        );
+        assertError(
           await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {}),
-          ['reason'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
         );
-        assertValidationError(
+        assertError(
           await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), { reason: '   ' }),
-          ['reason'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
         );
-        assertValidationError(
+        assertError(
           await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {
             reason: 'r'.repeat(1001),
           }),
-          ['reason'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
         );
 
         const rejected = await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {
@@ -526,9 +544,11 @@ for (const dialect of DIALECTS) {
 
       it('requests changes: back to in_progress with review_notes the partner sees, then resubmission works', async () => {
         const partner = await submittedPartner(suite);
-        assertValidationError(
+        assertError(
           await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'request-changes'), {}),
-          ['reason'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
         );
         const reason = 'Upload the certified true copy of the MEMART.';
         const response = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'request-changes'), {
@@ -713,8 +733,12 @@ for (const dialect of DIALECTS) {
           'pages add up to the whole list, no duplicates',
         );
 
-        assertValidationError(await adminGet(suite.t, `${AUDIT_EVENTS}?cursor=bogus`), ['cursor']);
-        assertValidationError(await adminGet(suite.t, `${AUDIT_EVENTS}?company_id=abc`), ['company_id']);
+        assertError(await adminGet(suite.t, `${AUDIT_EVENTS}?cursor=bogus`), 422, 'VALIDATION_FAILED', {
+          fields: ['cursor'],
+        });
+        assertError(await adminGet(suite.t, `${AUDIT_EVENTS}?company_id=abc`), 422, 'VALIDATION_FAILED', {
+          fields: ['company_id'],
+        });
       });
     });
   });

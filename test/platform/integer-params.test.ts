@@ -2,9 +2,9 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { register, useAppWithSink } from '../support/account-flows.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { adminHeaders } from '../support/onboarding.js';
 import { AUDIT_EVENTS, adminPartnerUrl } from '../support/paths.js';
-import { assertError } from '../support/proofs.js';
 
 /**
  * Integer path and query values are plain decimal digits. ajv's coercion alone would read `0x2`,
@@ -43,7 +43,7 @@ for (const dialect of DIALECTS) {
         const response = await context.t.api.get(adminPartnerUrl(alias), {
           headers: adminHeaders,
         });
-        assertError(response, 404, 'NOT_FOUND', `/admin/partners/${alias}`);
+        assertError(response, 404, 'NOT_FOUND', { what: `/admin/partners/${alias}` });
       }
     });
 
@@ -58,7 +58,7 @@ for (const dialect of DIALECTS) {
         ['limit=+10', 'limit'],
       ] as const) {
         const response = await context.t.api.get(`${audit}?${query}`, { headers: adminHeaders });
-        assertError(response, 422, 'VALIDATION_FAILED', `?${query}`);
+        assertError(response, 422, 'VALIDATION_FAILED', { what: `?${query}` });
         assert.ok(response.body.errors?.[field]?.length, `?${query} names ${field}: ${response.text}`);
       }
       const plain = await context.t.api.get(`${audit}?company_id=${companyId}&limit=10`, {

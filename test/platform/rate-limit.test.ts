@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  type RawResponse,
-  randomLoopbackAddress,
-  requestFrom,
-  retryAfterSeconds,
-} from '../support/account-flows.js';
+import { type RawResponse, randomLoopbackAddress, requestFrom } from '../support/account-flows.js';
 import {
   createTestApp,
   createTestDatabase,
@@ -14,6 +9,7 @@ import {
   type TestApp,
   type TestDatabase,
 } from '../support/app.js';
+import { retryAfterSeconds } from '../support/assertions.js';
 import { BUSINESS_INFO, LOGIN } from '../support/paths.js';
 import { redisProblem, TEST_REDIS_URL } from '../support/proofs.js';
 

@@ -3,11 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { createPartner, type Partner } from '../support/factories.js';
 import type { Api } from '../support/http.js';
 import { BUSINESS_INFO, CREATE_ACCOUNT, creditUrl, LOGIN, LOGOUT, WEBHOOK } from '../support/paths.js';
 import {
-  assertError,
   clearIpCounter,
   createApiKey,
   customerBody,
@@ -132,14 +132,14 @@ for (const dialect of DIALECTS) {
           email: victim.email,
           password: `wrong-password-${attempt}`,
         });
-        assertError(response, 401, 'INVALID_CREDENTIALS', `failed login ${attempt}`);
+        assertError(response, 401, 'INVALID_CREDENTIALS', { what: `failed login ${attempt}` });
       }
       for (const api of apis()) {
         const locked = await api.post(LOGIN, { email: victim.email, password: 'wrong-password-11' });
         assertError(locked, 429, 'RATE_LIMITED');
         assert.match(locked.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
         const right = await api.post(LOGIN, { email: victim.email, password: victim.password });
-        assertError(right, 429, 'RATE_LIMITED', 'even the right password while locked');
+        assertError(right, 429, 'RATE_LIMITED', { what: 'even the right password while locked' });
       }
     });
 

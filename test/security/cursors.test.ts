@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { adminHeaders } from '../support/onboarding.js';
 import {
   ADMIN_PARTNERS,
@@ -14,14 +15,7 @@ import {
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
-import {
-  type ActivePartner,
-  activePartner,
-  assertError,
-  customerBody,
-  memberBody,
-  until,
-} from '../support/proofs.js';
+import { type ActivePartner, activePartner, customerBody, memberBody, until } from '../support/proofs.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -161,7 +155,9 @@ for (const dialect of DIALECTS) {
           const response = await t.api.get(`${list.url}?cursor=${encodeURIComponent(bad)}`, {
             headers: list.owner,
           });
-          assertError(response, 422, 'VALIDATION_FAILED', `${list.name} with ${JSON.stringify(bad)}`);
+          assertError(response, 422, 'VALIDATION_FAILED', {
+            what: `${list.name} with ${JSON.stringify(bad)}`,
+          });
           assert.ok(response.body.errors?.['cursor'], response.text);
         }
       }
@@ -177,14 +173,16 @@ for (const dialect of DIALECTS) {
             `${list.url}?cursor=${encodeURIComponent(cursors.get(other.name)!)}`,
             { headers: list.owner },
           );
-          assertError(response, 422, 'VALIDATION_FAILED', `${other.name}'s cursor on ${list.name}`);
+          assertError(response, 422, 'VALIDATION_FAILED', { what: `${other.name}'s cursor on ${list.name}` });
         }
         for (const stranger of list.strangers) {
           const response = await t.api.get(
             `${stranger.url ?? list.url}?cursor=${encodeURIComponent(cursors.get(list.name)!)}`,
             { headers: stranger.headers },
           );
-          assertError(response, 422, 'VALIDATION_FAILED', `${list.name}'s cursor used by ${stranger.label}`);
+          assertError(response, 422, 'VALIDATION_FAILED', {
+            what: `${list.name}'s cursor used by ${stranger.label}`,
+          });
         }
       }
     });

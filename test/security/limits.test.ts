@@ -11,6 +11,7 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestDatabase,
 } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { createPartner, type Partner, registration } from '../support/factories.js';
 import type { Api } from '../support/http.js';
 import { adminHeaders, form, PDF_BYTES, PNG_BYTES, representativeFields } from '../support/onboarding.js';
@@ -35,15 +36,7 @@ import {
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
-import {
-  assertError,
-  createApiKey,
-  customerBody,
-  envelopeOf,
-  listAll,
-  memberBody,
-  until,
-} from '../support/proofs.js';
+import { createApiKey, customerBody, envelopeOf, listAll, memberBody, until } from '../support/proofs.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -486,7 +479,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     for (const [operation, list] of Object.entries(lists)) {
       for (const bad of ['101', '0', '-1', '1.5', 'abc']) {
         const refused = await api.get(`${list.path}?limit=${bad}`, { headers: list.headers });
-        assertError(refused, 422, 'VALIDATION_FAILED', `${operation} ?limit=${bad}`);
+        assertError(refused, 422, 'VALIDATION_FAILED', { what: `${operation} ?limit=${bad}` });
         assert.ok(refused.body.errors?.['limit']?.length, refused.text);
       }
       const page = await api.get(`${list.path}?limit=100`, { headers: list.headers });

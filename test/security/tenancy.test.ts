@@ -3,6 +3,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import type { ApiResponse } from '../support/http.js';
 import { adminHeaders } from '../support/onboarding.js';
 import {
@@ -26,7 +27,6 @@ import {
 import {
   type ActivePartner,
   activePartner,
-  assertError,
   type Credential,
   customerBody,
   listAll,
@@ -290,7 +290,7 @@ for (const dialect of DIALECTS) {
             const what = `${operation} on A's ${target.label} with B's ${credential.label}`;
             const foreign = await send(t, credential.token, idCase.request(target.id));
             const expected = idCase.expected(credential);
-            assertError(foreign, expected.status, expected.code, what);
+            assertError(foreign, expected.status, expected.code, { what: what });
             assert.equal(foreign.body.data, undefined, `${what}: an error carries no data`);
             for (const secret of secretsOfA())
               assert.ok(!foreign.text.includes(secret), `${what} leaks ${secret}`);
@@ -371,13 +371,13 @@ for (const dialect of DIALECTS) {
           await t.api.get(accountUrl(other.account_number), { token: credential.token }),
           404,
           'NOT_FOUND',
-          `${what} GET other environment's account`,
+          { what: `${what} GET other environment's account` },
         );
         assertError(
           await t.api.get(transactionsUrl(other.account_number), { token: credential.token }),
           404,
           'NOT_FOUND',
-          `${what} transactions of other environment's account`,
+          { what: `${what} transactions of other environment's account` },
         );
         const credit = await t.api.post(
           creditUrl(other.account_number),
@@ -385,8 +385,8 @@ for (const dialect of DIALECTS) {
           { token: credential.token },
         );
         if (credential.environment === 'sandbox')
-          assertError(credit, 404, 'NOT_FOUND', `${what} credit live`);
-        else assertError(credit, 403, 'SANDBOX_ONLY', `${what} credit`);
+          assertError(credit, 404, 'NOT_FOUND', { what: `${what} credit live` });
+        else assertError(credit, 403, 'SANDBOX_ONLY', { what: `${what} credit` });
 
         const accounts = await listAll(t.api, VIRTUAL_ACCOUNTS, credential.token);
         assert.ok(accounts.length > 0);
@@ -417,14 +417,11 @@ for (const dialect of DIALECTS) {
             await t.api.post(retryUrl(a.attemptId), undefined, { token: credential.token }),
             404,
             'NOT_FOUND',
-            `${what} retries a sandbox attempt`,
+            { what: `${what} retries a sandbox attempt` },
           );
-          assertError(
-            await t.api.get(WEBHOOK, { token: credential.token }),
-            404,
-            'NOT_FOUND',
-            `${what} reads the sandbox webhook endpoint`,
-          );
+          assertError(await t.api.get(WEBHOOK, { token: credential.token }), 404, 'NOT_FOUND', {
+            what: `${what} reads the sandbox webhook endpoint`,
+          });
         }
       }
       // The ledger holds only the one sandbox credit: nothing crossed over.
@@ -455,7 +452,7 @@ for (const dialect of DIALECTS) {
             token: credential.token,
             ...(method === 'POST' ? { json: { reason: 'Not the operator.' } } : {}),
           });
-          assertError(response, 401, 'UNAUTHENTICATED', `${operation} with a ${credential.label}`);
+          assertError(response, 401, 'UNAUTHENTICATED', { what: `${operation} with a ${credential.label}` });
         }
       }
       const record = await t.api.get(adminPartnerUrl(a.partner.companyId), {

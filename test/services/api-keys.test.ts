@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { createPartner } from '../support/factories.js';
 import {
   approvePartner,
@@ -24,7 +25,6 @@ import {
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
 import {
-  assertError,
   columnsContaining,
   createApiKey,
   customerBody,
@@ -134,16 +134,16 @@ for (const dialect of DIALECTS) {
         await t.api.get(`${API_KEYS}?cursor=not-a-cursor`, { token: owner.token }),
         422,
         'VALIDATION_FAILED',
-        ['cursor'],
+        { fields: ['cursor'] },
       );
-      assertError(await t.api.get(`${API_KEYS}?limit=0`, { token: owner.token }), 422, 'VALIDATION_FAILED', [
-        'limit',
-      ]);
+      assertError(await t.api.get(`${API_KEYS}?limit=0`, { token: owner.token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
       assertError(
         await t.api.get(`${API_KEYS}?limit=101`, { token: owner.token }),
         422,
         'VALIDATION_FAILED',
-        ['limit'],
+        { fields: ['limit'] },
       );
     });
 
@@ -375,39 +375,38 @@ for (const dialect of DIALECTS) {
         await t.api.post(API_KEYS, { environment: 'sandbox' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['name'],
+        { fields: ['name'] },
       );
       assertError(
         await t.api.post(API_KEYS, { name: '   ', environment: 'sandbox' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['name'],
+        { fields: ['name'] },
       );
       assertError(
         await t.api.post(API_KEYS, { name: 'x'.repeat(101), environment: 'sandbox' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['name'],
+        { fields: ['name'] },
       );
       assertError(
         await t.api.post(API_KEYS, { name: 42, environment: 'sandbox' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['name'],
+        { fields: ['name'] },
       );
-      assertError(await t.api.post(API_KEYS, { name: 'ci' }, { token }), 422, 'VALIDATION_FAILED', [
-        'environment',
-      ]);
+      assertError(await t.api.post(API_KEYS, { name: 'ci' }, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['environment'],
+      });
       assertError(
         await t.api.post(API_KEYS, { name: 'ci', environment: 'production' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['environment'],
+        { fields: ['environment'] },
       );
-      assertError(await t.api.post(API_KEYS, {}, { token }), 422, 'VALIDATION_FAILED', [
-        'name',
-        'environment',
-      ]);
+      assertError(await t.api.post(API_KEYS, {}, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['name', 'environment'],
+      });
       const after = await t.db
         .selectFrom('api_keys')
         .select('id')

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import {
   accountUrl,
   CREATE_ACCOUNT,
@@ -13,7 +14,6 @@ import {
 import {
   allPages,
   approvedPartner,
-  assertError,
   customerBody,
   type LivePartner,
   nextMillisecond,
@@ -131,16 +131,18 @@ for (const dialect of DIALECTS) {
         [5],
         '0.00',
       ]) {
-        assertError(await t.api.post(url, { amount }, { token: a.key }), 422, 'VALIDATION_FAILED', [
-          'amount',
-        ]);
+        assertError(await t.api.post(url, { amount }, { token: a.key }), 422, 'VALIDATION_FAILED', {
+          fields: ['amount'],
+        });
       }
-      assertError(await t.api.post(url, {}, { token: a.key }), 422, 'VALIDATION_FAILED', ['amount']);
+      assertError(await t.api.post(url, {}, { token: a.key }), 422, 'VALIDATION_FAILED', {
+        fields: ['amount'],
+      });
       assertError(
         await t.api.post(url, { amount: 1, narration: 'n'.repeat(256) }, { token: a.key }),
         422,
         'VALIDATION_FAILED',
-        ['narration'],
+        { fields: ['narration'] },
       );
       assert.deepEqual(await ledgerOf(suite, account.id), []);
       const read = await t.api.get(accountUrl(account.account_number), { token: a.key });
@@ -249,9 +251,15 @@ for (const dialect of DIALECTS) {
       }
       const token = a.key;
       const url = transactionsUrl(account.account_number);
-      assertError(await t.api.get(`${url}?cursor=nope`, { token }), 422, 'VALIDATION_FAILED', ['cursor']);
-      assertError(await t.api.get(`${url}?limit=0`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
-      assertError(await t.api.get(`${url}?limit=101`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
+      assertError(await t.api.get(`${url}?cursor=nope`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['cursor'],
+      });
+      assertError(await t.api.get(`${url}?limit=0`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
+      assertError(await t.api.get(`${url}?limit=101`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
 
       const empty = await openAccount(suite, a.key);
       const none = await t.api.get(transactionsUrl(empty.account_number), { token });

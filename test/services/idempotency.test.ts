@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import type { ApiResponse } from '../support/http.js';
 import {
   API_KEYS,
@@ -16,7 +17,6 @@ import {
 import {
   addRepresentative,
   approvedPartner,
-  assertError,
   columnsContaining,
   customerBody,
   type LivePartner,
@@ -252,7 +252,7 @@ for (const dialect of DIALECTS) {
       assert.equal(created.status, 201, created.text);
       const key = randomUUID();
       const conflict = await t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) });
-      assertError(conflict, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+      assertError(conflict, 409, 'VIRTUAL_ACCOUNT_EXISTS', { data: true });
       assert.equal(conflict.body.data.balance_kobo, 0);
 
       const credited = await t.api.post(

@@ -5,10 +5,11 @@ import { sql } from 'kysely';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { createPartner } from '../support/factories.js';
 import type { Api } from '../support/http.js';
 import { accountUrl, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
-import { assertError, createApiKey, customerBody } from '../support/services-suite.js';
+import { createApiKey, customerBody } from '../support/services-suite.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 type Instance = Awaited<ReturnType<typeof startApp>>;
@@ -84,7 +85,7 @@ for (const dialect of DIALECTS) {
       assert.equal(created.length, 1, responses.map((response) => response.text).join('\n'));
       for (const response of responses) {
         if (response === created[0]) continue;
-        assertError(response, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+        assertError(response, 409, 'VIRTUAL_ACCOUNT_EXISTS', { data: true });
         assert.equal(response.body.data.account_number, created[0]!.body.data.account_number);
       }
       const rows = await handle.db

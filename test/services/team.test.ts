@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { createPartner } from '../support/factories.js';
 import { memberUrl, TEAM } from '../support/paths.js';
 import {
   addRepresentative,
   allPages,
   approvedPartner,
-  assertError,
   columnsContaining,
   createApiKey,
   memberBody,
@@ -160,13 +160,13 @@ for (const dialect of DIALECTS) {
         await t.api.post(TEAM, memberBody({ bvn: newBvn(), email: email.toUpperCase() }), { token: a.token }),
         422,
         'VALIDATION_FAILED',
-        ['email'],
+        { fields: ['email'] },
       );
       assertError(
         await t.api.post(TEAM, memberBody({ bvn: newBvn(), email }), { token: a.key }),
         422,
         'VALIDATION_FAILED',
-        ['email'],
+        { fields: ['email'] },
       );
       const rows = await t.db
         .selectFrom('team_members')
@@ -181,9 +181,9 @@ for (const dialect of DIALECTS) {
 
       const second = await addMember(a.token);
       const body = withoutBvn(memberBody({ email: ` ${email.toUpperCase()} ` }));
-      assertError(await t.api.put(memberUrl(second.id), body, { token: a.token }), 422, 'VALIDATION_FAILED', [
-        'email',
-      ]);
+      assertError(await t.api.put(memberUrl(second.id), body, { token: a.token }), 422, 'VALIDATION_FAILED', {
+        fields: ['email'],
+      });
       const unchanged = await t.api.get(memberUrl(second.id), { token: a.token });
       assert.equal(unchanged.body.data.email, second.email);
     });
@@ -216,16 +216,24 @@ for (const dialect of DIALECTS) {
       assert.equal(one.body.data.first_name, 'M1');
 
       const token = partner.token;
-      assertError(await t.api.get(`${TEAM}?cursor=bogus`, { token }), 422, 'VALIDATION_FAILED', ['cursor']);
+      assertError(await t.api.get(`${TEAM}?cursor=bogus`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['cursor'],
+      });
       assertError(
         await t.api.get(`${TEAM}?cursor=${Buffer.from('{"p":12}').toString('base64url')}`, { token }),
         422,
         'VALIDATION_FAILED',
-        ['cursor'],
+        { fields: ['cursor'] },
       );
-      assertError(await t.api.get(`${TEAM}?limit=0`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
-      assertError(await t.api.get(`${TEAM}?limit=101`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
-      assertError(await t.api.get(`${TEAM}?limit=abc`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
+      assertError(await t.api.get(`${TEAM}?limit=0`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
+      assertError(await t.api.get(`${TEAM}?limit=101`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
+      assertError(await t.api.get(`${TEAM}?limit=abc`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
     });
 
     it('updates every field with PUT (200), keeping id and created_at', async () => {
@@ -317,13 +325,13 @@ for (const dialect of DIALECTS) {
           await t.api.put(memberUrl(member.id), body, { token: a.token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
         assertError(
           await t.api.put(memberUrl(member.id), { ...body, [field]: '   ' }, { token: a.token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
       }
       const after = await t.db
@@ -414,11 +422,13 @@ for (const dialect of DIALECTS) {
         const response = await t.api.post(TEAM, memberBody({ bvn: newBvn(), [field]: value }), {
           token: a.token,
         });
-        assertError(response, 422, 'VALIDATION_FAILED', [field]);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
       }
       for (const field of [...REQUIRED_ON_UPDATE, 'bvn']) {
         const { [field]: _removed, ...body } = memberBody({ bvn: newBvn() });
-        assertError(await t.api.post(TEAM, body, { token: a.token }), 422, 'VALIDATION_FAILED', [field]);
+        assertError(await t.api.post(TEAM, body, { token: a.token }), 422, 'VALIDATION_FAILED', {
+          fields: [field],
+        });
       }
       const countAfter = await t.db
         .selectFrom('team_members')
@@ -435,7 +445,7 @@ for (const dialect of DIALECTS) {
           await t.api.put(memberUrl(member.id), body, { token: a.token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
       }
       const row = await t.api.get(memberUrl(member.id), { token: a.token });

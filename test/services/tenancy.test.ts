@@ -3,6 +3,7 @@ import { randomInt, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import type { ApiResponse } from '../support/http.js';
 import {
   API_KEYS,
@@ -17,7 +18,6 @@ import {
 } from '../support/paths.js';
 import {
   approvedPartner,
-  assertError,
   customerBody,
   type LivePartner,
   memberBody,

@@ -3,6 +3,7 @@ import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import {
   accountUrl,
   CREATE_ACCOUNT,
@@ -13,7 +14,6 @@ import {
 import {
   allPages,
   approvedPartner,
-  assertError,
   columnsContaining,
   customerBody,
   type LivePartner,
@@ -182,7 +182,7 @@ for (const dialect of DIALECTS) {
           customerBody({ email: email.toUpperCase(), first_name: 'Someone', last_name: 'Else' }),
           { token },
         );
-        assertError(again, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+        assertError(again, 409, 'VIRTUAL_ACCOUNT_EXISTS', { data: true });
         assert.deepEqual(again.body.data, first.body.data);
       }
       const rows = await t.db
@@ -204,6 +204,7 @@ for (const dialect of DIALECTS) {
         await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: live.liveToken }),
         409,
         'VIRTUAL_ACCOUNT_EXISTS',
+        { data: true },
       );
       const numbers = [first, other, inSandbox, inLive].map((response) => response.body.data.account_number);
       assert.equal(new Set(numbers).size, 4);
@@ -239,15 +240,15 @@ for (const dialect of DIALECTS) {
       assert.equal(listed.body.data.next_cursor, null);
 
       const token = owner.key;
-      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?cursor=%%%`, { token }), 422, 'VALIDATION_FAILED', [
-        'cursor',
-      ]);
-      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=0`, { token }), 422, 'VALIDATION_FAILED', [
-        'limit',
-      ]);
-      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=101`, { token }), 422, 'VALIDATION_FAILED', [
-        'limit',
-      ]);
+      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?cursor=%%%`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['cursor'],
+      });
+      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=0`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
+      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=101`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
     });
 
     it('keeps environments apart: sandbox credentials never see live accounts and live credentials never see sandbox ones', async () => {
@@ -385,20 +386,19 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const owner = await sandboxPartner(suite);
       const token = owner.key;
-      assertError(await t.api.post(CREATE_ACCOUNT, {}, { token }), 422, 'VALIDATION_FAILED', [
-        'first_name',
-        'last_name',
-        'email',
-        'phone',
-      ]);
+      assertError(await t.api.post(CREATE_ACCOUNT, {}, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['first_name', 'last_name', 'email', 'phone'],
+      });
       for (const field of ['first_name', 'last_name', 'email', 'phone']) {
         const { [field]: _removed, ...body } = customerBody();
-        assertError(await t.api.post(CREATE_ACCOUNT, body, { token }), 422, 'VALIDATION_FAILED', [field]);
+        assertError(await t.api.post(CREATE_ACCOUNT, body, { token }), 422, 'VALIDATION_FAILED', {
+          fields: [field],
+        });
         assertError(
           await t.api.post(CREATE_ACCOUNT, { ...body, [field]: '  ' }, { token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
       }
       const cases: Array<[string, unknown]> = [
@@ -421,7 +421,7 @@ for (const dialect of DIALECTS) {
           await t.api.post(CREATE_ACCOUNT, customerBody({ [field]: value }), { token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
       }
       const rows = await t.db

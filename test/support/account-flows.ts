@@ -83,36 +83,6 @@ export async function verifiedAccount(
 export const wrongCode = (code: string, offset = 1): string =>
   String((Number(code) + offset) % 1_000_000).padStart(6, '0');
 
-/** Asserts the error envelope of the contract, with the given status and error_code. */
-export function assertError(response: ApiResponse, status: number, errorCode: string): void {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.body.status, 'error', response.text);
-  assert.equal(response.body.error_code, errorCode, response.text);
-  assert.equal(typeof response.body.message, 'string');
-  assert.ok(response.body.message.length > 0);
-  assert.equal(response.body.data, undefined, 'an error carries no data here');
-}
-
-/** 422 VALIDATION_FAILED whose `errors` names `field` (with at least one message). */
-export function assertFieldError(response: ApiResponse, field: string): void {
-  assertError(response, 422, 'VALIDATION_FAILED');
-  const messages = response.body.errors?.[field];
-  assert.ok(
-    Array.isArray(messages) && messages.length > 0 && messages.every((m) => typeof m === 'string'),
-    `errors.${field} expected in ${response.text}`,
-  );
-}
-
-/** Retry-After as whole seconds; fails unless it is a positive integer. */
-export function retryAfterSeconds(response: ApiResponse | { headers: Headers }): number {
-  const header = response.headers.get('retry-after');
-  assert.ok(header !== null, 'Retry-After header expected');
-  assert.match(header, /^[0-9]+$/, `Retry-After must be delta-seconds, got ${header}`);
-  const seconds = Number(header);
-  assert.ok(seconds >= 1, `Retry-After must be at least 1, got ${seconds}`);
-  return seconds;
-}
-
 /** Polls until `condition` holds (background work: e-mail, log lines); fails after `timeoutMs`. */
 export async function eventually(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

@@ -235,21 +235,3 @@ export function kycChecks(t: Pick<TestApp, 'db'>, companyId: number) {
     .orderBy('id')
     .execute();
 }
-
-export function assertValidationError(response: ApiResponse, fields: string[]): void {
-  assert.equal(response.status, 422, response.text);
-  assert.equal(response.body.status, 'error');
-  assert.equal(response.body.error_code, 'VALIDATION_FAILED');
-  for (const field of fields) {
-    assert.ok(
-      Array.isArray(response.body.errors?.[field]) && response.body.errors[field].length > 0,
-      `errors.${field} expected in ${response.text}`,
-    );
-  }
-}
-
-export function assertError(response: ApiResponse, status: number, code: string): void {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.body.status, 'error', response.text);
-  assert.equal(response.body.error_code, code, response.text);
-}

@@ -4,7 +4,7 @@ import http from 'node:http';
 import { Redis } from 'ioredis';
 import type { Partner } from './factories.js';
 import { createPartner } from './factories.js';
-import type { Api, ApiResponse } from './http.js';
+import type { Api } from './http.js';
 import { approvePartner, completeOnboarding } from './onboarding.js';
 import { API_KEYS, ENVIRONMENT, LOGIN, SUBMIT } from './paths.js';
 import type { SmtpSink } from './smtp-sink.js';
@@ -27,15 +27,6 @@ export async function until<T>(
     if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
-}
-
-/** The contract's error envelope with this status and error_code. */
-export function assertError(response: ApiResponse, status: number, errorCode: string, what = ''): void {
-  const label = what ? `${what}: ` : '';
-  assert.equal(response.status, status, `${label}${response.text}`);
-  assert.equal(response.body.status, 'error', `${label}${response.text}`);
-  assert.equal(response.body.error_code, errorCode, `${label}${response.text}`);
-  assert.equal(typeof response.body.message, 'string', `${label}${response.text}`);
 }
 
 export type Environment = 'sandbox' | 'live';

@@ -4,7 +4,6 @@ import { after, before } from 'node:test';
 import { sql } from 'kysely';
 import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
 import { createPartner, type Partner } from './factories.js';
-import type { ApiResponse } from './http.js';
 import { approvePartner, completeOnboarding, form, PNG_BYTES, representativeFields } from './onboarding.js';
 import { API_KEYS, ENVIRONMENT, LOGIN, REPRESENTATIVE, SUBMIT } from './paths.js';
 import { SmtpSink } from './smtp-sink.js';
@@ -35,21 +34,6 @@ export function useServicesApp(dialect: DialectName, options: TestAppOptions = {
 }
 
 export const uniqueSuffix = (): string => randomBytes(4).toString('hex');
-
-/** Asserts an error envelope with its status and error_code (and, for 422, the fields named). */
-export function assertError(
-  response: ApiResponse,
-  status: number,
-  errorCode: string,
-  fields: readonly string[] = [],
-): void {
-  assert.equal(response.status, status, response.text);
-  assert.equal(response.body.status, 'error', response.text);
-  assert.equal(response.body.error_code, errorCode, response.text);
-  for (const field of fields) {
-    assert.ok(response.body.errors?.[field]?.length, `errors.${field} expected in ${response.text}`);
-  }
-}
 
 export async function login(t: Pick<TestApp, 'api'>, email: string, password: string): Promise<string> {
   const response = await t.api.post(LOGIN, { email, password });
