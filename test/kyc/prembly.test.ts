@@ -2,9 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { normalizeName, normalizeProviderDate } from '../../src/modules/kyc/prembly.provider.js';
-import { DIALECTS, type TestApp } from '../support/app.js';
+import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
-import { createIsolatedTestApp } from '../support/isolated-app.js';
 import { kycChecks, postRepresentative } from '../support/onboarding-suite.js';
 import { type PremblyReply, PremblyServer, premblyCode, premblyFound } from '../support/prembly-server.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
@@ -262,7 +261,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       prembly = await new PremblyServer(CREDENTIALS).start();
       sink = await new SmtpSink().start();
-      t = await createIsolatedTestApp(dialect.name, {
+      t = await createTestApp(dialect.name, {
         env: { SMTP_URL: sink.url, ...premblyEnv(prembly.url) },
       });
       for (const [index, kycCase] of CASES.entries()) prembly.answer(bvnOf(index), kycCase.reply);
@@ -364,7 +363,7 @@ for (const dialect of DIALECTS) {
     before(async () => {
       sink = await new SmtpSink().start();
       const port = await freePort();
-      t = await createIsolatedTestApp(dialect.name, {
+      t = await createTestApp(dialect.name, {
         env: { SMTP_URL: sink.url, ...premblyEnv(`http://127.0.0.1:${port}/`) },
       });
     });

@@ -3,10 +3,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 import type { DocumentType } from '../../src/modules/onboarding/onboarding.schemas.js';
-import type { DialectName, TestApp, TestAppOptions } from './app.js';
+import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
 import { createPartner, type Partner } from './factories.js';
 import type { ApiResponse } from './http.js';
-import { createIsolatedTestApp } from './isolated-app.js';
 import {
   adminHeaders,
   approvePartner,
@@ -46,15 +45,12 @@ export interface Suite {
   sink: SmtpSink;
 }
 
-/**
- * Inside a describe(): one SMTP sink and one app on a fresh database for the suite (isolated-app.ts
- * works around the migrator's cross-schema lookup, so suites run beside other test files).
- */
+/** Inside a describe(): one SMTP sink and one app on a fresh database for the suite. */
 export function useSuiteApp(dialect: DialectName, options: TestAppOptions = {}): Suite {
   const suite = {} as Suite;
   before(async () => {
     suite.sink = await new SmtpSink().start();
-    suite.t = await createIsolatedTestApp(dialect, {
+    suite.t = await createTestApp(dialect, {
       ...options,
       env: { SMTP_URL: suite.sink.url, ...options.env },
     });

@@ -164,16 +164,23 @@ export function customerBody(overrides: Record<string, unknown> = {}): Record<st
 }
 
 /**
+ * The app's tables. On PostgreSQL, only its own schema is read: Kysely's introspection lists every
+ * schema's tables and fails when another test file drops its schema meanwhile.
+ */
+async function appTables({ t, dialect }: ServicesSuite): Promise<Array<{ name: string }>> {
+  if (dialect === 'sqlite') return t.db.introspection.getTables();
+  const own = sql<{ name: string }>`select tablename as name from pg_catalog.pg_tables
+    where schemaname = current_schema() and tablename not in ('kysely_migration', 'kysely_migration_lock')`;
+  return (await own.execute(t.db)).rows;
+}
+
+/**
  * Every `table.column` of this app's database whose value contains `needle`: used to prove that a
  * secret (an API key, a whole BVN) is stored nowhere in clear.
  */
 export async function columnsContaining(suite: ServicesSuite, needle: string): Promise<string[]> {
   const { db } = suite.t;
-  let tables = await db.introspection.getTables();
-  if (suite.dialect === 'postgres') {
-    const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
-    tables = tables.filter((table) => table.schema === rows[0]?.schema);
-  }
+  const tables = await appTables(suite);
   assert.ok(
     tables.some((table) => table.name === 'api_keys'),
     'introspection found the app tables',

@@ -4,10 +4,9 @@ import { syncBuiltinESMExports } from 'node:module';
 import { after, before, type TestContext } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/platform/db/schema.js';
-import type { DialectName, TestApp, TestAppOptions } from './app.js';
+import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
 import { createPartner, type Partner } from './factories.js';
 import type { Api, ApiResponse } from './http.js';
-import { createIsolatedTestApp } from './isolated-app.js';
 import { approvePartner, completeOnboarding } from './onboarding.js';
 import { CREATE_ACCOUNT, DELIVERIES, ENVIRONMENT, LOGIN, SUBMIT, WEBHOOK } from './paths.js';
 import { until as pollUntil } from './proofs.js';
@@ -42,23 +41,6 @@ export const until = <T>(
 ): Promise<T> => pollUntil(what, probe, timeoutMs, 20);
 
 /**
- * Runs `start` again (at most 3 times) when it fails only because another test dropped its PostgreSQL
- * schema while this app's migrator was introspecting: Kysely's Migrator lists the tables of every schema
- * (pg_get_serial_sequence on each), so a concurrent DROP SCHEMA makes start-up fail with
- * `schema "t_…" does not exist`. Nothing of the code under test is retried.
- */
-export async function retryOnSchemaRace<T>(start: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await start();
-    } catch (error) {
-      const text = `${String(error)} ${String((error as Error).cause ?? '')}`;
-      if (attempt >= 3 || !/schema "t_[0-9a-f]+" does not exist/.test(text)) throw error;
-    }
-  }
-}
-
-/**
  * Inside a describe(): an SMTP sink and one app on a fresh database of `dialect` (fast webhook
  * settings unless overridden), closed afterwards. Filled in by the before() hook.
  */
@@ -66,12 +48,10 @@ export function useWebhookApp(dialect: DialectName, options: TestAppOptions = {}
   const context = {} as { t: TestApp; sink: SmtpSink };
   before(async () => {
     context.sink = await new SmtpSink().start();
-    context.t = await retryOnSchemaRace(() =>
-      createIsolatedTestApp(dialect, {
-        ...options,
-        env: { SMTP_URL: context.sink.url, ...FAST_WEBHOOKS, ...options.env },
-      }),
-    );
+    context.t = await createTestApp(dialect, {
+      ...options,
+      env: { SMTP_URL: context.sink.url, ...FAST_WEBHOOKS, ...options.env },
+    });
   });
   after(async () => {
     await context.t?.close();

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DIALECTS, type TestDatabase } from '../support/app.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/app.js';
 import { ChildServer } from '../support/child-server.js';
 import { createPartner } from '../support/factories.js';
-import { createIsolatedTestDatabase } from '../support/isolated-app.js';
 import { WEBHOOK } from '../support/paths.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -11,7 +10,6 @@ import {
   attemptsOf,
   createAccount,
   outboxEvents,
-  retryOnSchemaRace,
   settled,
   until,
   verifiedPayload,
@@ -30,7 +28,7 @@ describe('webhook crash safety', { concurrency: true }, () => {
       let receiver: WebhookReceiver | undefined;
       before(async () => {
         sink = await new SmtpSink().start();
-        database = await createIsolatedTestDatabase(dialect.name);
+        database = await createTestDatabase(dialect.name);
         handle = database.open();
       });
       after(async () => {
@@ -51,7 +49,7 @@ describe('webhook crash safety', { concurrency: true }, () => {
         });
         const child = new ChildServer(await freePort(), env);
         server = child;
-        await retryOnSchemaRace(() => child.start());
+        await child.start();
         const partner = await createPartner(child, sink);
 
         // The receiver is down: events queue up and fail with connection refused.
@@ -81,7 +79,7 @@ describe('webhook crash safety', { concurrency: true }, () => {
         await child.kill();
         slow.delayMs = 0;
 
-        await retryOnSchemaRace(() => child.start());
+        await child.start();
         const numbers = () =>
           new Set(slow.received.map((delivery) => verifiedPayload(delivery).data.account_number));
         await slow.waitFor(() => created.every((number) => numbers().has(number)), 20_000);

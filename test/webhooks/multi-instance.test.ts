@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DIALECTS, startApp, type TestDatabase } from '../support/app.js';
+import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
 import { createPartner, type Partner } from '../support/factories.js';
-import { createIsolatedTestDatabase } from '../support/isolated-app.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
@@ -10,7 +9,6 @@ import {
   createAccount,
   FAST_WEBHOOKS,
   outboxEvents,
-  retryOnSchemaRace,
   setEndpoint,
   settled,
   verifiedPayload,
@@ -32,11 +30,11 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
       const receivers: WebhookReceiver[] = [];
       before(async () => {
         sink = await new SmtpSink().start();
-        database = await createIsolatedTestDatabase(dialect.name);
+        database = await createTestDatabase(dialect.name);
         const env = { SMTP_URL: sink.url, ...FAST_WEBHOOKS };
         // One after the other: both migrate the same database at start-up.
-        instances.push(await retryOnSchemaRace(() => startApp(database, { env })));
-        instances.push(await retryOnSchemaRace(() => startApp(database, { env })));
+        instances.push(await startApp(database, { env }));
+        instances.push(await startApp(database, { env }));
         handle = database.open();
       });
       after(async () => {

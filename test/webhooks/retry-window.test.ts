@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { DIALECTS, type DialectName, type TestApp } from '../support/app.js';
+import { createTestApp, DIALECTS, type DialectName, type TestApp } from '../support/app.js';
 import { TestClock } from '../support/clock.js';
 import { createPartner, type Partner } from '../support/factories.js';
-import { createIsolatedTestApp } from '../support/isolated-app.js';
 import { LOGIN, ROTATE_SECRET, retryUrl, WEBHOOK } from '../support/paths.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
@@ -14,7 +13,6 @@ import {
   createAccount,
   FAST_WEBHOOKS,
   outboxEvents,
-  retryOnSchemaRace,
   setEndpoint,
   startReceiver,
   until,
@@ -29,12 +27,10 @@ function useClockApp(dialect: DialectName, env: Record<string, string> = {}) {
   before(async () => {
     context.sink = await new SmtpSink().start();
     context.clock = new TestClock();
-    context.t = await retryOnSchemaRace(() =>
-      createIsolatedTestApp(dialect, {
-        clock: context.clock,
-        env: { SMTP_URL: context.sink.url, ...FAST_WEBHOOKS, ...env },
-      }),
-    );
+    context.t = await createTestApp(dialect, {
+      clock: context.clock,
+      env: { SMTP_URL: context.sink.url, ...FAST_WEBHOOKS, ...env },
+    });
   });
   after(async () => {
     await context.t?.close();
