@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { register, useAppWithSink, wrongCode } from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { register, wrongCode } from '../support/account-flows.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { registration, uniqueEmail } from '../support/factories.js';
 import { FORGOT_PASSWORD, LOGIN, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
@@ -13,7 +13,7 @@ for (const dialect of DIALECTS) {
   describe(`one-time codes: daily budget, enumeration, unverified accounts [${dialect.name}]`, {
     skip: dialect.skip,
   }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('sends at most 10 codes (registration, resend, reset together) to one address in 24 hours, then 429 with Retry-After', async () => {
       const account = await register(ctx.t);

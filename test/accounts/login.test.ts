@@ -3,8 +3,8 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import { auditActions, register, useAppWithSink, verifiedAccount } from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { auditActions, register, verifiedAccount } from '../support/account-flows.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { LOGIN } from '../support/paths.js';
@@ -19,7 +19,7 @@ const median = (values: number[]): number => {
 
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/login [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('returns 200 {token, token_type: "Bearer", expires_in: 7200, environment: "sandbox"}', async () => {
       const account = await verifiedAccount(ctx.t, ctx.sink);

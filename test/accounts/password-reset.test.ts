@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  auditActions,
-  register,
-  useAppWithSink,
-  verifiedAccount,
-  wrongCode,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { auditActions, register, verifiedAccount, wrongCode } from '../support/account-flows.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { STRONG_PASSWORD, uniqueEmail } from '../support/factories.js';
 import {
@@ -30,7 +24,7 @@ const resetBody = (email: string, otp: string, password = NEW_PASSWORD) => ({
 
 for (const dialect of DIALECTS) {
   describe(`password recovery [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('answers forgot with the same 200 for unknown, unverified and verified addresses, mailing only real accounts', async () => {
       const unverified = await register(ctx.t);

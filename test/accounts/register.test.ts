@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import {
-  auditActions,
-  randomPassword,
-  register,
-  registerWithOtp,
-  useAppWithSink,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { auditActions, randomPassword, register, registerWithOtp } from '../support/account-flows.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { registration, uniqueEmail } from '../support/factories.js';
 import { LOGIN, REGISTER } from '../support/paths.js';
@@ -28,7 +22,7 @@ const WRONG_TYPES: Array<[string, unknown]> = [
 
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/register [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('returns 201 with data {company_id, email} and stores the account unverified', async () => {
       const body = registration();

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  auditActions,
-  register,
-  registerWithOtp,
-  useAppWithSink,
-  verifiedAccount,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { auditActions, register, registerWithOtp, verifiedAccount } from '../support/account-flows.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
@@ -20,7 +14,7 @@ const RESEND_MESSAGE_OK = (body: { status: string; message: string; data?: unkno
 
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/resend-otp [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('answers 200 with the same message for unknown, unverified and verified e-mails, mailing only the unverified', async () => {
       const unverified = await registerWithOtp(ctx.t, ctx.sink);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditActions, useAppWithSink, verifiedAccount } from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { auditActions, verifiedAccount } from '../support/account-flows.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { createPartner } from '../support/factories.js';
 import { BUSINESS_INFO, LOGIN, LOGOUT } from '../support/paths.js';
@@ -10,7 +10,7 @@ const SESSION_TTL_MS = 7200 * 1000;
 
 for (const dialect of DIALECTS) {
   describe(`session tokens and logout [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('lets a session token read GET /client/onboarding/business-info', async () => {
       const partner = await createPartner(ctx.t, ctx.sink);

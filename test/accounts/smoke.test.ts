@@ -1,24 +1,15 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { describe, it } from 'node:test';
+import { DIALECTS, useApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import { BUSINESS_INFO, LOGOUT } from '../support/paths.js';
-import { SmtpSink } from '../support/smtp-sink.js';
 
 for (const dialect of DIALECTS) {
   describe(`account journey [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
-    before(async () => {
-      sink = await new SmtpSink().start();
-      t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url } });
-    });
-    after(async () => {
-      await t?.close();
-      await sink?.stop();
-    });
+    const app = useApp(dialect.name);
 
     it('registers, verifies by e-mailed code, logs in, reads the profile and logs out', async () => {
+      const { t, sink } = app;
       const partner = await createPartner(t, sink);
       const profile = await t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(profile.status, 200);

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditActions, registerWithOtp, useAppWithSink, wrongCode } from '../support/account-flows.js';
-import { DIALECTS, type TestApp } from '../support/app.js';
+import { auditActions, registerWithOtp, wrongCode } from '../support/account-flows.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { LOGIN, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
@@ -29,7 +29,7 @@ const verifiedAt = async (t: TestApp, partnerId: number) =>
 
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/verify-otp [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('returns 200 {company_id, email, verified: true} for the right code and marks the account verified', async () => {
       const account = await registerWithOtp(ctx.t, ctx.sink);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import type { Partner } from '../support/factories.js';
 import { JPEG_BYTES, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
@@ -17,7 +17,6 @@ import {
   rejectedPartner,
   setBusinessType,
   submittedPartner,
-  useSuiteApp,
 } from '../support/onboarding-suite.js';
 import { adminDocumentUrl, DOCUMENTS } from '../support/paths.js';
 
@@ -25,7 +24,7 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 for (const dialect of DIALECTS) {
   describe(`onboarding documents [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
     /** Only ever sent invalid requests. */
     let idle: Partner;
     before(async () => {

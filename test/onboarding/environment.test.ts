@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import {
   activePartner,
@@ -9,13 +9,12 @@ import {
   profileOf,
   rejectedPartner,
   submittedPartner,
-  useSuiteApp,
 } from '../support/onboarding-suite.js';
 import { ENVIRONMENT, LOGIN } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
   describe(`environment switch [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     const switchTo = (token: string, environment: unknown) =>
       suite.t.api.put(ENVIRONMENT, { environment }, { token });

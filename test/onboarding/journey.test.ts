@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { describe, it } from 'node:test';
+import { DIALECTS, useApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import { adminHeaders, approvePartner, completeOnboarding } from '../support/onboarding.js';
 import { ADMIN_PARTNERS, BUSINESS_INFO, ENVIRONMENT, SUBMIT } from '../support/paths.js';
-import { SmtpSink } from '../support/smtp-sink.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding journey [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
-    before(async () => {
-      sink = await new SmtpSink().start();
-      t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url } });
-    });
-    after(async () => {
-      await t?.close();
-      await sink?.stop();
-    });
+    const app = useApp(dialect.name);
 
     it('goes from registration to live with the operator review in between', async () => {
+      const { t, sink } = app;
       const partner = await createPartner(t, sink);
       const early = await t.api.put(ENVIRONMENT, { environment: 'live' }, { token: partner.token });
       assert.equal(early.status, 403);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
 import {
   activePartner,
@@ -11,11 +11,9 @@ import {
   postDocument,
   postRepresentative,
   profileOf,
-  type Suite,
   setBusinessType,
   submit,
   submittedPartner,
-  useSuiteApp,
 } from '../support/onboarding-suite.js';
 import { ADMIN_PARTNERS, adminDocumentUrl, BUSINESS_INFO } from '../support/paths.js';
 
@@ -25,7 +23,7 @@ interface QueueItem {
   pending_review: string[];
 }
 
-async function queue(suite: Suite, pendingReview: boolean): Promise<Map<number, QueueItem>> {
+async function queue(suite: AppContext, pendingReview: boolean): Promise<Map<number, QueueItem>> {
   const items = new Map<number, QueueItem>();
   let cursor: string | null = null;
   do {
@@ -38,7 +36,7 @@ async function queue(suite: Suite, pendingReview: boolean): Promise<Map<number, 
   return items;
 }
 
-async function currentDocument(suite: Suite, companyId: number, documentType: string) {
+async function currentDocument(suite: AppContext, companyId: number, documentType: string) {
   const record = await partnerRecord(suite.t, companyId);
   const document = (
     record.documents as Array<{ id: string; document_type: string; current: boolean; status: string }>
@@ -49,7 +47,7 @@ async function currentDocument(suite: Suite, companyId: number, documentType: st
 
 for (const dialect of DIALECTS) {
   describe(`changes after approval and the review queue [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     it('keeps an approved partner active when it uploads a new document, and queues the document for review until decided', async () => {
       const partner = await activePartner(suite);

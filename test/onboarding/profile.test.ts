@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import {
   activePartner,
@@ -11,13 +11,12 @@ import {
   profileOf,
   rejectedPartner,
   submittedPartner,
-  useSuiteApp,
 } from '../support/onboarding-suite.js';
 import { BUSINESS_INFO } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding profile [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     it('starts with legal_business_name = business_name, no business_type, an empty checklist and nothing on file', async () => {
       const partner = await newPartner(suite, {

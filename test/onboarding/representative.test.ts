@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import type { Partner } from '../support/factories.js';
 import { form, JPEG_BYTES, PDF_BYTES, PNG_BYTES, representativeFields } from '../support/onboarding.js';
@@ -21,7 +21,6 @@ import {
   setBusinessType,
   storedFiles,
   submittedPartner,
-  useSuiteApp,
 } from '../support/onboarding-suite.js';
 import { AUDIT_EVENTS, adminPartnerUrl, BUSINESS_INFO, REPRESENTATIVE } from '../support/paths.js';
 
@@ -30,7 +29,7 @@ const FAILING_BVN = '12345678901';
 
 for (const dialect of DIALECTS) {
   describe(`compliance representative [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
     /** Only ever sent invalid requests: nothing of it is saved, so the validation tests share it. */
     let idle: Partner;
     before(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { DIALECTS, TEST_ADMIN_KEY } from '../support/app.js';
+import { type AppContext, DIALECTS, TEST_ADMIN_KEY, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import type { Partner } from '../support/factories.js';
 import { adminHeaders, completeOnboarding, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
@@ -19,11 +19,9 @@ import {
   postRepresentative,
   profileOf,
   rejectedPartner,
-  type Suite,
   setBusinessType,
   submit,
   submittedPartner,
-  useSuiteApp,
 } from '../support/onboarding-suite.js';
 import {
   ADMIN_PARTNERS,
@@ -41,7 +39,11 @@ interface AdminDocument {
   current: boolean;
 }
 
-async function currentDocumentId(suite: Suite, companyId: number, documentType: string): Promise<string> {
+async function currentDocumentId(
+  suite: AppContext,
+  companyId: number,
+  documentType: string,
+): Promise<string> {
   const record = await partnerRecord(suite.t, companyId);
   const document = (record.documents as AdminDocument[]).find(
     (candidate) => candidate.current && candidate.document_type === documentType,
@@ -55,7 +57,7 @@ const documentUrl = (companyId: number, documentId: string, action: string) =>
 
 for (const dialect of DIALECTS) {
   describe(`submission and back-office review [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     describe('submit', () => {
       it('answers 409 ONBOARDING_INCOMPLETE naming business_type and representative for a fresh application', async () => {
@@ -744,7 +746,7 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`back office without ADMIN_API_KEY [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name, { env: { ADMIN_API_KEY: '' } });
+    const suite = useApp(dialect.name, { env: { ADMIN_API_KEY: '' } });
 
     it('answers 404 NOT_FOUND on every /admin path, with or without a bearer', async () => {
       const partner = await newPartner(suite);

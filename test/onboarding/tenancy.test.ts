@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { PDF_BYTES } from '../support/onboarding.js';
 import {
   currentDocuments,
@@ -8,13 +8,12 @@ import {
   postDocument,
   postRepresentative,
   profileOf,
-  useSuiteApp,
 } from '../support/onboarding-suite.js';
 import { BUSINESS_INFO } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding tenancy [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     it("never shows partner A's profile, representative or documents to partner B", async () => {
       const a = await newPartner(suite, { business_name: 'Alpha Tenancy Ltd' });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { register, useAppWithSink } from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { register } from '../support/account-flows.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { adminHeaders } from '../support/onboarding.js';
 import { AUDIT_EVENTS, adminPartnerUrl } from '../support/paths.js';
@@ -28,7 +28,7 @@ const aliases = (id: number): string[] => [
 
 for (const dialect of DIALECTS) {
   describe(`integer path and query values are plain digits [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const context = useAppWithSink(dialect.name);
+    const context = useApp(dialect.name);
     let companyId: number;
 
     before(async () => {

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useAppWithSink } from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { registration } from '../support/factories.js';
 import { REGISTER } from '../support/paths.js';
 import { envelopeOf } from '../support/proofs.js';
@@ -14,7 +13,7 @@ import { rawHttp } from '../support/raw-http.js';
 
 for (const dialect of DIALECTS) {
   describe(`JSON body encoding [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const context = useAppWithSink(dialect.name);
+    const context = useApp(dialect.name);
 
     /** POSTs a registration whose business_name holds `nameBytes`, as raw bytes. */
     async function registerWithBytes(nameBytes: Buffer, contentType = 'application/json') {

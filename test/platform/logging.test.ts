@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventually, randomPassword, useAppWithSink, wrongCode } from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { eventually, randomPassword, wrongCode } from '../support/account-flows.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { registration } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { BUSINESS_INFO, LOGIN, LOGOUT, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
@@ -11,7 +11,7 @@ const standalone = (digits: string) => new RegExp(`(?<![0-9A-Za-z])${digits}(?![
 
 for (const dialect of DIALECTS) {
   describe(`logs [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('never contain the password, the OTP or the session token, and log one JSON line per request with its id', async () => {
       const password = `Pw-${randomPassword(20)}`;

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { API_PREFIX, OPENAPI } from '../support/paths.js';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
@@ -33,17 +33,13 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 for (const dialect of DIALECTS) {
   describe(`OpenAPI document and docs [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
+    const app = useApp(dialect.name);
     // biome-ignore lint/suspicious/noExplicitAny: the document is arbitrary JSON.
     let doc: any;
     before(async () => {
-      t = await createTestApp(dialect.name);
-      const response = await t.api.get(OPENAPI);
+      const response = await app.t.api.get(OPENAPI);
       assert.equal(response.status, 200, response.text);
       doc = response.body;
-    });
-    after(async () => {
-      await t?.close();
     });
 
     it('serves an OpenAPI 3.1.0 document at /baas/api/v1/openapi.json', () => {
@@ -54,7 +50,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('lists every route the app serves, with its method', () => {
-      const served = servedRoutes(t.app).filter(
+      const served = servedRoutes(app.t.app).filter(
         ({ method, path }) =>
           method !== 'HEAD' && !path.startsWith('/docs') && path !== OPENAPI && !path.includes('*'),
       );
@@ -144,7 +140,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('serves human-readable docs as HTML at /docs', async () => {
-      const response = await fetch(`${t.url}/docs`);
+      const response = await fetch(`${app.t.url}/docs`);
       assert.equal(response.status, 200);
       assert.match(String(response.headers.get('content-type')), /^text\/html/);
       const html = await response.text();

@@ -1,14 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type RawResponse, randomLoopbackAddress, requestFrom } from '../support/account-flows.js';
-import {
-  createTestApp,
-  createTestDatabase,
-  DIALECTS,
-  startApp,
-  type TestApp,
-  type TestDatabase,
-} from '../support/app.js';
+import { createTestDatabase, DIALECTS, startApp, type TestDatabase, useApp } from '../support/app.js';
 import { retryAfterSeconds } from '../support/assertions.js';
 import { BUSINESS_INFO, LOGIN } from '../support/paths.js';
 import { redisProblem, TEST_REDIS_URL } from '../support/proofs.js';
@@ -26,53 +19,47 @@ function assertRateLimited(response: RawResponse): void {
 
 for (const dialect of DIALECTS) {
   describe(`per-IP rate limit, in memory [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await createTestApp(dialect.name, { env: { RATE_LIMIT_IP_PER_MINUTE: '5' } });
-    });
-    after(async () => {
-      await t?.close();
-    });
+    const app = useApp(dialect.name, { env: { RATE_LIMIT_IP_PER_MINUTE: '5' } });
 
     it('answers the 6th request in a minute from one IP with 429 RATE_LIMITED and Retry-After', async () => {
       const ip = randomLoopbackAddress();
       for (let i = 1; i <= 5; i++) {
-        const response = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+        const response = await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`);
         assert.equal(response.status, 401, `request ${i}: ${response.text}`);
       }
-      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
-      assertRateLimited(await requestFrom(ip, `${t.url}${LOGIN}`, { method: 'POST' }));
+      assertRateLimited(await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`));
+      assertRateLimited(await requestFrom(ip, `${app.t.url}${LOGIN}`, { method: 'POST' }));
     });
 
     it('keeps /healthz and /readyz outside the budget', async () => {
       const ip = randomLoopbackAddress();
-      for (let i = 0; i < 6; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+      for (let i = 0; i < 6; i++) await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`);
       for (let i = 0; i < 10; i++) {
         for (const path of ['/healthz', '/readyz']) {
-          const response = await requestFrom(ip, `${t.url}${path}`);
+          const response = await requestFrom(ip, `${app.t.url}${path}`);
           assert.equal(response.status, 200, `${path}: ${response.text}`);
         }
       }
-      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
+      assertRateLimited(await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`));
     });
 
     it('gives every IP its own budget and ignores a spoofed X-Forwarded-For', async () => {
       const ip = randomLoopbackAddress();
-      for (let i = 0; i < 5; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
-      const spoofed = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`, {
+      for (let i = 0; i < 5; i++) await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`);
+      const spoofed = await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`, {
         headers: { 'x-forwarded-for': '203.0.113.9' },
       });
       assertRateLimited(spoofed);
-      const other = await requestFrom(randomLoopbackAddress(), `${t.url}${BUSINESS_INFO}`);
+      const other = await requestFrom(randomLoopbackAddress(), `${app.t.url}${BUSINESS_INFO}`);
       assert.equal(other.status, 401, other.text);
     });
 
     it('restores the budget once the minute has passed', async () => {
       const ip = randomLoopbackAddress();
-      for (let i = 0; i < 6; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
-      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
-      t.clock.advance(60_000);
-      const response = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+      for (let i = 0; i < 6; i++) await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`);
+      assertRateLimited(await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`));
+      app.t.clock.advance(60_000);
+      const response = await requestFrom(ip, `${app.t.url}${BUSINESS_INFO}`);
       assert.equal(response.status, 401, response.text);
     });
   });

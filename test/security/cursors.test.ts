@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { adminHeaders } from '../support/onboarding.js';
 import {
@@ -16,7 +16,6 @@ import {
   WEBHOOK,
 } from '../support/paths.js';
 import { type ActivePartner, activePartner, customerBody, memberBody, until } from '../support/proofs.js';
-import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -53,8 +52,7 @@ for (const dialect of DIALECTS) {
   describe(`pagination cursors are opaque and authenticated [${dialect.name}]`, {
     skip: dialect.skip,
   }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
+    const app = useApp(dialect.name, { env: { WEBHOOK_POLL_MS: '50' } });
     let receiver: WebhookReceiver;
     let a: ActivePartner;
     let b: ActivePartner;
@@ -62,22 +60,20 @@ for (const dialect of DIALECTS) {
     let cases: ListCase[];
 
     before(async () => {
-      sink = await new SmtpSink().start();
       receiver = await new WebhookReceiver().start();
-      t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url, WEBHOOK_POLL_MS: '50' } });
-      a = await activePartner(t, sink);
-      b = await activePartner(t, sink);
-      const hook = await t.api.put(WEBHOOK, { url: receiver.url }, { token: a.sandboxToken });
+      a = await activePartner(app.t, app.sink);
+      b = await activePartner(app.t, app.sink);
+      const hook = await app.t.api.put(WEBHOOK, { url: receiver.url }, { token: a.sandboxToken });
       assert.equal(hook.status, 201, hook.text);
       for (let i = 0; i < 3; i++) {
-        const created = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
+        const created = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
         assert.equal(created.status, 201, created.text);
         accountNumber = created.body.data.account_number;
-        const member = await t.api.post(TEAM, memberBody(), { token: a.sandboxToken });
+        const member = await app.t.api.post(TEAM, memberBody(), { token: a.sandboxToken });
         assert.equal(member.status, 201, member.text);
       }
       for (let i = 0; i < 3; i++) {
-        const credit = await t.api.post(
+        const credit = await app.t.api.post(
           creditUrl(accountNumber),
           { amount: 100 + i },
           { token: a.sandboxKey },
@@ -85,7 +81,7 @@ for (const dialect of DIALECTS) {
         assert.equal(credit.status, 201, credit.text);
       }
       await until('three delivery attempts', async () => {
-        const log = await t.api.get(`${DELIVERIES}?limit=100`, { token: a.sandboxToken });
+        const log = await app.t.api.get(`${DELIVERIES}?limit=100`, { token: a.sandboxToken });
         return log.body.data.items.length >= 3;
       });
       const partnerLists = (url: string, owner: string): ListCase => ({
@@ -116,14 +112,10 @@ for (const dialect of DIALECTS) {
         { name: 'admin audit', url: AUDIT_EVENTS, owner: adminHeaders, strangers: [] },
       ];
     });
-    after(async () => {
-      await t?.close();
-      await receiver?.stop();
-      await sink?.stop();
-    });
+    after(() => receiver?.stop());
 
     const firstCursor = async (list: ListCase): Promise<string> => {
-      const page = await t.api.get(`${list.url}?limit=1`, { headers: list.owner });
+      const page = await app.t.api.get(`${list.url}?limit=1`, { headers: list.owner });
       assert.equal(page.status, 200, `${list.name}: ${page.text}`);
       const cursor = page.body.data.next_cursor as string | null;
       assert.ok(cursor, `${list.name} has a second page`);
@@ -133,7 +125,7 @@ for (const dialect of DIALECTS) {
     it('follows its own cursors to the next page', async () => {
       for (const list of cases) {
         const cursor = await firstCursor(list);
-        const next = await t.api.get(`${list.url}?limit=1&cursor=${encodeURIComponent(cursor)}`, {
+        const next = await app.t.api.get(`${list.url}?limit=1&cursor=${encodeURIComponent(cursor)}`, {
           headers: list.owner,
         });
         assert.equal(next.status, 200, `${list.name}: ${next.text}`);
@@ -152,7 +144,7 @@ for (const dialect of DIALECTS) {
           `${payload}.`,
         ];
         for (const bad of [...CRAFTED, ...altered]) {
-          const response = await t.api.get(`${list.url}?cursor=${encodeURIComponent(bad)}`, {
+          const response = await app.t.api.get(`${list.url}?cursor=${encodeURIComponent(bad)}`, {
             headers: list.owner,
           });
           assertError(response, 422, 'VALIDATION_FAILED', {
@@ -169,14 +161,14 @@ for (const dialect of DIALECTS) {
       for (const list of cases) {
         for (const other of cases) {
           if (other === list || (other.owner === adminHeaders) !== (list.owner === adminHeaders)) continue;
-          const response = await t.api.get(
+          const response = await app.t.api.get(
             `${list.url}?cursor=${encodeURIComponent(cursors.get(other.name)!)}`,
             { headers: list.owner },
           );
           assertError(response, 422, 'VALIDATION_FAILED', { what: `${other.name}'s cursor on ${list.name}` });
         }
         for (const stranger of list.strangers) {
-          const response = await t.api.get(
+          const response = await app.t.api.get(
             `${stranger.url ?? list.url}?cursor=${encodeURIComponent(cursors.get(list.name)!)}`,
             { headers: stranger.headers },
           );

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import type { ApiResponse } from '../support/http.js';
 import { adminHeaders } from '../support/onboarding.js';
@@ -33,7 +33,6 @@ import {
   memberBody,
   until,
 } from '../support/proofs.js';
-import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -176,9 +175,10 @@ function operationsOf(doc: OpenApi): string[] {
 
 for (const dialect of DIALECTS) {
   describe(`tenancy matrix [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let sink: SmtpSink;
+    const app = useApp(dialect.name, {
+      env: { WEBHOOK_POLL_MS: '20', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_TIMEOUT_MS: '2000' },
+    });
     let receiver: WebhookReceiver;
-    let t: TestApp;
     let doc: OpenApi;
     let a: PartnerData;
     let b: PartnerData;
@@ -186,17 +186,17 @@ for (const dialect of DIALECTS) {
     /** A partner with a member, accounts in both environments, a sandbox credit and delivery attempt. */
     async function populate(partner: ActivePartner, withWebhook: boolean): Promise<PartnerData> {
       if (withWebhook) {
-        const endpoint = await t.api.put(WEBHOOK, { url: receiver.url }, { token: partner.sandboxKey });
+        const endpoint = await app.t.api.put(WEBHOOK, { url: receiver.url }, { token: partner.sandboxKey });
         assert.equal(endpoint.status, 201, endpoint.text);
         receiver.secret = endpoint.body.data.secret;
       }
-      const member = await t.api.post(TEAM, memberBody(), { token: partner.sandboxToken });
+      const member = await app.t.api.post(TEAM, memberBody(), { token: partner.sandboxToken });
       assert.equal(member.status, 201, member.text);
-      const sandbox = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey });
+      const sandbox = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey });
       assert.equal(sandbox.status, 201, sandbox.text);
-      const live = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.liveKey });
+      const live = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.liveKey });
       assert.equal(live.status, 201, live.text);
-      const credit = await t.api.post(
+      const credit = await app.t.api.post(
         creditUrl(sandbox.body.data.account_number),
         { amount: '2500.75', narration: 'tenancy' },
         { token: partner.sandboxToken },
@@ -205,11 +205,11 @@ for (const dialect of DIALECTS) {
       const attempt = withWebhook
         ? await until(
             'a sandbox delivery attempt',
-            async () => (await listAll(t.api, DELIVERIES, partner.sandboxKey))[0],
+            async () => (await listAll(app.t.api, DELIVERIES, partner.sandboxKey))[0],
             10_000,
           )
         : { id: randomUUID(), event_id: 'none' };
-      const record = await t.api.get(adminPartnerUrl(partner.companyId), {
+      const record = await app.t.api.get(adminPartnerUrl(partner.companyId), {
         headers: adminHeaders,
       });
       assert.equal(record.status, 200, record.text);
@@ -242,26 +242,13 @@ for (const dialect of DIALECTS) {
     ];
 
     before(async () => {
-      sink = await new SmtpSink().start();
       receiver = await new WebhookReceiver().start();
-      t = await createTestApp(dialect.name, {
-        env: {
-          SMTP_URL: sink.url,
-          WEBHOOK_POLL_MS: '20',
-          WEBHOOK_RETRY_BASE_MS: '50',
-          WEBHOOK_TIMEOUT_MS: '2000',
-        },
-      });
-      doc = (await t.api.get(OPENAPI)).body as unknown as OpenApi;
-      a = await populate(await activePartner(t, sink, { business_name: 'Alpha Tenancy Ltd' }), true);
-      b = await populate(await activePartner(t, sink, { business_name: 'Bravo Tenancy Ltd' }), false);
+      doc = (await app.t.api.get(OPENAPI)).body as unknown as OpenApi;
+      a = await populate(await activePartner(app.t, app.sink, { business_name: 'Alpha Tenancy Ltd' }), true);
+      b = await populate(await activePartner(app.t, app.sink, { business_name: 'Bravo Tenancy Ltd' }), false);
       assert.ok(a.documentIds.length >= 3, 'A has its onboarding documents');
     });
-    after(async () => {
-      await t?.close();
-      await receiver?.stop();
-      await sink?.stop();
-    });
+    after(() => receiver?.stop());
 
     it('has a case for every operation that takes a path id (from the OpenAPI document)', () => {
       const withId = operationsOf(doc).filter((operation) => operation.includes('{'));
@@ -278,9 +265,9 @@ for (const dialect of DIALECTS) {
       const cases = idCases(() => a);
       const before = {
         balance: (
-          await t.api.get(accountUrl(a.sandboxAccount.account_number), { token: a.partner.sandboxKey })
+          await app.t.api.get(accountUrl(a.sandboxAccount.account_number), { token: a.partner.sandboxKey })
         ).body.data.balance_kobo,
-        attempts: (await listAll(t.api, DELIVERIES, a.partner.sandboxKey)).length,
+        attempts: (await listAll(app.t.api, DELIVERIES, a.partner.sandboxKey)).length,
         received: receiver.received.length,
       };
       let probes = 0;
@@ -288,13 +275,13 @@ for (const dialect of DIALECTS) {
         for (const credential of b.partner.credentials) {
           for (const target of idCase.targets(a)) {
             const what = `${operation} on A's ${target.label} with B's ${credential.label}`;
-            const foreign = await send(t, credential.token, idCase.request(target.id));
+            const foreign = await send(app.t, credential.token, idCase.request(target.id));
             const expected = idCase.expected(credential);
             assertError(foreign, expected.status, expected.code, { what: what });
             assert.equal(foreign.body.data, undefined, `${what}: an error carries no data`);
             for (const secret of secretsOfA())
               assert.ok(!foreign.text.includes(secret), `${what} leaks ${secret}`);
-            const unknown = await send(t, credential.token, idCase.request(idCase.unknown(target)));
+            const unknown = await send(app.t, credential.token, idCase.request(idCase.unknown(target)));
             assertSameAnswer(foreign, unknown, what);
             probes += 1;
           }
@@ -303,18 +290,22 @@ for (const dialect of DIALECTS) {
       assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 1));
 
       // Nothing of A's changed: member, keys, ledger, delivery log.
-      const member = await t.api.get(memberUrl(a.memberId), { token: a.partner.liveKey });
+      const member = await app.t.api.get(memberUrl(a.memberId), { token: a.partner.liveKey });
       assert.equal(member.status, 200, member.text);
       assert.equal(member.body.data.first_name, 'Chidi');
       for (const key of [a.partner.sandboxKey, a.partner.liveKey]) {
-        assert.equal((await t.api.get(VIRTUAL_ACCOUNTS, { token: key })).status, 200, 'A’s key still works');
+        assert.equal(
+          (await app.t.api.get(VIRTUAL_ACCOUNTS, { token: key })).status,
+          200,
+          'A’s key still works',
+        );
       }
-      const account = await t.api.get(accountUrl(a.sandboxAccount.account_number), {
+      const account = await app.t.api.get(accountUrl(a.sandboxAccount.account_number), {
         token: a.partner.sandboxKey,
       });
       assert.equal(account.body.data.balance_kobo, before.balance);
       assert.equal(before.balance, 250075);
-      assert.equal((await listAll(t.api, DELIVERIES, a.partner.sandboxKey)).length, before.attempts);
+      assert.equal((await listAll(app.t.api, DELIVERIES, a.partner.sandboxKey)).length, before.attempts);
       assert.equal(receiver.received.length, before.received, 'no delivery was retried for B');
     });
 
@@ -341,21 +332,21 @@ for (const dialect of DIALECTS) {
         for (const list of lists) {
           const text =
             list.url === BUSINESS_INFO
-              ? (await t.api.get(list.url, { token: credential.token })).text
-              : JSON.stringify(await listAll(t.api, list.url, credential.token));
+              ? (await app.t.api.get(list.url, { token: credential.token })).text
+              : JSON.stringify(await listAll(app.t.api, list.url, credential.token));
           if (list.mustHold) assert.ok(text.includes(list.mustHold), `${list.url} with ${credential.label}`);
           for (const secret of secretsOfA()) {
             assert.ok(!text.includes(secret), `${list.url} with B's ${credential.label} shows A's ${secret}`);
           }
         }
         const filtered = await listAll(
-          t.api,
+          app.t.api,
           `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}`,
           credential.token,
         );
         assert.deepEqual(filtered, [], `B's ${credential.label} filtered by A's event id`);
       }
-      const profile = await t.api.get(BUSINESS_INFO, { token: b.partner.sandboxToken });
+      const profile = await app.t.api.get(BUSINESS_INFO, { token: b.partner.sandboxToken });
       assert.equal(profile.body.data.company_id, b.partner.companyId);
     });
 
@@ -365,21 +356,21 @@ for (const dialect of DIALECTS) {
         const mine = credential.environment === 'sandbox' ? a.sandboxAccount : a.liveAccount;
         const other = credential.environment === 'sandbox' ? a.liveAccount : a.sandboxAccount;
         const what = `A's ${credential.label}`;
-        const read = await t.api.get(accountUrl(mine.account_number), { token: credential.token });
+        const read = await app.t.api.get(accountUrl(mine.account_number), { token: credential.token });
         assert.equal(read.status, 200, `${what} reads its own environment's account: ${read.text}`);
         assertError(
-          await t.api.get(accountUrl(other.account_number), { token: credential.token }),
+          await app.t.api.get(accountUrl(other.account_number), { token: credential.token }),
           404,
           'NOT_FOUND',
           { what: `${what} GET other environment's account` },
         );
         assertError(
-          await t.api.get(transactionsUrl(other.account_number), { token: credential.token }),
+          await app.t.api.get(transactionsUrl(other.account_number), { token: credential.token }),
           404,
           'NOT_FOUND',
           { what: `${what} transactions of other environment's account` },
         );
-        const credit = await t.api.post(
+        const credit = await app.t.api.post(
           creditUrl(other.account_number),
           { amount: 1 },
           { token: credential.token },
@@ -388,7 +379,7 @@ for (const dialect of DIALECTS) {
           assertError(credit, 404, 'NOT_FOUND', { what: `${what} credit live` });
         else assertError(credit, 403, 'SANDBOX_ONLY', { what: `${what} credit` });
 
-        const accounts = await listAll(t.api, VIRTUAL_ACCOUNTS, credential.token);
+        const accounts = await listAll(app.t.api, VIRTUAL_ACCOUNTS, credential.token);
         assert.ok(accounts.length > 0);
         assert.deepEqual(
           accounts.filter((account) => account.environment !== credential.environment),
@@ -398,9 +389,9 @@ for (const dialect of DIALECTS) {
         assert.ok(accounts.some((account) => account.account_number === mine.account_number));
         assert.ok(!accounts.some((account) => account.account_number === other.account_number));
 
-        const deliveries = await listAll(t.api, DELIVERIES, credential.token);
+        const deliveries = await listAll(app.t.api, DELIVERIES, credential.token);
         const filtered = await listAll(
-          t.api,
+          app.t.api,
           `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}`,
           credential.token,
         );
@@ -414,18 +405,18 @@ for (const dialect of DIALECTS) {
           assert.ok(!JSON.stringify(deliveries).includes(a.eventId), `${what} sees sandbox deliveries`);
           assert.deepEqual(filtered, []);
           assertError(
-            await t.api.post(retryUrl(a.attemptId), undefined, { token: credential.token }),
+            await app.t.api.post(retryUrl(a.attemptId), undefined, { token: credential.token }),
             404,
             'NOT_FOUND',
             { what: `${what} retries a sandbox attempt` },
           );
-          assertError(await t.api.get(WEBHOOK, { token: credential.token }), 404, 'NOT_FOUND', {
+          assertError(await app.t.api.get(WEBHOOK, { token: credential.token }), 404, 'NOT_FOUND', {
             what: `${what} reads the sandbox webhook endpoint`,
           });
         }
       }
       // The ledger holds only the one sandbox credit: nothing crossed over.
-      const ledger = await t.db
+      const ledger = await app.t.db
         .selectFrom('account_transactions')
         .select(['account_id', 'environment', 'amount_kobo'])
         .where('partner_id', '=', partner.companyId)
@@ -439,8 +430,9 @@ for (const dialect of DIALECTS) {
     it('answers 401 UNAUTHENTICATED to a partner session or API key on every back-office operation', async () => {
       const adminOps = operationsOf(doc).filter((operation) => operation.includes(ADMIN_PREFIX));
       assert.ok(adminOps.length >= 9, adminOps.join('\n'));
-      const statusBefore = (await t.api.get(adminPartnerUrl(a.partner.companyId), { headers: adminHeaders }))
-        .body.data.onboarding_status;
+      const statusBefore = (
+        await app.t.api.get(adminPartnerUrl(a.partner.companyId), { headers: adminHeaders })
+      ).body.data.onboarding_status;
       assert.equal(statusBefore, 'active');
       for (const operation of adminOps) {
         const [method, template] = operation.split(' ') as [string, string];
@@ -448,14 +440,14 @@ for (const dialect of DIALECTS) {
           .replace('{company_id}', String(a.partner.companyId))
           .replace('{document_id}', a.documentIds[0]!);
         for (const credential of [...a.partner.credentials, ...b.partner.credentials]) {
-          const response = await t.api.request(method, path, {
+          const response = await app.t.api.request(method, path, {
             token: credential.token,
             ...(method === 'POST' ? { json: { reason: 'Not the operator.' } } : {}),
           });
           assertError(response, 401, 'UNAUTHENTICATED', { what: `${operation} with a ${credential.label}` });
         }
       }
-      const record = await t.api.get(adminPartnerUrl(a.partner.companyId), {
+      const record = await app.t.api.get(adminPartnerUrl(a.partner.companyId), {
         headers: adminHeaders,
       });
       assert.equal(record.status, 200, 'the operator key does work');

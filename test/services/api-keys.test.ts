@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { createPartner } from '../support/factories.js';
 import {
@@ -30,7 +30,6 @@ import {
   customerBody,
   type SandboxPartner,
   sandboxPartner,
-  useServicesApp,
 } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -38,7 +37,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 for (const dialect of DIALECTS) {
   describe(`API keys [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
     let a: SandboxPartner;
     let b: SandboxPartner;
     before(async () => {

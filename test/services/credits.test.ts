@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { DIALECTS } from '../support/app.js';
+import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import {
   accountUrl,
@@ -18,16 +18,14 @@ import {
   type LivePartner,
   nextMillisecond,
   type SandboxPartner,
-  type ServicesSuite,
   sandboxPartner,
-  useServicesApp,
 } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 async function openAccount(
-  suite: ServicesSuite,
+  suite: AppContext,
   token: string,
 ): Promise<{ id: string; account_number: string }> {
   const created = await suite.t.api.post(CREATE_ACCOUNT, customerBody(), { token });
@@ -35,7 +33,7 @@ async function openAccount(
   return created.body.data;
 }
 
-async function ledgerOf(suite: ServicesSuite, accountId: string) {
+async function ledgerOf(suite: AppContext, accountId: string) {
   return suite.t.db
     .selectFrom('account_transactions')
     .selectAll()
@@ -45,7 +43,7 @@ async function ledgerOf(suite: ServicesSuite, accountId: string) {
 
 for (const dialect of DIALECTS) {
   describe(`sandbox credits and balances [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
     let a: SandboxPartner;
     let b: SandboxPartner;
     let live: LivePartner;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { DIALECTS } from '../support/app.js';
+import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import type { ApiResponse } from '../support/http.js';
 import {
@@ -22,15 +22,13 @@ import {
   type LivePartner,
   memberBody,
   type SandboxPartner,
-  type ServicesSuite,
   sandboxPartner,
-  useServicesApp,
 } from '../support/services-suite.js';
 
 const REPLAYED = 'idempotent-replayed';
 const withKey = (key: string) => ({ 'idempotency-key': key });
 
-async function accountsFor(suite: ServicesSuite, partnerId: number, email: string) {
+async function accountsFor(suite: AppContext, partnerId: number, email: string) {
   return suite.t.db
     .selectFrom('virtual_accounts')
     .select(['id', 'account_number', 'environment'])
@@ -41,7 +39,7 @@ async function accountsFor(suite: ServicesSuite, partnerId: number, email: strin
 
 for (const dialect of DIALECTS) {
   describe(`idempotency [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
     let a: SandboxPartner;
     let b: SandboxPartner;
     let live: LivePartner;
@@ -408,7 +406,7 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`idempotency retention and server errors [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     it('does not keep a 5xx answer: a retry with the key runs again', async () => {
       const { t } = suite;

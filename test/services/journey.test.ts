@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import { API_KEYS, accountUrl, BUSINESS_INFO, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
-import { SmtpSink } from '../support/smtp-sink.js';
 
 for (const dialect of DIALECTS) {
   describe(`services journey [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
-    before(async () => {
-      sink = await new SmtpSink().start();
-      t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url } });
-    });
-    after(async () => {
-      await t?.close();
-      await sink?.stop();
-    });
+    const app = useApp(dialect.name);
 
     it('issues an account with an API key, replays a retried request and credits it in sandbox', async () => {
+      const { t, sink } = app;
       const partner = await createPartner(t, sink);
       const live = await t.api.post(
         API_KEYS,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { createPartner } from '../support/factories.js';
 import { memberUrl, TEAM } from '../support/paths.js';
@@ -14,7 +14,6 @@ import {
   memberBody,
   type SandboxPartner,
   sandboxPartner,
-  useServicesApp,
 } from '../support/services-suite.js';
 
 const RECORD_FIELDS = [
@@ -67,7 +66,7 @@ const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
 for (const dialect of DIALECTS) {
   describe(`team members [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
     let a: SandboxPartner;
     let b: SandboxPartner;
     before(async () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import type { ApiResponse } from '../support/http.js';
 import {
@@ -16,13 +16,7 @@ import {
   transactionsUrl,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-import {
-  approvedPartner,
-  customerBody,
-  type LivePartner,
-  memberBody,
-  useServicesApp,
-} from '../support/services-suite.js';
+import { approvedPartner, customerBody, type LivePartner, memberBody } from '../support/services-suite.js';
 
 interface Credential {
   label: string;
@@ -50,7 +44,7 @@ for (const dialect of DIALECTS) {
   describe(`tenancy across partners, credentials and environments [${dialect.name}]`, {
     skip: dialect.skip,
   }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
     let a: LivePartner;
     let b: LivePartner;
     let member: Record<string, string>;

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import {
   accountUrl,
@@ -20,7 +20,6 @@ import {
   nextMillisecond,
   type SandboxPartner,
   sandboxPartner,
-  useServicesApp,
 } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -85,7 +84,7 @@ function assertNewAccount(
 
 for (const dialect of DIALECTS) {
   describe(`virtual accounts [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
     const businessName = `Zenith Widgets ${randomInt(1e6)} Ltd`;
     let a: SandboxPartner;
     let b: SandboxPartner;
@@ -441,7 +440,7 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`virtual accounts with configured bank codes [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name, {
+    const suite = useApp(dialect.name, {
       env: { BANK_CODE_SANDBOX: '000011', BANK_CODE_LIVE: '950211', BANK_NAME: 'Kobo Microfinance Bank' },
     });
 

@@ -1,37 +1,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { after, before } from 'node:test';
-import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
+import type { TestApp } from './app.js';
 import { registration } from './factories.js';
 import type { ApiResponse } from './http.js';
 import { REGISTER, VERIFY_OTP } from './paths.js';
-import { SmtpSink } from './smtp-sink.js';
-
-export interface AppWithSink {
-  t: TestApp;
-  sink: SmtpSink;
-}
-
-/**
- * Inside a describe(): one SMTP sink and one app (sending through it) for the suite, closed afterwards.
- * The returned object is filled in by the before() hook.
- */
-export function useAppWithSink(dialect: DialectName, options: TestAppOptions = {}): AppWithSink {
-  const context = {} as AppWithSink;
-  before(async () => {
-    context.sink = await new SmtpSink().start();
-    context.t = await createTestApp(dialect, {
-      ...options,
-      env: { SMTP_URL: context.sink.url, ...options.env },
-    });
-  });
-  after(async () => {
-    await context.t?.close();
-    await context.sink?.stop();
-  });
-  return context;
-}
+import type { SmtpSink } from './smtp-sink.js';
 
 /** A random password no common-password list holds. */
 export const randomPassword = (length = 24): string =>

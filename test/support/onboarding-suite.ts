@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { after, before } from 'node:test';
 import type { DocumentType } from '../../src/modules/onboarding/onboarding.schemas.js';
-import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
+import type { AppContext, TestApp } from './app.js';
 import { createPartner, type Partner } from './factories.js';
 import type { ApiResponse } from './http.js';
 import {
@@ -22,7 +21,6 @@ import {
   REPRESENTATIVE,
   SUBMIT,
 } from './paths.js';
-import { SmtpSink } from './smtp-sink.js';
 
 export const MIB = 1024 * 1024;
 
@@ -40,29 +38,7 @@ export const CONTRACT_DOCUMENT_TYPES = [
   ...new Set([...Object.values(CONTRACT_CHECKLISTS).flat(), 'tin_certificate', 'other']),
 ];
 
-export interface Suite {
-  t: TestApp;
-  sink: SmtpSink;
-}
-
-/** Inside a describe(): one SMTP sink and one app on a fresh database for the suite. */
-export function useSuiteApp(dialect: DialectName, options: TestAppOptions = {}): Suite {
-  const suite = {} as Suite;
-  before(async () => {
-    suite.sink = await new SmtpSink().start();
-    suite.t = await createTestApp(dialect, {
-      ...options,
-      env: { SMTP_URL: suite.sink.url, ...options.env },
-    });
-  });
-  after(async () => {
-    await suite.t?.close();
-    await suite.sink?.stop();
-  });
-  return suite;
-}
-
-export const newPartner = (suite: Suite, overrides: Record<string, unknown> = {}): Promise<Partner> =>
+export const newPartner = (suite: AppContext, overrides: Record<string, unknown> = {}): Promise<Partner> =>
   createPartner(suite.t, suite.sink, overrides);
 
 export type FileSpec = { bytes: Buffer; name?: string; type?: string };
@@ -106,7 +82,7 @@ export async function submit(t: Pick<TestApp, 'api'>, token: string): Promise<Ap
 }
 
 /** A partner whose complete application awaits the operator. */
-export async function submittedPartner(suite: Suite): Promise<Partner> {
+export async function submittedPartner(suite: AppContext): Promise<Partner> {
   const partner = await newPartner(suite);
   await completeOnboarding(suite.t, partner.token);
   const submitted = await submit(suite.t, partner.token);
@@ -115,14 +91,14 @@ export async function submittedPartner(suite: Suite): Promise<Partner> {
 }
 
 /** A partner the operator approved (onboarding_status active). */
-export async function activePartner(suite: Suite): Promise<Partner> {
+export async function activePartner(suite: AppContext): Promise<Partner> {
   const partner = await submittedPartner(suite);
   await approvePartner(suite.t, partner.companyId);
   return partner;
 }
 
 /** A partner the operator rejected (final). */
-export async function rejectedPartner(suite: Suite, reason = 'The business is out of scope.') {
+export async function rejectedPartner(suite: AppContext, reason = 'The business is out of scope.') {
   const partner = await submittedPartner(suite);
   const rejected = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'reject'), { reason });
   assert.equal(rejected.status, 200, rejected.text);

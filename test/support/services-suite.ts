@@ -1,37 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { after, before } from 'node:test';
 import { sql } from 'kysely';
-import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
+import type { AppContext, TestApp } from './app.js';
 import { createPartner, type Partner } from './factories.js';
 import { approvePartner, completeOnboarding, form, PNG_BYTES, representativeFields } from './onboarding.js';
 import { API_KEYS, ENVIRONMENT, LOGIN, REPRESENTATIVE, SUBMIT } from './paths.js';
-import { SmtpSink } from './smtp-sink.js';
 
 export type Environment = 'sandbox' | 'live';
-
-export interface ServicesSuite {
-  t: TestApp;
-  sink: SmtpSink;
-  dialect: DialectName;
-}
-
-/** Inside a describe(): one SMTP sink and one app on a fresh database, shared by the describe's tests. */
-export function useServicesApp(dialect: DialectName, options: TestAppOptions = {}): ServicesSuite {
-  const suite = { dialect } as ServicesSuite;
-  before(async () => {
-    suite.sink = await new SmtpSink().start();
-    suite.t = await createTestApp(dialect, {
-      ...options,
-      env: { SMTP_URL: suite.sink.url, ...options.env },
-    });
-  });
-  after(async () => {
-    await suite.t?.close();
-    await suite.sink?.stop();
-  });
-  return suite;
-}
 
 export const uniqueSuffix = (): string => randomBytes(4).toString('hex');
 
@@ -90,7 +65,7 @@ export interface SandboxPartner {
 }
 
 export async function sandboxPartner(
-  suite: ServicesSuite,
+  suite: AppContext,
   overrides: Record<string, unknown> = {},
 ): Promise<SandboxPartner> {
   const partner = await createPartner(suite.t, suite.sink, overrides);
@@ -110,7 +85,7 @@ export interface LivePartner {
 }
 
 export async function approvedPartner(
-  suite: ServicesSuite,
+  suite: AppContext,
   overrides: Record<string, unknown> = {},
 ): Promise<LivePartner> {
   const { t, sink } = suite;
@@ -167,7 +142,7 @@ export function customerBody(overrides: Record<string, unknown> = {}): Record<st
  * The app's tables. On PostgreSQL, only its own schema is read: Kysely's introspection lists every
  * schema's tables and fails when another test file drops its schema meanwhile.
  */
-async function appTables({ t, dialect }: ServicesSuite): Promise<Array<{ name: string }>> {
+async function appTables({ t, dialect }: AppContext): Promise<Array<{ name: string }>> {
   if (dialect === 'sqlite') return t.db.introspection.getTables();
   const own = sql<{ name: string }>`select tablename as name from pg_catalog.pg_tables
     where schemaname = current_schema() and tablename not in ('kysely_migration', 'kysely_migration_lock')`;
@@ -178,7 +153,7 @@ async function appTables({ t, dialect }: ServicesSuite): Promise<Array<{ name: s
  * Every `table.column` of this app's database whose value contains `needle`: used to prove that a
  * secret (an API key, a whole BVN) is stored nowhere in clear.
  */
-export async function columnsContaining(suite: ServicesSuite, needle: string): Promise<string[]> {
+export async function columnsContaining(suite: AppContext, needle: string): Promise<string[]> {
   const { db } = suite.t;
   const tables = await appTables(suite);
   assert.ok(

@@ -1,16 +1,16 @@
 import assert from 'node:assert/strict';
 import dns from 'node:dns';
 import { syncBuiltinESMExports } from 'node:module';
-import { after, before, type TestContext } from 'node:test';
+import type { TestContext } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/platform/db/schema.js';
-import { createTestApp, type DialectName, type TestApp, type TestAppOptions } from './app.js';
+import type { TestApp } from './app.js';
 import { createPartner, type Partner } from './factories.js';
 import type { Api, ApiResponse } from './http.js';
 import { approvePartner, completeOnboarding } from './onboarding.js';
 import { CREATE_ACCOUNT, DELIVERIES, ENVIRONMENT, LOGIN, SUBMIT, WEBHOOK } from './paths.js';
 import { until as pollUntil } from './proofs.js';
-import { SmtpSink } from './smtp-sink.js';
+import type { SmtpSink } from './smtp-sink.js';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver.js';
 
 /** Worker settings that make retries observable within a test's time budget. */
@@ -39,26 +39,6 @@ export const until = <T>(
   probe: () => Promise<T | undefined | false> | T | undefined | false,
   timeoutMs = 10_000,
 ): Promise<T> => pollUntil(what, probe, timeoutMs, 20);
-
-/**
- * Inside a describe(): an SMTP sink and one app on a fresh database of `dialect` (fast webhook
- * settings unless overridden), closed afterwards. Filled in by the before() hook.
- */
-export function useWebhookApp(dialect: DialectName, options: TestAppOptions = {}) {
-  const context = {} as { t: TestApp; sink: SmtpSink };
-  before(async () => {
-    context.sink = await new SmtpSink().start();
-    context.t = await createTestApp(dialect, {
-      ...options,
-      env: { SMTP_URL: context.sink.url, ...FAST_WEBHOOKS, ...options.env },
-    });
-  });
-  after(async () => {
-    await context.t?.close();
-    await context.sink?.stop();
-  });
-  return context;
-}
 
 /** A loopback receiver of the test's own, stopped when the test ends (tests of a suite may run concurrently). */
 export async function startReceiver(test: TestContext, port = 0): Promise<WebhookReceiver> {

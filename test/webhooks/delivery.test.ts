@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import { adminHeaders, approvePartner, completeOnboarding } from '../support/onboarding.js';
 import { adminDocumentUrl, adminPartnerUrl, CREATE_ACCOUNT, creditUrl, SUBMIT } from '../support/paths.js';
@@ -9,11 +9,11 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   attemptsOf,
   createAccount,
+  FAST_WEBHOOKS,
   outboxEvents,
   setEndpoint,
   settled,
   startReceiver,
-  useWebhookApp,
   verifiedPayload,
 } from '../support/webhooks.js';
 
@@ -26,7 +26,7 @@ const ofType = (deliveries: ReceivedWebhook[], type: string) =>
 describe('webhook delivery', { concurrency: true }, () => {
   for (const dialect of DIALECTS) {
     describe(`webhook delivery [${dialect.name}]`, { skip: dialect.skip, concurrency: true }, () => {
-      const ctx = useWebhookApp(dialect.name);
+      const ctx = useApp(dialect.name, { env: FAST_WEBHOOKS });
 
       it('sends virtual_account.created with Standard Webhooks headers and the created account as data', async (test) => {
         const { t, sink } = ctx;

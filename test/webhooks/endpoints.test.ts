@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import { ROTATE_SECRET, WEBHOOK } from '../support/paths.js';
-import { activePartner, settled, useWebhookApp } from '../support/webhooks.js';
+import { activePartner, FAST_WEBHOOKS, settled } from '../support/webhooks.js';
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
 
@@ -14,7 +14,7 @@ describe('webhook endpoints', { concurrency: true }, () => {
       skip: dialect.skip,
       concurrency: true,
     }, () => {
-      const ctx = useWebhookApp(dialect.name);
+      const ctx = useApp(dialect.name, { env: FAST_WEBHOOKS });
 
       it('PUT sets the endpoint (201 with a secret); a new URL keeps the secret (200); GET hides it; DELETE removes it', async () => {
         const { t, sink } = ctx;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { TestClock } from '../support/clock.js';
 import { createPartner } from '../support/factories.js';
 import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
@@ -10,6 +10,7 @@ import {
   allDeliveries,
   attemptsOf,
   createAccount,
+  FAST_WEBHOOKS,
   fakeDns,
   logLinesWith,
   outboxEvents,
@@ -17,7 +18,6 @@ import {
   settled,
   startReceiver,
   until,
-  useWebhookApp,
   verifiedPayload,
 } from '../support/webhooks.js';
 
@@ -33,8 +33,12 @@ describe('webhook failures', { concurrency: true }, () => {
       skip: dialect.skip,
       concurrency: true,
     }, () => {
-      const ctx = useWebhookApp(dialect.name, {
-        env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS) },
+      const ctx = useApp(dialect.name, {
+        env: {
+          ...FAST_WEBHOOKS,
+          WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+          WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+        },
       });
 
       it('retries a receiver answering 500 with the same webhook-id until it answers 200', async (test) => {
@@ -334,7 +338,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
     describe(`manual webhook retry [${dialect.name}]`, { skip: dialect.skip, concurrency: true }, () => {
       // A 10-minute backoff: after the first automatic attempt, only manual retries happen during a test.
-      const ctx = useWebhookApp(dialect.name, { env: { WEBHOOK_RETRY_BASE_MS: '600000' } });
+      const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: '600000' } });
 
       it('resends with the same webhook-id, records a manual attempt, and marks the event delivered on success', async (test) => {
         const { t, sink } = ctx;
@@ -529,7 +533,7 @@ describe('webhook failures', { concurrency: true }, () => {
       concurrency: false,
     }, () => {
       const clock = new TestClock();
-      const ctx = useWebhookApp(dialect.name, { clock, env: { WEBHOOK_RETRY_BASE_MS: '600000' } });
+      const ctx = useApp(dialect.name, { clock, env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: '600000' } });
       const tenMinutes = 600_000 + 1000;
 
       it("numbers an event's attempts 1, 2, 3 … whether they were manual or automatic", async (test) => {

@@ -1,36 +1,18 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import { CREATE_ACCOUNT, DELIVERIES, ROTATE_SECRET, WEBHOOK } from '../support/paths.js';
-import { SmtpSink } from '../support/smtp-sink.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { FAST_WEBHOOKS, startReceiver } from '../support/webhooks.js';
 
 for (const dialect of DIALECTS) {
   describe(`webhooks journey [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
-    let receiver: WebhookReceiver;
-    before(async () => {
-      sink = await new SmtpSink().start();
-      receiver = await new WebhookReceiver().start();
-      t = await createTestApp(dialect.name, {
-        env: {
-          SMTP_URL: sink.url,
-          WEBHOOK_POLL_MS: '20',
-          WEBHOOK_RETRY_BASE_MS: '50',
-          WEBHOOK_TIMEOUT_MS: '1000',
-        },
-      });
-    });
-    after(async () => {
-      await t?.close();
-      await receiver?.stop();
-      await sink?.stop();
-    });
+    const app = useApp(dialect.name, { env: FAST_WEBHOOKS });
 
-    it('delivers signed events, retries a failing receiver with the same id, and signs with both secrets after rotation', async () => {
+    it('delivers signed events, retries a failing receiver with the same id, and signs with both secrets after rotation', async (test) => {
+      const { t, sink } = app;
+      const receiver = await startReceiver(test);
       const partner = await createPartner(t, sink);
       const set = await t.api.put(WEBHOOK, { url: receiver.url }, { token: partner.token });
       assert.equal(set.status, 201, set.text);

@@ -1,11 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createTestApp, DIALECTS, type DialectName, type TestApp } from '../support/app.js';
-import { TestClock } from '../support/clock.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { createPartner, type Partner } from '../support/factories.js';
 import { LOGIN, ROTATE_SECRET, retryUrl, WEBHOOK } from '../support/paths.js';
-import { SmtpSink } from '../support/smtp-sink.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   allDeliveries,
@@ -20,24 +18,6 @@ import {
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
-
-/** An app whose clock the test moves; sessions expire when it does, so tests log in again. */
-function useClockApp(dialect: DialectName, env: Record<string, string> = {}) {
-  const context = {} as { t: TestApp; sink: SmtpSink; clock: TestClock };
-  before(async () => {
-    context.sink = await new SmtpSink().start();
-    context.clock = new TestClock();
-    context.t = await createTestApp(dialect, {
-      clock: context.clock,
-      env: { SMTP_URL: context.sink.url, ...FAST_WEBHOOKS, ...env },
-    });
-  });
-  after(async () => {
-    await context.t?.close();
-    await context.sink?.stop();
-  });
-  return context;
-}
 
 async function freshToken(t: TestApp, partner: Partner): Promise<string> {
   const login = await t.api.post(LOGIN, { email: partner.email, password: partner.password });
@@ -63,10 +43,12 @@ describe('webhook retry window', { concurrency: true }, () => {
       skip: dialect.skip,
       concurrency: false,
     }, () => {
-      const ctx = useClockApp(dialect.name);
+      // The app's clock is a TestClock the test moves; sessions expire when it does, so tests log in again.
+      const ctx = useApp(dialect.name, { env: FAST_WEBHOOKS });
 
       it('gives up 24 hours after the event was created: status failed, no more attempts; a manual retry still works', async (test) => {
-        const { t, sink, clock } = ctx;
+        const { t, sink } = ctx;
+        const { clock } = t;
         const receiver = await startReceiver(test);
         const partner = await createPartner(t, sink);
         await setEndpoint(t.api, partner.token, receiver);
@@ -123,7 +105,8 @@ describe('webhook retry window', { concurrency: true }, () => {
       });
 
       it('signs with the previous secret too for 24 hours after a rotation, then with the new one only', async (test) => {
-        const { t, sink, clock } = ctx;
+        const { t, sink } = ctx;
+        const { clock } = t;
         const receiver = await startReceiver(test);
         const partner = await createPartner(t, sink);
         const set = await setEndpoint(t.api, partner.token, receiver);
@@ -157,10 +140,11 @@ describe('webhook retry window', { concurrency: true }, () => {
       concurrency: false,
     }, () => {
       // One hour base: attempts at 0, 1 h, 3 h, 7 h, 15 h, and the next regular one would be at 31 h.
-      const ctx = useClockApp(dialect.name, { WEBHOOK_RETRY_BASE_MS: String(HOUR) });
+      const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: String(HOUR) } });
 
       it('keeps retrying until 24 hours have passed instead of giving up when the next backoff would overshoot', async () => {
-        const { t, sink, clock } = ctx;
+        const { t, sink } = ctx;
+        const { clock } = t;
         const receiver = await new WebhookReceiver().start();
         try {
           const partner = await createPartner(t, sink);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { checkDestination, DeliveryError, postJson } from '../../src/modules/webhooks/sender.js';
 import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { createPartner } from '../support/factories.js';
 import type { Api } from '../support/http.js';
 import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
@@ -10,13 +10,13 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   activePartner,
   createAccount,
+  FAST_WEBHOOKS,
   fakeDns,
   logLinesWith,
   setEndpoint,
   settled,
   startReceiver,
   until,
-  useWebhookApp,
   verifiedPayload,
 } from '../support/webhooks.js';
 
@@ -333,7 +333,7 @@ for (const dialect of DIALECTS) {
     skip: dialect.skip,
     concurrency: true,
   }, () => {
-    const ctx = useWebhookApp(dialect.name, { env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
+    const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_ALLOW_PRIVATE: 'false' } });
 
     it('refuses live URLs on loopback, private, link-local, IPv4-carrying IPv6 forms or names resolving to loopback (422 errors.url)', async (test) => {
       const { t, sink } = ctx;
@@ -415,8 +415,8 @@ for (const dialect of DIALECTS) {
     skip: dialect.skip,
     concurrency: true,
   }, () => {
-    const ctx = useWebhookApp(dialect.name, {
-      env: { NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'false' },
+    const ctx = useApp(dialect.name, {
+      env: { ...FAST_WEBHOOKS, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'false' },
     });
 
     it('refuses sandbox URLs on loopback, private, link-local and IPv4-carrying IPv6 forms (422 errors.url); accepts a public one', async (test) => {
