@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { register, wrongCode } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
-import { registration, uniqueEmail } from '../support/factories.js';
+import { registration, uniqueEmail, wrongCode } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import { FORGOT_PASSWORD, LOGIN, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
 const MINUTE = 61_000;
@@ -16,7 +16,7 @@ for (const dialect of DIALECTS) {
     const ctx = useApp(dialect.name);
 
     it('sends at most 10 codes (registration, resend, reset together) to one address in 24 hours, then 429 with Retry-After', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const started = ctx.t.clock.now();
       for (let code = 2; code <= 10; code++) {
         ctx.t.clock.advance(MINUTE);
@@ -60,7 +60,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers verify-otp for an unknown address exactly like an unverified one: same codes, messages and 6th-guess 429', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const unknown = uniqueEmail('nobody');
       const code = await ctx.sink.otpFor(account.email);
       const answers = { known: [] as string[], unknown: [] as string[] };
@@ -86,8 +86,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('deletes an unverified account 24 hours after its last code, freeing the address', async () => {
-      const account = await register(ctx.t);
-      const resentLater = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
+      const resentLater = await newPartner(ctx, 'registered');
       ctx.t.clock.advance(12 * 60 * 60 * 1000);
       assert.equal((await ctx.t.api.post(RESEND_OTP, { email: resentLater.email })).status, 200);
       ctx.t.clock.advance(12 * 60 * 60 * 1000 + 1000);
@@ -114,7 +114,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('never deletes a verified account', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const code = await ctx.sink.otpFor(account.email);
       assert.equal((await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code })).status, 200);
       ctx.t.clock.advance(3 * DAY);

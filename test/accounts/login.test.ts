@@ -3,10 +3,11 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import { auditActions, register, verifiedAccount } from '../support/account-flows.js';
+import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import { LOGIN } from '../support/paths.js';
 
 const LOCK_WINDOW_MS = 15 * 60 * 1000;
@@ -22,7 +23,7 @@ for (const dialect of DIALECTS) {
     const ctx = useApp(dialect.name);
 
     it('returns 200 {token, token_type: "Bearer", expires_in: 7200, environment: "sandbox"}', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.status, 'success');
@@ -42,7 +43,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('stores only the SHA-256 hash of the session token', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       const token: string = response.body.data.token;
       const sessions = await ctx.t.db
@@ -65,7 +66,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts the e-mail in another letter case with surrounding whitespace', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const response = await ctx.t.api.post(LOGIN, {
         email: ` ${account.email.toUpperCase()} `,
         password: account.password,
@@ -74,7 +75,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns 401 INVALID_CREDENTIALS with an identical body for an unknown e-mail and a wrong password', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const wrongPassword = await ctx.t.api.post(LOGIN, {
         email: account.email,
         password: 'Not-The-Password-1',
@@ -92,7 +93,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('treats the password as case- and whitespace-sensitive', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       for (const password of [
         account.password.toUpperCase(),
         ` ${account.password}`,
@@ -105,7 +106,7 @@ for (const dialect of DIALECTS) {
 
     it('treats a password as its Unicode NFKC form: composed and decomposed accents, full-width digits are one password', async () => {
       const typed = 'Caf\u00e9-Ledger-Sunrise-\uff14\uff12';
-      const account = await verifiedAccount(ctx.t, ctx.sink, {
+      const account = await newPartner(ctx, 'verified', {
         password: typed,
         password_confirmation: typed,
       });
@@ -144,7 +145,7 @@ for (const dialect of DIALECTS) {
 
     it('still accepts a password hashed before normalisation, as it was typed', async () => {
       const typed = 'Cafe\u0301-Ledger-Sunrise-99';
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       // An argon2id hash of the raw (not normalised) text, as stored before NFKC was introduced.
       const legacy = await argon2.hash(typed, {
         type: argon2.argon2id,
@@ -162,7 +163,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns 403 ACCOUNT_NOT_VERIFIED for an unverified account with the right password', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assertError(response, 403, 'ACCOUNT_NOT_VERIFIED');
       const sessions = await ctx.t.db
@@ -174,7 +175,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns 401 INVALID_CREDENTIALS for an unverified account with a wrong password', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: 'Not-The-Password-1' });
       assertError(response, 401, 'INVALID_CREDENTIALS');
     });
@@ -198,7 +199,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('records audit events for a successful and a failed login', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       await ctx.t.api.post(LOGIN, { email: account.email, password: 'Not-The-Password-1' });
       const ok = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assert.equal(ok.status, 200);
@@ -214,7 +215,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('still lets the right password in after 9 failures', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       for (let i = 0; i < 9; i++) {
         const response = await ctx.t.api.post(LOGIN, {
           email: account.email,
@@ -227,7 +228,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('locks the e-mail for 15 minutes after 10 failures: 429 RATE_LIMITED with Retry-After, even with the right password', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       for (let i = 0; i < 10; i++) {
         const response = await ctx.t.api.post(LOGIN, {
           email: account.email,
@@ -269,7 +270,7 @@ for (const dialect of DIALECTS) {
       assertError(locked, 429, 'RATE_LIMITED');
       assert.ok(retryAfterSeconds(locked) <= 900);
 
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const other = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assert.equal(other.status, 200, other.text);
 
@@ -279,7 +280,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('compares at most 10 passwords when 20 wrong logins for one e-mail arrive at once', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const responses = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           ctx.t.api.post(LOGIN, { email: account.email, password: `Wrong-Password-${i}` }),
@@ -292,7 +293,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('takes about as long for an unknown e-mail as for a wrong password', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const timed = async (body: Record<string, unknown>) => {
         const started = performance.now();
         const response = await ctx.t.api.post(LOGIN, body);

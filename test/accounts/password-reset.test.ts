@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditActions, register, verifiedAccount, wrongCode } from '../support/account-flows.js';
+import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
-import { STRONG_PASSWORD, uniqueEmail } from '../support/factories.js';
+import { STRONG_PASSWORD, uniqueEmail, wrongCode } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import {
   BUSINESS_INFO,
   FORGOT_PASSWORD,
@@ -27,8 +28,8 @@ for (const dialect of DIALECTS) {
     const ctx = useApp(dialect.name);
 
     it('answers forgot with the same 200 for unknown, unverified and verified addresses, mailing only real accounts', async () => {
-      const unverified = await register(ctx.t);
-      const verified = await verifiedAccount(ctx.t, ctx.sink);
+      const unverified = await newPartner(ctx, 'registered');
+      const verified = await newPartner(ctx, 'verified');
       const unknown = uniqueEmail('nobody');
       const bodies = [];
       for (const email of [unknown, unverified.email, verified.email]) {
@@ -45,7 +46,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('sets the new password, revokes every session and records it in the audit trail', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const login = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       const oldToken = login.body.data.token as string;
       assert.equal((await ctx.t.api.get(BUSINESS_INFO, { token: oldToken })).status, 200);
@@ -74,7 +75,7 @@ for (const dialect of DIALECTS) {
 
     it('takes a squatted address back: the owner resets, the account becomes theirs and verified, the squatter is locked out', async () => {
       const victim = uniqueEmail('victim');
-      const squatter = await register(ctx.t, {
+      const squatter = await newPartner(ctx, 'registered', {
         email: victim,
         password: 'Squatter-Owns-This-1',
         password_confirmation: 'Squatter-Owns-This-1',
@@ -123,7 +124,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('checks the new password before the code: a refused password uses up no guess', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
       const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
       assertError(
@@ -152,7 +153,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('kills a reset code after 5 wrong guesses and answers an expired one with OTP_EXPIRED', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
       const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
       for (let guess = 1; guess <= 5; guess++) {
@@ -176,7 +177,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers an unknown address exactly like a registered one, 6th wrong code included', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const unknown = uniqueEmail('nobody');
       await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
       await ctx.t.api.post(FORGOT_PASSWORD, { email: unknown });
@@ -197,7 +198,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('allows one forgot request a minute per address, known or not (429 with Retry-After)', async () => {
-      for (const email of [(await verifiedAccount(ctx.t, ctx.sink)).email, uniqueEmail('nobody')]) {
+      for (const email of [(await newPartner(ctx, 'verified')).email, uniqueEmail('nobody')]) {
         assert.equal((await ctx.t.api.post(FORGOT_PASSWORD, { email })).status, 200);
         const again = await ctx.t.api.post(FORGOT_PASSWORD, { email });
         assertError(again, 429, 'RATE_LIMITED');

@@ -2,10 +2,11 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import { auditActions, randomPassword, register, registerWithOtp } from '../support/account-flows.js';
+import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { registration, uniqueEmail } from '../support/factories.js';
+import { randomPassword, registration, uniqueEmail } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import { LOGIN, REGISTER } from '../support/paths.js';
 
 const FIELDS = ['business_name', 'email', 'password', 'password_confirmation', 'phone'] as const;
@@ -224,7 +225,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns 422 naming email when the e-mail is taken in another letter case', async () => {
-      const first = await register(ctx.t);
+      const first = await newPartner(ctx, 'registered');
       const shouted = first.email.toUpperCase();
       const response = await ctx.t.api.post(REGISTER, registration({ email: shouted }));
       assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
@@ -284,7 +285,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('stores the password as an argon2id hash with m=19456, t=2, p=1', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const row = await ctx.t.db
         .selectFrom('partners')
         .select('password_hash')
@@ -301,22 +302,19 @@ for (const dialect of DIALECTS) {
     });
 
     it('stores only a keyed hash of the OTP, valid for 10 minutes', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       const row = await ctx.t.db
         .selectFrom('one_time_codes')
         .selectAll()
         .where('email', '=', account.email)
         .where('purpose', '=', 'verify')
         .executeTakeFirstOrThrow();
-      assert.ok(!row.code_hash.includes(account.otp), 'code_hash must not contain the code');
+      assert.ok(!row.code_hash.includes(code), 'code_hash must not contain the code');
       assert.equal(row.attempts, 0);
       assert.equal(row.expires_at - row.created_at, 10 * 60 * 1000);
       // Unkeyed digests of a 6-digit code are reversible by brute force, so none may be what is stored.
-      for (const input of [
-        account.otp,
-        `${account.email}:${account.otp}`,
-        `verify:${account.email}:${account.otp}`,
-      ]) {
+      for (const input of [code, `${account.email}:${code}`, `verify:${account.email}:${code}`]) {
         for (const algorithm of ['sha256', 'sha1', 'md5', 'sha512']) {
           for (const encoding of ['hex', 'base64', 'base64url'] as const) {
             const digest = createHash(algorithm).update(input).digest(encoding);
@@ -328,10 +326,10 @@ for (const dialect of DIALECTS) {
     });
 
     it("records an 'account.registered' audit event with the request id", async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const events = await auditActions(ctx.t, account.companyId, 'account.registered');
       assert.equal(events.length, 1);
-      assert.equal(events[0]!.request_id, account.response.headers.get('x-request-id'));
+      assert.equal(events[0]!.request_id, account.registration.headers.get('x-request-id'));
     });
   });
 }

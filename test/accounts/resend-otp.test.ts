@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditActions, register, registerWithOtp, verifiedAccount } from '../support/account-flows.js';
+import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
 const RESEND_MESSAGE_OK = (body: { status: string; message: string; data?: unknown }) => {
@@ -17,8 +18,8 @@ for (const dialect of DIALECTS) {
     const ctx = useApp(dialect.name);
 
     it('answers 200 with the same message for unknown, unverified and verified e-mails, mailing only the unverified', async () => {
-      const unverified = await registerWithOtp(ctx.t, ctx.sink);
-      const verified = await verifiedAccount(ctx.t, ctx.sink);
+      const unverified = await newPartner(ctx, 'registered');
+      const verified = await newPartner(ctx, 'verified');
       const unknown = uniqueEmail('nobody');
 
       const responses = [];
@@ -54,14 +55,14 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns 200 for the first resend right after registering (the registration mail does not count)', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const response = await ctx.t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(response.status, 200, response.text);
       await ctx.sink.waitForMail(account.email, 2);
     });
 
     it('returns 429 RATE_LIMITED with Retry-After for a second resend within a minute', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const first = await ctx.t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(first.status, 200, first.text);
       const second = await ctx.t.api.post(RESEND_OTP, { email: account.email });
@@ -79,7 +80,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('counts the minute per address whatever its letter case', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const first = await ctx.t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(first.status, 200, first.text);
       const shouted = await ctx.t.api.post(RESEND_OTP, { email: ` ${account.email.toUpperCase()} ` });
@@ -96,7 +97,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('allows a resend again once the minute has passed, and the newest code works', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       assert.equal((await ctx.t.api.post(RESEND_OTP, { email: account.email })).status, 200);
       await ctx.sink.waitForMail(account.email, 2);
       ctx.t.clock.advance(60_000);
@@ -108,15 +109,15 @@ for (const dialect of DIALECTS) {
     });
 
     it('limits each address on its own: another e-mail is not throttled', async () => {
-      const first = await register(ctx.t);
-      const second = await register(ctx.t);
+      const first = await newPartner(ctx, 'registered');
+      const second = await newPartner(ctx, 'registered');
       assert.equal((await ctx.t.api.post(RESEND_OTP, { email: first.email })).status, 200);
       const other = await ctx.t.api.post(RESEND_OTP, { email: second.email });
       assert.equal(other.status, 200, other.text);
     });
 
     it('lets only one of 10 concurrent resends for one address through', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const responses = await Promise.all(
         Array.from({ length: 10 }, () => ctx.t.api.post(RESEND_OTP, { email: account.email })),
       );

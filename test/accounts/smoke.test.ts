@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import { BUSINESS_INFO, LOGOUT } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
@@ -10,7 +10,7 @@ for (const dialect of DIALECTS) {
 
     it('registers, verifies by e-mailed code, logs in, reads the profile and logs out', async () => {
       const { t, sink } = app;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       const profile = await t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(profile.status, 200);
       assert.equal(profile.body.data.company_id, partner.companyId);

@@ -2,8 +2,9 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { eventually, register } from '../support/account-flows.js';
+import { eventually } from '../support/account-flows.js';
 import { createTestApp, createTestDatabase, DIALECTS, startApp, type TestApp } from '../support/app.js';
+import { newPartner, type Partner } from '../support/partners.js';
 import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 
@@ -84,7 +85,7 @@ for (const dialect of DIALECTS) {
         env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '400' },
       });
       const app = t;
-      const { result: account, ms } = await timed(() => register(app));
+      const { result: account, ms } = await timed(() => newPartner({ t: app }, 'registered'));
       assert.ok(ms < 400, `registration took ${Math.round(ms)} ms: it must not wait for the mail server`);
       await eventually(() => bad!.sockets.length > 0, 'the worker to connect to the silent server');
       // The silent server holds the connection: the attempt ends by the greeting timeout, not by hanging.
@@ -106,7 +107,7 @@ for (const dialect of DIALECTS) {
         env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '2000', MAIL_RETRY_BASE_MS: '5000' },
       });
       const app = t;
-      const account = await register(app);
+      const account = await newPartner({ t: app }, 'registered');
       const dropped = await firstMailWhen(
         app,
         account.email,
@@ -138,7 +139,7 @@ for (const dialect of DIALECTS) {
         env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_RETRY_BASE_MS: '60000' },
       });
       const app = t;
-      const account = await register(app);
+      const account = await newPartner({ t: app }, 'registered');
       const queued = await firstMailWhen(
         app,
         account.email,
@@ -176,9 +177,9 @@ for (const dialect of DIALECTS) {
       const database = await createTestDatabase(dialect.name);
       const port = await freePort();
       const first = await startApp(database, { env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
-      let account: Awaited<ReturnType<typeof register>>;
+      let account: Partner;
       try {
-        account = await register(first);
+        account = await newPartner({ t: first }, 'registered');
       } finally {
         await first.stop();
       }
@@ -198,7 +199,7 @@ for (const dialect of DIALECTS) {
     it('still counts the minute after a resend that was delivered', async () => {
       sink = await new SmtpSink().start();
       t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url } });
-      const account = await register(t);
+      const account = await newPartner({ t }, 'registered');
       assert.equal((await t.api.post(RESEND_OTP, { email: account.email })).status, 200);
       await sink.waitForMail(account.email, 2);
       const again = await t.api.post(RESEND_OTP, { email: account.email });

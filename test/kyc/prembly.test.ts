@@ -3,8 +3,8 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { normalizeName, normalizeProviderDate } from '../../src/modules/kyc/prembly.provider.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
 import { kycChecks, postRepresentative } from '../support/onboarding-suite.js';
+import { newPartner } from '../support/partners.js';
 import { type PremblyReply, PremblyServer, premblyCode, premblyFound } from '../support/prembly-server.js';
 import { freePort } from '../support/smtp-sink.js';
 
@@ -266,7 +266,7 @@ for (const dialect of DIALECTS) {
     for (const [index, kycCase] of CASES.entries()) {
       it(`${kycCase.name}, recording a kyc_checks row`, async () => {
         const bvn = bvnOf(index);
-        const partner = await createPartner(app.t, app.sink);
+        const partner = await newPartner(app, 'signed-in');
         const started = Date.now();
         const response = await postRepresentative(app.t, partner.token, { ...kycCase.fields, bvn });
         const elapsed = Date.now() - started;
@@ -306,7 +306,7 @@ for (const dialect of DIALECTS) {
     it('sends POST /verification/bvn with app-id, x-api-key and a JSON body {number}', async () => {
       const bvn = '30000000777';
       prembly.answer(bvn, premblyFound(ADA));
-      const partner = await createPartner(app.t, app.sink);
+      const partner = await newPartner(app, 'signed-in');
       const response = await postRepresentative(app.t, partner.token, { bvn });
       assert.equal(response.body.data.kyc.ok, true, response.text);
       const [request] = prembly.requestsFor(bvn);
@@ -324,7 +324,7 @@ for (const dialect of DIALECTS) {
       const good = '30000000999';
       prembly.answer(unavailable, premblyCode('02', 'Service unavailable'));
       prembly.answer(good, premblyFound(ADA));
-      const partner = await createPartner(app.t, app.sink);
+      const partner = await newPartner(app, 'signed-in');
       assert.equal(
         (await postRepresentative(app.t, partner.token, { bvn: unavailable })).body.data.kyc.ok,
         false,
@@ -356,7 +356,7 @@ for (const dialect of DIALECTS) {
     const app = useApp(dialect.name, () => ({ env: premblyEnv(`http://127.0.0.1:${port}/`) }));
 
     it('asks to retry when the connection is refused, saving the representative and an error check', async () => {
-      const partner = await createPartner(app.t, app.sink);
+      const partner = await newPartner(app, 'signed-in');
       const response = await postRepresentative(app.t, partner.token, { bvn: '30000000555' });
       assert.equal(response.status, 201, response.text);
       assert.equal(response.body.data.kyc.ok, false);

@@ -2,22 +2,16 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import type { Partner } from '../support/factories.js';
-import { JPEG_BYTES, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
+import { fileOfSize, JPEG_BYTES, MIB, PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import {
-  adminPost,
   CONTRACT_DOCUMENT_TYPES,
   currentDocuments,
-  fileOfSize,
-  MIB,
-  newPartner,
   postDocument,
   postRepresentative,
   profileOf,
-  rejectedPartner,
   setBusinessType,
-  submittedPartner,
 } from '../support/onboarding-suite.js';
+import { adminPost, newPartner, type PartnerAt } from '../support/partners.js';
 import { adminDocumentUrl, DOCUMENTS } from '../support/paths.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -26,9 +20,9 @@ for (const dialect of DIALECTS) {
   describe(`onboarding documents [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
     /** Only ever sent invalid requests. */
-    let idle: Partner;
+    let idle: PartnerAt<'signed-in'>;
     before(async () => {
-      idle = await newPartner(suite);
+      idle = await newPartner(suite, 'signed-in');
     });
 
     async function assertIdleHasNoDocuments() {
@@ -36,7 +30,7 @@ for (const dialect of DIALECTS) {
     }
 
     it('uploads a file: 201 with id, document_type, pending_review and uploaded_at', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const before = suite.t.clock.now();
       const response = await postDocument(
         suite.t,
@@ -76,7 +70,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('uploads a file_url: 201, kept as a URL and never stored as a file', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const response = await postDocument(suite.t, partner.token, {
         document_type: 'memart',
         file_url: 'https://files.acme.ng/memart.pdf',
@@ -90,7 +84,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts every document type of the contract enum', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const documentType of CONTRACT_DOCUMENT_TYPES) {
         const response = await postDocument(suite.t, partner.token, {
           document_type: documentType,
@@ -106,7 +100,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('supersedes the previous upload of a type: the profile shows only the new one', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       await setBusinessType(suite.t, partner.token, 'limited_liability');
       const first = await postDocument(
         suite.t,
@@ -216,7 +210,7 @@ for (const dialect of DIALECTS) {
       );
       await assertIdleHasNoDocuments();
 
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const response = await postDocument(
         suite.t,
         partner.token,
@@ -264,7 +258,7 @@ for (const dialect of DIALECTS) {
         'PAYLOAD_TOO_LARGE',
       );
       await assertIdleHasNoDocuments();
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const response = await postDocument(
         suite.t,
         partner.token,
@@ -284,7 +278,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('turns a rejected document into a missing checklist entry with the reason in requirements.errors', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       await setBusinessType(suite.t, partner.token, 'limited_liability');
       const upload = await postDocument(
         suite.t,
@@ -338,7 +332,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 409 ONBOARDING_LOCKED to uploads while under_review, changing nothing', async () => {
-      const partner = await submittedPartner(suite);
+      const partner = await newPartner(suite, 'submitted');
       const before = await currentDocuments(suite.t, partner.companyId);
       const response = await postDocument(
         suite.t,
@@ -356,7 +350,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 409 ONBOARDING_LOCKED to uploads and representative changes once rejected', async () => {
-      const partner = await rejectedPartner(suite);
+      const partner = await newPartner(suite, 'rejected');
       assertError(
         await postDocument(
           suite.t,
@@ -371,7 +365,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('leaves exactly one current document when uploads of one type race', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const responses = await Promise.all(
         Array.from({ length: 6 }, (_, index) =>
           postDocument(
@@ -397,7 +391,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts every one of several racing uploads of one type (none fails)', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const responses = await Promise.all(
         Array.from({ length: 8 }, (_, index) =>
           postDocument(suite.t, partner.token, {

@@ -2,14 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import {
-  activePartner,
-  auditActions,
-  newPartner,
-  profileOf,
-  rejectedPartner,
-  submittedPartner,
-} from '../support/onboarding-suite.js';
+import { auditActions, profileOf } from '../support/onboarding-suite.js';
+import { newPartner } from '../support/partners.js';
 import { ENVIRONMENT, LOGIN } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
@@ -20,9 +14,9 @@ for (const dialect of DIALECTS) {
       suite.t.api.put(ENVIRONMENT, { environment }, { token });
 
     it('answers 403 ONBOARDING_NOT_APPROVED to live before the partner is active, leaving the session in sandbox', async () => {
-      const fresh = await newPartner(suite);
-      const submitted = await submittedPartner(suite);
-      const rejected = await rejectedPartner(suite);
+      const fresh = await newPartner(suite, 'signed-in');
+      const submitted = await newPartner(suite, 'submitted');
+      const rejected = await newPartner(suite, 'rejected');
       for (const partner of [fresh, submitted, rejected]) {
         assertError(await switchTo(partner.token, 'live'), 403, 'ONBOARDING_NOT_APPROVED');
         assert.equal((await profileOf(suite.t, partner.token)).environment, 'sandbox');
@@ -30,8 +24,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('always allows sandbox', async () => {
-      const fresh = await newPartner(suite);
-      const submitted = await submittedPartner(suite);
+      const fresh = await newPartner(suite, 'signed-in');
+      const submitted = await newPartner(suite, 'submitted');
       for (const partner of [fresh, submitted]) {
         const response = await switchTo(partner.token, 'sandbox');
         assert.equal(response.status, 200, response.text);
@@ -40,7 +34,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('switches an active partner to live for this session only, and back to sandbox', async () => {
-      const partner = await activePartner(suite);
+      const partner = await newPartner(suite, 'active');
       const live = await switchTo(partner.token, 'live');
       assert.equal(live.status, 200, live.text);
       assert.deepEqual(live.body.data, { environment: 'live' });
@@ -71,7 +65,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses an environment outside sandbox|live, or none, with 422 naming environment', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const environment of ['production', 'LIVE', '', 1, null]) {
         assertError(await switchTo(partner.token, environment), 422, 'VALIDATION_FAILED', {
           fields: ['environment'],

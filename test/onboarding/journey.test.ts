@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { adminHeaders, approvePartner, completeOnboarding } from '../support/onboarding.js';
+import { adminHeaders, approvePartner, completeOnboarding, newPartner } from '../support/partners.js';
 import { ADMIN_PARTNERS, BUSINESS_INFO, ENVIRONMENT, SUBMIT } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
@@ -11,7 +10,7 @@ for (const dialect of DIALECTS) {
 
     it('goes from registration to live with the operator review in between', async () => {
       const { t, sink } = app;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       const early = await t.api.put(ENVIRONMENT, { environment: 'live' }, { token: partner.token });
       assert.equal(early.status, 403);
       assert.equal(early.body.error_code, 'ONBOARDING_NOT_APPROVED');

@@ -1,20 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
-import { PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
+import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import {
-  activePartner,
-  adminGet,
-  adminPost,
-  newPartner,
-  partnerRecord,
   postDocument,
   postRepresentative,
   profileOf,
   setBusinessType,
   submit,
-  submittedPartner,
 } from '../support/onboarding-suite.js';
+import { adminGet, adminPost, newPartner, partnerRecord } from '../support/partners.js';
 import { ADMIN_PARTNERS, adminDocumentUrl, BUSINESS_INFO } from '../support/paths.js';
 
 interface QueueItem {
@@ -50,7 +45,7 @@ for (const dialect of DIALECTS) {
     const suite = useApp(dialect.name);
 
     it('keeps an approved partner active when it uploads a new document, and queues the document for review until decided', async () => {
-      const partner = await activePartner(suite);
+      const partner = await newPartner(suite, 'active');
       assert.equal((await queue(suite, true)).has(partner.companyId), false, 'nothing awaits review yet');
 
       const upload = await postDocument(
@@ -78,7 +73,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('queues a new representative of an approved partner (its ID is a new valid_id pending review)', async () => {
-      const partner = await activePartner(suite);
+      const partner = await newPartner(suite, 'active');
       const saved = await postRepresentative(
         suite.t,
         partner.token,
@@ -97,8 +92,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('lists applications under review as pending, and applications in progress (not submitted) as not', async () => {
-      const submitted = await submittedPartner(suite);
-      const inProgress = await newPartner(suite);
+      const submitted = await newPartner(suite, 'submitted');
+      const inProgress = await newPartner(suite, 'signed-in');
       await setBusinessType(suite.t, inProgress.token, 'limited_liability');
       await postDocument(
         suite.t,
@@ -122,7 +117,7 @@ for (const dialect of DIALECTS) {
 
     it('never writes a profile change after the application was submitted, however the two race (5 rounds of 15)', async () => {
       for (let round = 0; round < 5; round++) {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         await postRepresentative(suite.t, partner.token);
         for (const documentType of ['cac_certificate', 'memart']) {

@@ -2,26 +2,28 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import type { Partner } from '../support/factories.js';
-import { form, JPEG_BYTES, PDF_BYTES, PNG_BYTES, representativeFields } from '../support/onboarding.js';
 import {
-  adminGet,
+  fileOfSize,
+  form,
+  JPEG_BYTES,
+  MIB,
+  PDF_BYTES,
+  PNG_BYTES,
+  representativeFields,
+} from '../support/factories.js';
+import {
   auditActions,
   currentDocuments,
   dateBefore,
-  fileOfSize,
   kycChecks,
-  MIB,
-  newPartner,
-  partnerRecord,
   pinClock,
   postRepresentative,
   profileOf,
   readStoredFile,
   setBusinessType,
   storedFiles,
-  submittedPartner,
 } from '../support/onboarding-suite.js';
+import { adminGet, newPartner, type PartnerAt, partnerRecord } from '../support/partners.js';
 import { AUDIT_EVENTS, adminPartnerUrl, BUSINESS_INFO, REPRESENTATIVE } from '../support/paths.js';
 
 const PASSING_BVN = '22123456789';
@@ -31,9 +33,9 @@ for (const dialect of DIALECTS) {
   describe(`compliance representative [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
     /** Only ever sent invalid requests: nothing of it is saved, so the validation tests share it. */
-    let idle: Partner;
+    let idle: PartnerAt<'signed-in'>;
     before(async () => {
-      idle = await newPartner(suite);
+      idle = await newPartner(suite, 'signed-in');
     });
 
     async function assertNothingSaved() {
@@ -44,7 +46,7 @@ for (const dialect of DIALECTS) {
 
     describe('saving', () => {
       it('answers 201 on the first save and 200 afterwards, with only the names and the KYC result', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const first = await postRepresentative(suite.t, partner.token);
         assert.equal(first.status, 201, first.text);
         assert.equal(first.body.status, 'success');
@@ -70,7 +72,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('shows first_name, last_name and a lower-cased email in the profile and nothing more', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const saved = await postRepresentative(suite.t, partner.token, { email: '  Ada.Obi@ACME.ng ' });
         assert.equal(saved.status, 201, saved.text);
         const profile = await profileOf(suite.t, partner.token);
@@ -84,7 +86,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('stores every field and ignores unknown ones such as kyc_status', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const saved = await postRepresentative(suite.t, partner.token, {
           bvn: FAILING_BVN,
           kyc_status: 'passed',
@@ -111,7 +113,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts each designation, gender and id_type of the contract', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const designations = [
           'director',
           'compliance_officer',
@@ -172,7 +174,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts a PNG declared as application/pdf and records it as image/png', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await postRepresentative(
           suite.t,
           partner.token,
@@ -185,7 +187,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts JPEG and PDF ID files', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         for (const [bytes, type] of [
           [JPEG_BYTES, 'image/jpeg'],
           [PDF_BYTES, 'application/pdf'],
@@ -203,7 +205,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts an ID file of exactly 5 MiB', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await postRepresentative(
           suite.t,
           partner.token,
@@ -256,7 +258,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('keeps an https id_file_url as the valid_id document without a stored file', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const filesBefore = storedFiles(suite.t).length;
         const response = await postRepresentative(
           suite.t,
@@ -272,7 +274,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('stores the ID under a generated name, never the client file name', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const clientName = 'passport-of-ada-obi-secret.png';
         const response = await postRepresentative(
           suite.t,
@@ -323,7 +325,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts representatives aged 18 years and a day, and 119', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         for (const dob of [dateBefore(suite.t, 18, 1), dateBefore(suite.t, 119)]) {
           const response = await postRepresentative(suite.t, partner.token, { dob });
           assert.ok([200, 201].includes(response.status), `${dob}: ${response.text}`);
@@ -333,7 +335,7 @@ for (const dialect of DIALECTS) {
       it('refuses a representative who turns 18 tomorrow', async () => {
         const restore = pinClock(suite.t, '2024-02-29T12:00:00.000Z');
         try {
-          const partner = await newPartner(suite);
+          const partner = await newPartner(suite, 'signed-in');
           const response = await postRepresentative(suite.t, partner.token, { dob: '2006-03-01' });
           assertError(response, 422, 'VALIDATION_FAILED', { fields: ['dob'] });
         } finally {
@@ -344,7 +346,7 @@ for (const dialect of DIALECTS) {
       it('accepts a representative on their 18th birthday', async () => {
         const restore = pinClock(suite.t, '2026-03-01T06:00:00.000Z');
         try {
-          const partner = await newPartner(suite);
+          const partner = await newPartner(suite, 'signed-in');
           const response = await postRepresentative(suite.t, partner.token, { dob: '2008-03-01' });
           assert.equal(response.status, 201, response.text);
         } finally {
@@ -353,7 +355,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts a representative aged 120 and a half (age 120 in completed years)', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await postRepresentative(suite.t, partner.token, {
           dob: dateBefore(suite.t, 120, 180),
         });
@@ -406,7 +408,7 @@ for (const dialect of DIALECTS) {
           { fields: ['phone'] },
         );
         await assertNothingSaved();
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const longest = await postRepresentative(suite.t, partner.token, {
           first_name: 'A'.repeat(100),
           last_name: 'O'.repeat(100),
@@ -489,7 +491,7 @@ for (const dialect of DIALECTS) {
 
     describe('sandbox KYC and the BVN', () => {
       it('passes a BVN starting with 22 and records a passed kyc_checks row', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const before = suite.t.clock.now();
         const response = await postRepresentative(suite.t, partner.token, { bvn: PASSING_BVN });
         assert.equal(response.status, 201, response.text);
@@ -506,7 +508,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('fails any other BVN with a not-found message and still saves the representative', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         const response = await postRepresentative(suite.t, partner.token, { bvn: FAILING_BVN });
         assert.equal(response.status, 201, response.text);
@@ -534,7 +536,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('lets the BVN be corrected while no check has passed', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const failed = await postRepresentative(suite.t, partner.token, { bvn: FAILING_BVN });
         assert.equal(failed.body.data.kyc.ok, false);
         const failedAgain = await postRepresentative(suite.t, partner.token, { bvn: '33333333333' });
@@ -565,7 +567,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 BVN_IMMUTABLE to another BVN after a check passed, and accepts the same BVN', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         assert.equal((await postRepresentative(suite.t, partner.token, { bvn: PASSING_BVN })).status, 201);
         const sealed = await suite.t.db
           .selectFrom('representatives')
@@ -601,7 +603,7 @@ for (const dialect of DIALECTS) {
 
       it('never shows the whole BVN: responses, admin record, audit trail, database and logs', async () => {
         const bvn = '22555016789';
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         const saved = await postRepresentative(suite.t, partner.token, { bvn });
         assert.equal(saved.status, 201, saved.text);
@@ -649,7 +651,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('audits the save and the KYC check with the request id and IP', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await suite.t.api.request('POST', REPRESENTATIVE, {
           token: partner.token,
           headers: { 'x-request-id': 'rep-save-audit-1' },
@@ -685,7 +687,7 @@ for (const dialect of DIALECTS) {
 
     describe('the ID as valid_id document', () => {
       it('makes the ID the valid_id document pending review, and a new save supersedes it', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         await postRepresentative(suite.t, partner.token);
         const first = await profileOf(suite.t, partner.token);
@@ -729,7 +731,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 ONBOARDING_LOCKED while under_review and keeps the representative', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const response = await postRepresentative(suite.t, partner.token, { first_name: 'Locked' });
         assertError(response, 409, 'ONBOARDING_LOCKED');
         const profile = await profileOf(suite.t, partner.token);

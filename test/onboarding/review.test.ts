@@ -4,25 +4,27 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { type AppContext, DIALECTS, TEST_ADMIN_KEY, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import type { Partner } from '../support/factories.js';
-import { adminHeaders, completeOnboarding, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
+import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import {
-  activePartner,
-  adminGet,
-  adminPost,
   auditActions,
   downloadFile,
-  newPartner,
   outboxEvents,
-  partnerRecord,
   postDocument,
   postRepresentative,
   profileOf,
-  rejectedPartner,
   setBusinessType,
   submit,
-  submittedPartner,
 } from '../support/onboarding-suite.js';
+import {
+  adminGet,
+  adminHeaders,
+  adminPost,
+  completeOnboarding,
+  newPartner,
+  type PartnerAt,
+  partnerRecord,
+  rejectPartner,
+} from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   AUDIT_EVENTS,
@@ -61,14 +63,14 @@ for (const dialect of DIALECTS) {
 
     describe('submit', () => {
       it('answers 409 ONBOARDING_INCOMPLETE naming business_type and representative for a fresh application', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await submit(suite.t, partner.token);
         assertError(response, 409, 'ONBOARDING_INCOMPLETE');
         assert.deepEqual(response.body.errors, { business_type: ['missing'], representative: ['missing'] });
       });
 
       it('names each gap: representative.kyc and each missing checklist document', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         await postRepresentative(suite.t, partner.token, { bvn: '12345678901' });
         await postDocument(
@@ -97,7 +99,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('moves a complete application to under_review, audits it and queues onboarding.status_changed', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await completeOnboarding(suite.t, partner.token);
         const response = await submit(suite.t, partner.token);
         assert.equal(response.status, 200, response.text);
@@ -127,9 +129,9 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 ONBOARDING_LOCKED to submit while under_review or active', async () => {
-        const submitted = await submittedPartner(suite);
+        const submitted = await newPartner(suite, 'submitted');
         assertError(await submit(suite.t, submitted.token), 409, 'ONBOARDING_LOCKED');
-        const active = await activePartner(suite);
+        const active = await newPartner(suite, 'active');
         assertError(await submit(suite.t, active.token), 409, 'ONBOARDING_LOCKED');
         assert.equal((await profileOf(suite.t, active.token)).onboarding_status, 'active');
       });
@@ -144,7 +146,7 @@ for (const dialect of DIALECTS) {
       ];
 
       it('answers 401 UNAUTHENTICATED without a key, with a wrong key, or with a partner session token', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         for (const [method, path] of paths(partner.companyId)) {
           const attempts: Array<Record<string, string>> = [
             {},
@@ -164,8 +166,8 @@ for (const dialect of DIALECTS) {
 
     describe('partner list', () => {
       it('pages through every partner with limit and next_cursor, without duplicates', async () => {
-        const created: Partner[] = [];
-        for (let index = 0; index < 3; index++) created.push(await newPartner(suite));
+        const created: PartnerAt<'signed-in'>[] = [];
+        for (let index = 0; index < 3; index++) created.push(await newPartner(suite, 'signed-in'));
         const seen: number[] = [];
         let cursor: string | null = null;
         let pages = 0;
@@ -203,8 +205,8 @@ for (const dialect of DIALECTS) {
       });
 
       it('filters by onboarding_status', async () => {
-        const waiting = await submittedPartner(suite);
-        const fresh = await newPartner(suite);
+        const waiting = await newPartner(suite, 'submitted');
+        const fresh = await newPartner(suite, 'signed-in');
         const queue = await adminGet(suite.t, `${ADMIN_PARTNERS}?onboarding_status=under_review&limit=100`);
         assert.equal(queue.status, 200, queue.text);
         const ids = queue.body.data.items.map((item: { company_id: number }) => item.company_id);
@@ -242,7 +244,7 @@ for (const dialect of DIALECTS) {
 
     describe('partner record', () => {
       it('shows the full record: documents with ids, representative with KYC result and masked BVN, KYC checks', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const record = await partnerRecord(suite.t, partner.companyId);
         assert.equal(record.company_id, partner.companyId);
         assert.equal(record.email, partner.email);
@@ -299,8 +301,8 @@ for (const dialect of DIALECTS) {
       });
 
       it("answers 404 NOT_FOUND for an unknown document_id or another partner's document, changing nothing", async () => {
-        const owner = await submittedPartner(suite);
-        const other = await submittedPartner(suite);
+        const owner = await newPartner(suite, 'submitted');
+        const other = await newPartner(suite, 'submitted');
         const foreign = await currentDocumentId(suite, owner.companyId, 'memart');
         for (const documentId of [randomUUID(), 'not-a-uuid', foreign]) {
           assertError(
@@ -325,7 +327,7 @@ for (const dialect of DIALECTS) {
 
     describe('document decisions', () => {
       it('rejects a document only with a reason, and approves one', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const memart = await currentDocumentId(suite, partner.companyId, 'memart');
         const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
         assertError(
@@ -381,7 +383,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 to deciding an already-decided document', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
         assert.equal((await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'))).status, 200);
         const again = await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'));
@@ -398,7 +400,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 to deciding a superseded document', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const first = await postDocument(
           suite.t,
           partner.token,
@@ -427,7 +429,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('writes a document.reviewed outbox event and an admin audit event for each decision', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const memart = await currentDocumentId(suite, partner.companyId, 'memart');
         const response = await adminPost(
           suite.t,
@@ -461,7 +463,7 @@ for (const dialect of DIALECTS) {
 
     describe('application decisions', () => {
       it('answers 409 ONBOARDING_INCOMPLETE to approval while checklist documents are pending, writing nothing', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const outboxBefore = (await outboxEvents(suite.t, partner.companyId)).length;
         const auditBefore = (await auditActions(suite.t, partner.companyId)).length;
         const response = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'approve'));
@@ -499,7 +501,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 ONBOARDING_LOCKED to approving, requesting changes on or rejecting an application not under review', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await completeOnboarding(suite.t, partner.token);
         for (const [action, body] of [
           ['approve', undefined],
@@ -516,7 +518,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('approves a reviewed application: active, audited, onboarding.status_changed queued', async () => {
-        const partner = await activePartner(suite);
+        const partner = await newPartner(suite, 'active');
         const record = await partnerRecord(suite.t, partner.companyId);
         assert.equal(record.onboarding_status, 'active');
         assert.deepEqual(record.requirements, { currently_due: [], pending_review: [], errors: [] });
@@ -545,7 +547,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('requests changes: back to in_progress with review_notes the partner sees, then resubmission works', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         assertError(
           await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'request-changes'), {}),
           422,
@@ -591,7 +593,8 @@ for (const dialect of DIALECTS) {
 
       it('rejects an application for good: submit, representative and documents answer 409 ONBOARDING_LOCKED', async () => {
         const reason = 'The business model is not supported.';
-        const partner = await rejectedPartner(suite, reason);
+        const partner = await newPartner(suite, 'submitted');
+        await rejectPartner(suite.t, partner.companyId, reason);
         const profile = await profileOf(suite.t, partner.token);
         assert.equal(profile.onboarding_status, 'rejected');
         assert.equal(profile.review_notes, reason);
@@ -627,7 +630,7 @@ for (const dialect of DIALECTS) {
 
     describe('file download', () => {
       it('returns the exact bytes with the content-type detected from them, never the client file name', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const png = await postDocument(
           suite.t,
           partner.token,
@@ -653,7 +656,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 404 NOT_FOUND for a document given as a URL', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const byUrl = await postDocument(suite.t, partner.token, {
           document_type: 'memart',
           file_url: 'https://files.acme.ng/memart.pdf',
@@ -668,8 +671,8 @@ for (const dialect of DIALECTS) {
 
     describe('audit events', () => {
       it("lists a company's events with actor, action, target, request id and IP, newest first, paginated", async () => {
-        const partner = await submittedPartner(suite);
-        const bystander = await newPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
+        const bystander = await newPartner(suite, 'signed-in');
         const memart = await currentDocumentId(suite, partner.companyId, 'memart');
         await adminPost(suite.t, documentUrl(partner.companyId, memart, 'approve'), undefined, {
           'x-request-id': 'audit-approve-memart',
@@ -749,7 +752,7 @@ for (const dialect of DIALECTS) {
     const suite = useApp(dialect.name, { env: { ADMIN_API_KEY: '' } });
 
     it('answers 404 NOT_FOUND on every /admin path, with or without a bearer', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const upload = await postDocument(
         suite.t,
         partner.token,
@@ -784,7 +787,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('keeps the partner API working', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const response = await suite.t.api.get(BUSINESS_INFO, {
         token: partner.token,
       });

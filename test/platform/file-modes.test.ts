@@ -3,8 +3,7 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
-import { registration } from '../support/factories.js';
-import { form, PDF_BYTES } from '../support/onboarding.js';
+import { form, PDF_BYTES, registration } from '../support/factories.js';
 import { DOCUMENTS, LOGIN, REGISTER, VERIFY_OTP } from '../support/paths.js';
 import { until } from '../support/proofs.js';
 

@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { register } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { adminHeaders } from '../support/onboarding.js';
+import { adminHeaders, newPartner } from '../support/partners.js';
 import { AUDIT_EVENTS, adminPartnerUrl } from '../support/paths.js';
 
 /**
@@ -32,7 +31,7 @@ for (const dialect of DIALECTS) {
     let companyId: number;
 
     before(async () => {
-      companyId = (await register(context.t)).companyId;
+      companyId = (await newPartner(context, 'registered')).companyId;
     });
 
     it('finds a partner by its plain id and answers 404 NOT_FOUND to every other spelling of it', async () => {

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventually, randomPassword, wrongCode } from '../support/account-flows.js';
+import { eventually } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { registration } from '../support/factories.js';
+import { randomPassword, registration, wrongCode } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { BUSINESS_INFO, LOGIN, LOGOUT, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, startApp, type TestDatabase } from '../support/app.js';
-import { createPartner, type Partner } from '../support/factories.js';
-import { adminHeaders, form, PDF_BYTES } from '../support/onboarding.js';
+import { form, PDF_BYTES } from '../support/factories.js';
+import { adminHeaders, newPartner, type PartnerAt } from '../support/partners.js';
 import { API_PREFIX, adminDocumentUrl, DOCUMENTS, LOGIN } from '../support/paths.js';
 import { envelopeOf } from '../support/proofs.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
@@ -157,12 +157,12 @@ describe('answers Node would give by itself carry the envelope and the security 
   });
 
   describe('a malformed request pipelined behind a download in progress', () => {
-    let partner: Partner;
+    let partner: PartnerAt<'signed-in'>;
     let documentUrl: string;
     const fileBytes = Buffer.concat([PDF_BYTES, Buffer.alloc(5 * 1024 * 1024 - PDF_BYTES.length, 0x20)]);
 
     before(async () => {
-      partner = await createPartner(instance, sink);
+      partner = await newPartner({ t: instance, sink }, 'signed-in');
       const upload = await instance.api.request('POST', DOCUMENTS, {
         token: partner.token,
         body: form({ document_type: 'other' }, { file: { bytes: fileBytes, name: 'big.pdf' } }),

@@ -11,10 +11,11 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestDatabase,
 } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
+import { customerBody } from '../support/factories.js';
 import { Api } from '../support/http.js';
+import { createApiKey, newPartner } from '../support/partners.js';
 import { CREATE_ACCOUNT, creditUrl, VIRTUAL_ACCOUNTS, WEBHOOK } from '../support/paths.js';
-import { createApiKey, customerBody, listAll, until } from '../support/proofs.js';
+import { listAll, until } from '../support/proofs.js';
 import {
   childDatabaseUrl,
   type ServerProcess,
@@ -176,9 +177,9 @@ for (const dialect of DIALECTS) {
         WEBHOOK_TIMEOUT_MS: '1000',
       };
       const api = await start();
-      const partner = await createPartner({ api }, sink);
+      const partner = await newPartner({ t: { api }, sink }, 'signed-in');
       partnerId = partner.companyId;
-      key = (await createApiKey(api, partner.token, 'sandbox')).key;
+      key = (await createApiKey({ api }, partner.token, 'sandbox')).key;
       const endpoint = await api.put(WEBHOOK, { url: receiver.url }, { token: key });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secret = endpoint.body.data.secret;

@@ -4,15 +4,13 @@ import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { createPartner, type Partner } from '../support/factories.js';
+import { customerBody } from '../support/factories.js';
 import type { Api } from '../support/http.js';
+import { createApiKey, newPartner, type PartnerAt, signIn } from '../support/partners.js';
 import { BUSINESS_INFO, CREATE_ACCOUNT, creditUrl, LOGIN, LOGOUT, WEBHOOK } from '../support/paths.js';
 import {
   clearIpCounter,
-  createApiKey,
-  customerBody,
   envelopeOf,
-  loginSession,
   randomLoopbackAddress,
   rawRequest,
   redisProblem,
@@ -49,7 +47,7 @@ for (const dialect of DIALECTS) {
     /** The same database and Redis with a small per-IP budget. */
     let limitedOne: Instance;
     let limitedTwo: Instance;
-    let partner: Partner;
+    let partner: PartnerAt<'signed-in'>;
     let key: string;
 
     before(async () => {
@@ -71,8 +69,8 @@ for (const dialect of DIALECTS) {
         startApp(database, { env: { ...shared, RATE_LIMIT_IP_PER_MINUTE: String(IP_BUDGET) } }),
       ]);
       handle = database.open();
-      partner = await createPartner(one, sink);
-      key = (await createApiKey(two.api, partner.token, 'sandbox')).key;
+      partner = await newPartner({ t: one, sink }, 'signed-in');
+      key = (await createApiKey(two, partner.token, 'sandbox')).key;
     });
     after(async () => {
       await Promise.all([one?.stop(), two?.stop(), limitedOne?.stop(), limitedTwo?.stop()]);
@@ -85,7 +83,7 @@ for (const dialect of DIALECTS) {
     const apis = (): Api[] => [one.api, two.api];
 
     it('accepts a session from a login on instance 1 on instance 2, and a logout on 2 revokes it on 1', async () => {
-      const token = await loginSession(one.api, partner.email, partner.password);
+      const token = await signIn(one, partner);
       for (const api of apis()) {
         const profile = await api.get(BUSINESS_INFO, { token });
         assert.equal(profile.status, 200, profile.text);
@@ -126,7 +124,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('locks an e-mail after 10 failed logins spread over both instances: the 11th is 429 on either', async () => {
-      const victim = await createPartner(two, sink);
+      const victim = await newPartner({ t: two, sink }, 'signed-in');
       for (let attempt = 1; attempt <= 10; attempt++) {
         const response = await apis()[attempt % 2]!.post(LOGIN, {
           email: victim.email,
@@ -175,8 +173,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('delivers each webhook exactly once while four instances run the worker on one outbox', async () => {
-      const owner = await createPartner(one, sink);
-      const ownerKey = (await createApiKey(one.api, owner.token, 'sandbox')).key;
+      const owner = await newPartner({ t: one, sink }, 'signed-in');
+      const ownerKey = (await createApiKey(one, owner.token, 'sandbox')).key;
       const endpoint = await two.api.put(WEBHOOK, { url: receiver.url }, { token: ownerKey });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secret = endpoint.body.data.secret;

@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { adminHeaders } from '../support/onboarding.js';
+import { customerBody, memberBody } from '../support/factories.js';
+import { adminHeaders, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   API_KEYS,
@@ -15,7 +16,7 @@ import {
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
-import { type ActivePartner, activePartner, customerBody, memberBody, until } from '../support/proofs.js';
+import { until } from '../support/proofs.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -54,22 +55,22 @@ for (const dialect of DIALECTS) {
   }, () => {
     const app = useApp(dialect.name, { env: { WEBHOOK_POLL_MS: '50' } });
     let receiver: WebhookReceiver;
-    let a: ActivePartner;
-    let b: ActivePartner;
+    let a: PartnerAt<'live'>;
+    let b: PartnerAt<'live'>;
     let accountNumber: string;
     let cases: ListCase[];
 
     before(async () => {
       receiver = await new WebhookReceiver().start();
-      a = await activePartner(app.t, app.sink);
-      b = await activePartner(app.t, app.sink);
-      const hook = await app.t.api.put(WEBHOOK, { url: receiver.url }, { token: a.sandboxToken });
+      a = await newPartner(app, 'live');
+      b = await newPartner(app, 'live');
+      const hook = await app.t.api.put(WEBHOOK, { url: receiver.url }, { token: a.token });
       assert.equal(hook.status, 201, hook.text);
       for (let i = 0; i < 3; i++) {
         const created = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
         assert.equal(created.status, 201, created.text);
         accountNumber = created.body.data.account_number;
-        const member = await app.t.api.post(TEAM, memberBody(), { token: a.sandboxToken });
+        const member = await app.t.api.post(TEAM, memberBody(), { token: a.token });
         assert.equal(member.status, 201, member.text);
       }
       for (let i = 0; i < 3; i++) {
@@ -81,7 +82,7 @@ for (const dialect of DIALECTS) {
         assert.equal(credit.status, 201, credit.text);
       }
       await until('three delivery attempts', async () => {
-        const log = await app.t.api.get(`${DELIVERIES}?limit=100`, { token: a.sandboxToken });
+        const log = await app.t.api.get(`${DELIVERIES}?limit=100`, { token: a.token });
         return log.body.data.items.length >= 3;
       });
       const partnerLists = (url: string, owner: string): ListCase => ({
@@ -89,25 +90,25 @@ for (const dialect of DIALECTS) {
         url,
         owner: bearer(owner),
         strangers: [
-          { label: 'another partner', headers: bearer(b.sandboxToken) },
+          { label: 'another partner', headers: bearer(b.token) },
           { label: 'another environment', headers: bearer(a.liveToken) },
         ],
       });
       cases = [
         partnerLists(VIRTUAL_ACCOUNTS, a.sandboxKey),
         {
-          ...partnerLists(transactionsUrl(accountNumber), a.sandboxToken),
-          strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken), url: VIRTUAL_ACCOUNTS }],
+          ...partnerLists(transactionsUrl(accountNumber), a.token),
+          strangers: [{ label: 'another partner', headers: bearer(b.token), url: VIRTUAL_ACCOUNTS }],
         },
         {
-          ...partnerLists(TEAM, a.sandboxToken),
-          strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken) }],
+          ...partnerLists(TEAM, a.token),
+          strangers: [{ label: 'another partner', headers: bearer(b.token) }],
         },
         {
-          ...partnerLists(API_KEYS, a.sandboxToken),
-          strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken) }],
+          ...partnerLists(API_KEYS, a.token),
+          strangers: [{ label: 'another partner', headers: bearer(b.token) }],
         },
-        partnerLists(DELIVERIES, a.sandboxToken),
+        partnerLists(DELIVERIES, a.token),
         { name: 'admin partners', url: ADMIN_PARTNERS, owner: adminHeaders, strangers: [] },
         { name: 'admin audit', url: AUDIT_EVENTS, owner: adminHeaders, strangers: [] },
       ];

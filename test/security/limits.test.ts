@@ -12,9 +12,17 @@ import {
   type TestDatabase,
 } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { createPartner, type Partner, registration } from '../support/factories.js';
+import {
+  customerBody,
+  form,
+  memberBody,
+  PDF_BYTES,
+  PNG_BYTES,
+  registration,
+  representativeFields,
+} from '../support/factories.js';
 import type { Api } from '../support/http.js';
-import { adminHeaders, form, PDF_BYTES, PNG_BYTES, representativeFields } from '../support/onboarding.js';
+import { adminHeaders, createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   ADMIN_PREFIX,
@@ -36,7 +44,7 @@ import {
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
-import { createApiKey, customerBody, envelopeOf, listAll, memberBody, until } from '../support/proofs.js';
+import { envelopeOf, listAll, until } from '../support/proofs.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -213,7 +221,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
   let instance: Awaited<ReturnType<typeof startApp>>;
   let api: Api;
   let port: number;
-  let partner: Partner;
+  let partner: PartnerAt<'signed-in'>;
   let key: string;
   /** A slow-header client started with the suite, checked at its end against the real 10 s timeout. */
   let realSlowClient: Promise<Exchange | 'still open'>;
@@ -228,8 +236,8 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     api = instance.api;
     port = (instance.app.server.address() as net.AddressInfo).port;
     realSlowClient = stallingClient(port, ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '], 12_500);
-    partner = await createPartner(instance, sink);
-    key = (await createApiKey(api, partner.token, 'sandbox')).key;
+    partner = await newPartner({ t: instance, sink }, 'signed-in');
+    key = (await createApiKey({ api }, partner.token, 'sandbox')).key;
     const representative = await api.request('POST', REPRESENTATIVE, {
       token: partner.token,
       body: form(representativeFields(), {
@@ -429,7 +437,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       assert.equal(added.status, 201, added.text);
     });
     await inBatches(100, async () => {
-      await createApiKey(api, partner.token, 'sandbox');
+      await createApiKey({ api }, partner.token, 'sandbox');
     });
     await inBatches(101, async () => {
       const registered = await api.post(REGISTER, registration());

@@ -8,9 +8,9 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestDatabase,
 } from '../support/app.js';
-import { createPartner, type Partner } from '../support/factories.js';
+import { PDF_BYTES } from '../support/factories.js';
 import { Api } from '../support/http.js';
-import { PDF_BYTES } from '../support/onboarding.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import { BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE } from '../support/paths.js';
 import { envelopeOf } from '../support/proofs.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
@@ -149,7 +149,7 @@ for (const dialect of DIALECTS) {
     let sink: SmtpSink;
     let server: ServerProcess;
     let api: Api;
-    let partner: Partner;
+    let partner: PartnerAt<'signed-in'>;
     let port: number;
 
     before(async () => {
@@ -169,7 +169,7 @@ for (const dialect of DIALECTS) {
       });
       await waitUntilReady(server);
       api = new Api(server.url);
-      partner = await createPartner({ api }, sink);
+      partner = await newPartner({ t: { api }, sink }, 'signed-in');
     });
     after(async () => {
       await stopServer(server);

@@ -4,8 +4,9 @@ import { after, before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
+import { customerBody, memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
-import { adminHeaders } from '../support/onboarding.js';
+import { adminHeaders, type Credential, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PREFIX,
   API_KEYS,
@@ -24,15 +25,7 @@ import {
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
-import {
-  type ActivePartner,
-  activePartner,
-  type Credential,
-  customerBody,
-  listAll,
-  memberBody,
-  until,
-} from '../support/proofs.js';
+import { listAll, until } from '../support/proofs.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -42,7 +35,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
  */
 
 interface PartnerData {
-  partner: ActivePartner;
+  partner: PartnerAt<'live'>;
   memberId: string;
   sandboxAccount: { id: string; account_number: string; bank_code: string };
   liveAccount: { id: string; account_number: string; bank_code: string };
@@ -184,13 +177,13 @@ for (const dialect of DIALECTS) {
     let b: PartnerData;
 
     /** A partner with a member, accounts in both environments, a sandbox credit and delivery attempt. */
-    async function populate(partner: ActivePartner, withWebhook: boolean): Promise<PartnerData> {
+    async function populate(partner: PartnerAt<'live'>, withWebhook: boolean): Promise<PartnerData> {
       if (withWebhook) {
         const endpoint = await app.t.api.put(WEBHOOK, { url: receiver.url }, { token: partner.sandboxKey });
         assert.equal(endpoint.status, 201, endpoint.text);
         receiver.secret = endpoint.body.data.secret;
       }
-      const member = await app.t.api.post(TEAM, memberBody(), { token: partner.sandboxToken });
+      const member = await app.t.api.post(TEAM, memberBody(), { token: partner.token });
       assert.equal(member.status, 201, member.text);
       const sandbox = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey });
       assert.equal(sandbox.status, 201, sandbox.text);
@@ -199,7 +192,7 @@ for (const dialect of DIALECTS) {
       const credit = await app.t.api.post(
         creditUrl(sandbox.body.data.account_number),
         { amount: '2500.75', narration: 'tenancy' },
-        { token: partner.sandboxToken },
+        { token: partner.token },
       );
       assert.equal(credit.status, 201, credit.text);
       const attempt = withWebhook
@@ -244,8 +237,8 @@ for (const dialect of DIALECTS) {
     before(async () => {
       receiver = await new WebhookReceiver().start();
       doc = (await app.t.api.get(OPENAPI)).body as unknown as OpenApi;
-      a = await populate(await activePartner(app.t, app.sink, { business_name: 'Alpha Tenancy Ltd' }), true);
-      b = await populate(await activePartner(app.t, app.sink, { business_name: 'Bravo Tenancy Ltd' }), false);
+      a = await populate(await newPartner(app, 'live', { business_name: 'Alpha Tenancy Ltd' }), true);
+      b = await populate(await newPartner(app, 'live', { business_name: 'Bravo Tenancy Ltd' }), false);
       assert.ok(a.documentIds.length >= 3, 'A has its onboarding documents');
     });
     after(() => receiver?.stop());
@@ -346,7 +339,7 @@ for (const dialect of DIALECTS) {
         );
         assert.deepEqual(filtered, [], `B's ${credential.label} filtered by A's event id`);
       }
-      const profile = await app.t.api.get(BUSINESS_INFO, { token: b.partner.sandboxToken });
+      const profile = await app.t.api.get(BUSINESS_INFO, { token: b.partner.token });
       assert.equal(profile.body.data.company_id, b.partner.companyId);
     });
 

@@ -3,14 +3,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { createPartner } from '../support/factories.js';
+import { customerBody, form, PNG_BYTES, representativeFields } from '../support/factories.js';
 import {
   approvePartner,
   completeOnboarding,
-  form,
-  PNG_BYTES,
-  representativeFields,
-} from '../support/onboarding.js';
+  createApiKey,
+  newPartner,
+  type PartnerAt,
+} from '../support/partners.js';
 import {
   API_KEYS,
   apiKeyUrl,
@@ -24,13 +24,7 @@ import {
   TEAM,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-import {
-  columnsContaining,
-  createApiKey,
-  customerBody,
-  type SandboxPartner,
-  sandboxPartner,
-} from '../support/services-suite.js';
+import { columnsContaining } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -38,11 +32,11 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 for (const dialect of DIALECTS) {
   describe(`API keys [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
-    let a: SandboxPartner;
-    let b: SandboxPartner;
+    let a: PartnerAt<'sandbox'>;
+    let b: PartnerAt<'sandbox'>;
     before(async () => {
-      a = await sandboxPartner(suite);
-      b = await sandboxPartner(suite);
+      a = await newPartner(suite, 'sandbox');
+      b = await newPartner(suite, 'sandbox');
     });
 
     it('creates a sandbox key shown once: 201 with id, name, environment, key (sk_sandbox_ + 256 bits), last4, created_at', async () => {
@@ -92,9 +86,9 @@ for (const dialect of DIALECTS) {
 
     it('lists keys with last4 and status but never the key, paginated by cursor', async () => {
       const { t } = suite;
-      const owner = await sandboxPartner(suite);
-      const keys = [owner.keyId];
-      const secrets = [owner.key];
+      const owner = await newPartner(suite, 'sandbox');
+      const keys = [owner.sandboxKeyId];
+      const secrets = [owner.sandboxKey];
       for (let index = 0; index < 4; index++) {
         const created = await createApiKey(t, owner.token, 'sandbox', `key-${index}`);
         keys.push(created.id);
@@ -168,7 +162,7 @@ for (const dialect of DIALECTS) {
       const accounts = await t.db
         .selectFrom('virtual_accounts')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.equal(accounts.length, 0);
 
@@ -190,27 +184,27 @@ for (const dialect of DIALECTS) {
       const actions = events.map((event) => event.action).sort();
       assert.deepEqual(actions, ['api_key.created', 'api_key.revoked']);
       for (const event of events) {
-        assert.equal(event.partner_id, a.partner.companyId);
+        assert.equal(event.partner_id, a.companyId);
         assert.ok(!String(event.metadata).includes(created.key));
       }
       // The other keys of the partner keep working.
-      assert.equal((await t.api.get(TEAM, { token: a.key })).status, 200);
+      assert.equal((await t.api.get(TEAM, { token: a.sandboxKey })).status, 200);
     });
 
     it("answers 404 for revoking another partner's key, an unknown id or a malformed id, and the key keeps working", async () => {
       const { t } = suite;
-      assertError(await t.api.delete(apiKeyUrl(a.keyId), { token: b.token }), 404, 'NOT_FOUND');
-      assert.equal((await t.api.get(TEAM, { token: a.key })).status, 200);
+      assertError(await t.api.delete(apiKeyUrl(a.sandboxKeyId), { token: b.token }), 404, 'NOT_FOUND');
+      assert.equal((await t.api.get(TEAM, { token: a.sandboxKey })).status, 200);
       const row = await t.db
         .selectFrom('api_keys')
         .select('revoked_at')
-        .where('id', '=', a.keyId)
+        .where('id', '=', a.sandboxKeyId)
         .executeTakeFirstOrThrow();
       assert.equal(row.revoked_at, null);
       const revokedEvents = await t.db
         .selectFrom('audit_events')
         .select('id')
-        .where('target_id', '=', a.keyId)
+        .where('target_id', '=', a.sandboxKeyId)
         .where('action', '=', 'api_key.revoked')
         .execute();
       assert.equal(revokedEvents.length, 0);
@@ -225,7 +219,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a live key before approval (403 ONBOARDING_NOT_APPROVED) and issues sk_live_ after', async () => {
       const { t, sink } = suite;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       assertError(
         await t.api.post(API_KEYS, { name: 'prod', environment: 'live' }, { token: partner.token }),
         403,
@@ -262,7 +256,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses an API key with 403 FORBIDDEN on every /client/onboarding/* endpoint and on key management', async () => {
       const { t } = suite;
-      const token = a.key;
+      const token = a.sandboxKey;
       const attempts = [
         t.api.get(BUSINESS_INFO, { token }),
         t.api.put(BUSINESS_INFO, { business_type: 'limited_liability' }, { token }),
@@ -281,14 +275,14 @@ for (const dialect of DIALECTS) {
         t.api.post(LOGOUT, undefined, { token }),
         t.api.get(API_KEYS, { token }),
         t.api.post(API_KEYS, { name: 'minted-by-a-key', environment: 'sandbox' }, { token }),
-        t.api.delete(apiKeyUrl(a.keyId), { token }),
+        t.api.delete(apiKeyUrl(a.sandboxKeyId), { token }),
       ];
       for (const response of await Promise.all(attempts)) assertError(response, 403, 'FORBIDDEN');
 
       const keys = await t.db
         .selectFrom('api_keys')
         .select(['name', 'revoked_at'])
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.ok(!keys.some((key) => key.name === 'minted-by-a-key'));
       assert.ok(keys.every((key) => key.name === 'to-revoke' || key.revoked_at === null));
@@ -296,7 +290,7 @@ for (const dialect of DIALECTS) {
       const dashboardEvents = await t.db
         .selectFrom('audit_events')
         .select('action')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where((eb) =>
           eb.or([
             eb('action', 'like', 'onboarding.%'),
@@ -316,7 +310,7 @@ for (const dialect of DIALECTS) {
 
     it('answers 401 UNAUTHENTICATED for malformed, unknown, altered or wrong-environment keys', async () => {
       const { t } = suite;
-      const secret = a.key.slice('sk_sandbox_'.length);
+      const secret = a.sandboxKey.slice('sk_sandbox_'.length);
       const lastChar = secret.at(-1) === 'A' ? 'B' : 'A';
       const candidates = [
         'sk_sandbox_xxx',
@@ -325,7 +319,7 @@ for (const dialect of DIALECTS) {
         `sk_live_${randomBytes(32).toString('base64url')}`,
         `sk_sandbox_${secret.slice(0, -1)}${lastChar}`,
         `sk_live_${secret}`,
-        `${a.key}x`,
+        `${a.sandboxKey}x`,
       ];
       for (const token of candidates) {
         const refused = await t.api.get(VIRTUAL_ACCOUNTS, { token });
@@ -347,7 +341,7 @@ for (const dialect of DIALECTS) {
           environment: 'sandbox',
           key: chosen,
           id: randomUUID(),
-          partner_id: b.partner.companyId,
+          partner_id: b.companyId,
         },
         { token: a.token },
       );
@@ -358,7 +352,7 @@ for (const dialect of DIALECTS) {
         .select(['partner_id', 'id'])
         .where('id', '=', response.body.data.id)
         .executeTakeFirstOrThrow();
-      assert.equal(row.partner_id, a.partner.companyId);
+      assert.equal(row.partner_id, a.companyId);
       assertError(await t.api.get(VIRTUAL_ACCOUNTS, { token: chosen }), 401, 'UNAUTHENTICATED');
     });
 
@@ -368,7 +362,7 @@ for (const dialect of DIALECTS) {
       const before = await t.db
         .selectFrom('api_keys')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assertError(
         await t.api.post(API_KEYS, { environment: 'sandbox' }, { token }),
@@ -409,7 +403,7 @@ for (const dialect of DIALECTS) {
       const after = await t.db
         .selectFrom('api_keys')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.equal(after.length, before.length);
 

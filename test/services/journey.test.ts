@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import { API_KEYS, accountUrl, BUSINESS_INFO, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
@@ -11,7 +11,7 @@ for (const dialect of DIALECTS) {
 
     it('issues an account with an API key, replays a retried request and credits it in sandbox', async () => {
       const { t, sink } = app;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       const live = await t.api.post(
         API_KEYS,
         { name: 'prod', environment: 'live' },

@@ -6,10 +6,10 @@ import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { createPartner } from '../support/factories.js';
+import { customerBody } from '../support/factories.js';
 import type { Api } from '../support/http.js';
+import { createApiKey, newPartner } from '../support/partners.js';
 import { accountUrl, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
-import { createApiKey, customerBody } from '../support/services-suite.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 type Instance = Awaited<ReturnType<typeof startApp>>;
@@ -35,7 +35,7 @@ for (const dialect of DIALECTS) {
       one = await startApp(database, { env: { SMTP_URL: sink.url } });
       two = await startApp(database, { env: { SMTP_URL: sink.url } });
       handle = database.open();
-      const partner = await createPartner(one, sink);
+      const partner = await newPartner({ t: one, sink }, 'signed-in');
       partnerId = partner.companyId;
       key = (await createApiKey(two, partner.token, 'sandbox')).key;
     });

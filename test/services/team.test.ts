@@ -3,18 +3,10 @@ import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { createPartner } from '../support/factories.js';
+import { memberBody } from '../support/factories.js';
+import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import { memberUrl, TEAM } from '../support/paths.js';
-import {
-  addRepresentative,
-  allPages,
-  approvedPartner,
-  columnsContaining,
-  createApiKey,
-  memberBody,
-  type SandboxPartner,
-  sandboxPartner,
-} from '../support/services-suite.js';
+import { addRepresentative, allPages, columnsContaining } from '../support/services-suite.js';
 
 const RECORD_FIELDS = [
   'address',
@@ -67,11 +59,11 @@ const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 for (const dialect of DIALECTS) {
   describe(`team members [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
-    let a: SandboxPartner;
-    let b: SandboxPartner;
+    let a: PartnerAt<'sandbox'>;
+    let b: PartnerAt<'sandbox'>;
     before(async () => {
-      a = await sandboxPartner(suite);
-      b = await sandboxPartner(suite);
+      a = await newPartner(suite, 'sandbox');
+      b = await newPartner(suite, 'sandbox');
       await addRepresentative(suite.t, a.token);
       await addRepresentative(suite.t, b.token);
     });
@@ -84,7 +76,7 @@ for (const dialect of DIALECTS) {
 
     it('returns 409 REPRESENTATIVE_REQUIRED before a representative is on file', async () => {
       const { t, sink } = suite;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       const key = await createApiKey(t, partner.token, 'sandbox');
       assertError(
         await t.api.post(TEAM, memberBody(), { token: partner.token }),
@@ -141,7 +133,7 @@ for (const dialect of DIALECTS) {
         .selectAll()
         .where('id', '=', member.id)
         .executeTakeFirstOrThrow();
-      assert.equal(row.partner_id, a.partner.companyId);
+      assert.equal(row.partner_id, a.companyId);
       assert.equal(row.bvn_last4, bvn.slice(-4));
       assert.notEqual(row.bvn_encrypted, bvn);
       assert.notEqual(row.bvn_hash, bvn);
@@ -162,7 +154,7 @@ for (const dialect of DIALECTS) {
         { fields: ['email'] },
       );
       assertError(
-        await t.api.post(TEAM, memberBody({ bvn: newBvn(), email }), { token: a.key }),
+        await t.api.post(TEAM, memberBody({ bvn: newBvn(), email }), { token: a.sandboxKey }),
         422,
         'VALIDATION_FAILED',
         { fields: ['email'] },
@@ -170,7 +162,7 @@ for (const dialect of DIALECTS) {
       const rows = await t.db
         .selectFrom('team_members')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where('email', '=', email)
         .execute();
       assert.equal(rows.length, 1);
@@ -189,7 +181,7 @@ for (const dialect of DIALECTS) {
 
     it('reads one member and lists them with cursor pagination (limit 1 and 2, to the end)', async () => {
       const { t, sink } = suite;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       await addRepresentative(t, partner.token);
       const ids: string[] = [];
       for (let index = 0; index < 3; index++)
@@ -370,7 +362,7 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const member = await addMember(a.token);
       const update = withoutBvn(memberBody({ first_name: 'Hijacked' }));
-      for (const token of [b.token, b.key]) {
+      for (const token of [b.token, b.sandboxKey]) {
         assertError(await t.api.get(memberUrl(member.id), { token }), 404, 'NOT_FOUND');
         assertError(await t.api.put(memberUrl(member.id), update, { token }), 404, 'NOT_FOUND');
         assertError(await t.api.delete(memberUrl(member.id), { token }), 404, 'NOT_FOUND');
@@ -415,7 +407,7 @@ for (const dialect of DIALECTS) {
       const countBefore = await t.db
         .selectFrom('team_members')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       for (const [field, value] of cases) {
         const response = await t.api.post(TEAM, memberBody({ bvn: newBvn(), [field]: value }), {
@@ -432,7 +424,7 @@ for (const dialect of DIALECTS) {
       const countAfter = await t.db
         .selectFrom('team_members')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.equal(countAfter.length, countBefore.length);
 
@@ -466,39 +458,39 @@ for (const dialect of DIALECTS) {
 
     it('works the same with an API key as with a session token', async () => {
       const { t } = suite;
-      const created = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), { token: a.key });
+      const created = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), { token: a.sandboxKey });
       assert.equal(created.status, 201, created.text);
       const id = created.body.data.id;
       const bySession = await t.api.get(memberUrl(id), { token: a.token });
       assert.deepEqual(bySession.body.data, created.body.data);
-      const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.key });
+      const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.sandboxKey });
       assert.ok(listed.body.data.items.some((item: { id: string }) => item.id === id));
       const updated = await t.api.put(
         memberUrl(id),
         withoutBvn(memberBody({ email: created.body.data.email, address: 'Via key' })),
         {
-          token: a.key,
+          token: a.sandboxKey,
         },
       );
       assert.equal(updated.status, 200, updated.text);
       assert.equal(updated.body.data.address, 'Via key');
-      const removed = await t.api.delete(memberUrl(id), { token: a.key });
+      const removed = await t.api.delete(memberUrl(id), { token: a.sandboxKey });
       assert.equal(removed.status, 200, removed.text);
       assertError(await t.api.get(memberUrl(id), { token: a.token }), 404, 'NOT_FOUND');
     });
 
     it('keeps members partner-wide: the same from sandbox and live sessions and keys', async () => {
       const { t } = suite;
-      const partner = await approvedPartner(suite);
+      const partner = await newPartner(suite, 'live');
       const fromLive = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), { token: partner.liveKey });
       assert.equal(fromLive.status, 201, fromLive.text);
       const fromSandbox = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), {
-        token: partner.sandboxToken,
+        token: partner.token,
       });
       assert.equal(fromSandbox.status, 201, fromSandbox.text);
       const ids = [fromLive.body.data.id, fromSandbox.body.data.id].sort();
 
-      for (const token of [partner.sandboxToken, partner.sandboxKey, partner.liveToken, partner.liveKey]) {
+      for (const token of [partner.token, partner.sandboxKey, partner.liveToken, partner.liveKey]) {
         const listed = await t.api.get(`${TEAM}?limit=100`, { token });
         assert.equal(listed.status, 200, listed.text);
         assert.deepEqual(listed.body.data.items.map((item: { id: string }) => item.id).sort(), ids);

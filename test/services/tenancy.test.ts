@@ -4,7 +4,9 @@ import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
+import { customerBody, memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   API_KEYS,
   accountUrl,
@@ -16,7 +18,6 @@ import {
   transactionsUrl,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-import { approvedPartner, customerBody, type LivePartner, memberBody } from '../support/services-suite.js';
 
 interface Credential {
   label: string;
@@ -25,8 +26,8 @@ interface Credential {
   environment: 'sandbox' | 'live';
 }
 
-const credentialsOf = (partner: LivePartner): Credential[] => [
-  { label: 'sandbox session', token: partner.sandboxToken, kind: 'session', environment: 'sandbox' },
+const credentialsOf = (partner: PartnerAt<'live'>): Credential[] => [
+  { label: 'sandbox session', token: partner.token, kind: 'session', environment: 'sandbox' },
   { label: 'sandbox API key', token: partner.sandboxKey, kind: 'api_key', environment: 'sandbox' },
   { label: 'live session', token: partner.liveToken, kind: 'session', environment: 'live' },
   { label: 'live API key', token: partner.liveKey, kind: 'api_key', environment: 'live' },
@@ -45,16 +46,16 @@ for (const dialect of DIALECTS) {
     skip: dialect.skip,
   }, () => {
     const suite = useApp(dialect.name);
-    let a: LivePartner;
-    let b: LivePartner;
+    let a: PartnerAt<'live'>;
+    let b: PartnerAt<'live'>;
     let member: Record<string, string>;
     let sandboxAccount: Record<string, string>;
     let liveAccount: Record<string, string>;
     before(async () => {
       const { t } = suite;
-      a = await approvedPartner(suite);
-      b = await approvedPartner(suite);
-      const added = await t.api.post(TEAM, memberBody(), { token: a.sandboxToken });
+      a = await newPartner(suite, 'live');
+      b = await newPartner(suite, 'live');
+      const added = await t.api.post(TEAM, memberBody(), { token: a.token });
       assert.equal(added.status, 201, added.text);
       member = added.body.data;
       const sandbox = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
@@ -107,7 +108,7 @@ for (const dialect of DIALECTS) {
       const keys = await t.db
         .selectFrom('api_keys')
         .select(['id', 'revoked_at'])
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.ok(keys.length >= 2);
       for (const key of keys) assert.equal(key.revoked_at, null, key.id);
@@ -145,18 +146,18 @@ for (const dialect of DIALECTS) {
         .execute();
       assert.deepEqual(
         ledger.map((row) => ({ ...row, amount_kobo: Number(row.amount_kobo) })),
-        [{ account_id: sandboxAccount['id'], amount_kobo: 1000, partner_id: a.partner.companyId }],
+        [{ account_id: sandboxAccount['id'], amount_kobo: 1000, partner_id: a.companyId }],
       );
     });
 
     it("lets partner B open an account for the same end user without touching partner A's", async () => {
       const { t } = suite;
       const email = (sandboxAccount as unknown as { customer: { email: string } }).customer.email;
-      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.sandboxToken });
+      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.token });
       assert.equal(created.status, 201, created.text);
       assert.notEqual(created.body.data.account_number, sandboxAccount['account_number']);
       const still = await t.api.get(accountUrl(sandboxAccount['account_number']!), {
-        token: a.sandboxToken,
+        token: a.token,
       });
       assert.equal(still.body.data.balance_kobo, 1000);
       assert.equal(still.body.data.id, sandboxAccount['id']);

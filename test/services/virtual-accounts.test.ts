@@ -4,6 +4,8 @@ import { before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
+import { customerBody } from '../support/factories.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   accountUrl,
   CREATE_ACCOUNT,
@@ -11,16 +13,7 @@ import {
   transactionsUrl,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-import {
-  allPages,
-  approvedPartner,
-  columnsContaining,
-  customerBody,
-  type LivePartner,
-  nextMillisecond,
-  type SandboxPartner,
-  sandboxPartner,
-} from '../support/services-suite.js';
+import { allPages, columnsContaining, nextMillisecond } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
@@ -86,20 +79,20 @@ for (const dialect of DIALECTS) {
   describe(`virtual accounts [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
     const businessName = `Zenith Widgets ${randomInt(1e6)} Ltd`;
-    let a: SandboxPartner;
-    let b: SandboxPartner;
-    let live: LivePartner;
+    let a: PartnerAt<'sandbox'>;
+    let b: PartnerAt<'sandbox'>;
+    let live: PartnerAt<'live'>;
     before(async () => {
-      a = await sandboxPartner(suite, { business_name: businessName });
-      b = await sandboxPartner(suite);
-      live = await approvedPartner(suite);
+      a = await newPartner(suite, 'sandbox', { business_name: businessName });
+      b = await newPartner(suite, 'sandbox');
+      live = await newPartner(suite, 'live');
     });
 
     it('creates a sandbox account: 201 with the contract fields, a valid NUBAN for BANK_CODE_SANDBOX and balance 0', async () => {
       const { t } = suite;
       const customer = customerBody({ email: `  Tunde.B.${randomInt(1e9)}@Example.COM ` });
-      for (const token of [a.key, a.token]) {
-        const body = token === a.key ? customer : customerBody();
+      for (const token of [a.sandboxKey, a.token]) {
+        const body = token === a.sandboxKey ? customer : customerBody();
         const created = await t.api.post(CREATE_ACCOUNT, body, { token });
         assert.equal(created.status, 201, created.text);
         assert.equal(created.body.status, 'success');
@@ -118,7 +111,7 @@ for (const dialect of DIALECTS) {
           .selectAll()
           .where('id', '=', account.id)
           .executeTakeFirstOrThrow();
-        assert.equal(row.partner_id, a.partner.companyId);
+        assert.equal(row.partner_id, a.companyId);
         assert.equal(row.environment, 'sandbox');
         assert.equal(row.account_number, account.account_number);
         assert.equal(row.bank_code, DEFAULT_SANDBOX_CODE);
@@ -133,7 +126,7 @@ for (const dialect of DIALECTS) {
     it('takes an optional BVN, stores it encrypted and never returns it', async () => {
       const { t } = suite;
       const bvn = `22${String(randomInt(0, 1e9)).padStart(9, '0')}`;
-      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ bvn }), { token: a.key });
+      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ bvn }), { token: a.sandboxKey });
       assert.equal(created.status, 201, created.text);
       assert.ok(!created.text.includes(bvn));
       const row = await t.db
@@ -172,10 +165,10 @@ for (const dialect of DIALECTS) {
     it('allows one account per e-mail per partner per environment: 409 VIRTUAL_ACCOUNT_EXISTS with the existing account in data', async () => {
       const { t } = suite;
       const email = `unique-${randomInt(1e9)}@example.com`;
-      const first = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: a.key });
+      const first = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: a.sandboxKey });
       assert.equal(first.status, 201, first.text);
 
-      for (const token of [a.key, a.token]) {
+      for (const token of [a.sandboxKey, a.token]) {
         const again = await t.api.post(
           CREATE_ACCOUNT,
           customerBody({ email: email.toUpperCase(), first_name: 'Someone', last_name: 'Else' }),
@@ -187,13 +180,13 @@ for (const dialect of DIALECTS) {
       const rows = await t.db
         .selectFrom('virtual_accounts')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where('customer_email', '=', email)
         .execute();
       assert.equal(rows.length, 1);
 
       // Another partner, and the same partner in the other environment, may use the e-mail.
-      const other = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.key });
+      const other = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.sandboxKey });
       assert.equal(other.status, 201, other.text);
       const inSandbox = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: live.sandboxKey });
       assert.equal(inSandbox.status, 201, inSandbox.text);
@@ -211,12 +204,12 @@ for (const dialect of DIALECTS) {
 
     it('lists accounts newest first with cursor pagination, and reads one', async () => {
       const { t } = suite;
-      const owner = await sandboxPartner(suite);
+      const owner = await newPartner(suite, 'sandbox');
       const created: Account[] = [];
       for (let index = 0; index < 5; index++) {
         await nextMillisecond();
         const response = await t.api.post(CREATE_ACCOUNT, customerBody({ first_name: `C${index}` }), {
-          token: owner.key,
+          token: owner.sandboxKey,
         });
         assert.equal(response.status, 201, response.text);
         created.push(response.body.data);
@@ -234,11 +227,11 @@ for (const dialect of DIALECTS) {
           newestFirst,
         );
       }
-      const listed = await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=100`, { token: owner.key });
+      const listed = await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=100`, { token: owner.sandboxKey });
       assert.deepEqual(listed.body.data.items, [...created].reverse());
       assert.equal(listed.body.data.next_cursor, null);
 
-      const token = owner.key;
+      const token = owner.sandboxKey;
       assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?cursor=%%%`, { token }), 422, 'VALIDATION_FAILED', {
         fields: ['cursor'],
       });
@@ -260,7 +253,7 @@ for (const dialect of DIALECTS) {
       assert.equal(liveAccount.environment, 'live');
 
       const pairs: Array<[string[], Account, Account]> = [
-        [[live.sandboxKey, live.sandboxToken], liveAccount, sandboxAccount],
+        [[live.sandboxKey, live.token], liveAccount, sandboxAccount],
         [[live.liveKey, live.liveToken], sandboxAccount, liveAccount],
       ];
       for (const [tokens, hidden, visible] of pairs) {
@@ -294,11 +287,11 @@ for (const dialect of DIALECTS) {
 
     it('answers 100 concurrent creates (different e-mails, one API key) with 100 distinct valid numbers', async () => {
       const { t } = suite;
-      const owner = await sandboxPartner(suite);
+      const owner = await newPartner(suite, 'sandbox');
       const responses = await Promise.all(
         Array.from({ length: 100 }, (_, index) =>
           t.api.post(CREATE_ACCOUNT, customerBody({ email: `burst-${index}@example.com` }), {
-            token: owner.key,
+            token: owner.sandboxKey,
           }),
         ),
       );
@@ -314,7 +307,7 @@ for (const dialect of DIALECTS) {
       const rows = await t.db
         .selectFrom('virtual_accounts')
         .select(['account_number', 'customer_email'])
-        .where('partner_id', '=', owner.partner.companyId)
+        .where('partner_id', '=', owner.companyId)
         .execute();
       assert.equal(rows.length, 100);
       assert.equal(new Set(rows.map((row) => row.account_number)).size, 100);
@@ -330,7 +323,7 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const serials: number[] = [];
       for (let index = 0; index < 8; index++) {
-        const created = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: b.key });
+        const created = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: b.sandboxKey });
         assert.equal(created.status, 201, created.text);
         serials.push(Number(created.body.data.account_number.slice(0, 9)));
       }
@@ -352,10 +345,10 @@ for (const dialect of DIALECTS) {
         bank_code: '000011',
         bank_name: 'Chosen Bank',
         status: 'frozen',
-        partner_id: b.partner.companyId,
+        partner_id: b.companyId,
         id: '0190f0e4-7a2b-7c3d-8e4f-5a6b7c8d9e0f',
       });
-      const created = await t.api.post(CREATE_ACCOUNT, body, { token: a.key });
+      const created = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey });
       assert.equal(created.status, 201, created.text);
       const account = created.body.data;
       assert.notEqual(account.id, body['id']);
@@ -371,7 +364,7 @@ for (const dialect of DIALECTS) {
         .select(['partner_id', 'account_number'])
         .where('id', '=', account.id)
         .executeTakeFirstOrThrow();
-      assert.equal(row.partner_id, a.partner.companyId);
+      assert.equal(row.partner_id, a.companyId);
       assert.equal(row.account_number, account.account_number);
       const ledger = await t.db
         .selectFrom('account_transactions')
@@ -383,8 +376,8 @@ for (const dialect of DIALECTS) {
 
     it('validates the body with 422 VALIDATION_FAILED naming the field, creating nothing', async () => {
       const { t } = suite;
-      const owner = await sandboxPartner(suite);
-      const token = owner.key;
+      const owner = await newPartner(suite, 'sandbox');
+      const token = owner.sandboxKey;
       assertError(await t.api.post(CREATE_ACCOUNT, {}, { token }), 422, 'VALIDATION_FAILED', {
         fields: ['first_name', 'last_name', 'email', 'phone'],
       });
@@ -426,7 +419,7 @@ for (const dialect of DIALECTS) {
       const rows = await t.db
         .selectFrom('virtual_accounts')
         .select('id')
-        .where('partner_id', '=', owner.partner.companyId)
+        .where('partner_id', '=', owner.companyId)
         .execute();
       assert.deepEqual(rows, []);
 
@@ -446,7 +439,7 @@ for (const dialect of DIALECTS) {
 
     it('uses BANK_CODE_SANDBOX, BANK_CODE_LIVE and BANK_NAME from the configuration', async () => {
       const { t } = suite;
-      const partner = await approvedPartner(suite);
+      const partner = await newPartner(suite, 'live');
       const sandbox = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey });
       assert.equal(sandbox.status, 201, sandbox.text);
       assert.equal(sandbox.body.data.bank_code, '000011');

@@ -1,61 +1,6 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { TestApp } from './app.js';
-import { registration } from './factories.js';
-import type { ApiResponse } from './http.js';
-import { REGISTER, VERIFY_OTP } from './paths.js';
-import type { SmtpSink } from './smtp-sink.js';
-
-/** A random password no common-password list holds. */
-export const randomPassword = (length = 24): string =>
-  randomBytes(length).toString('base64url').slice(0, length);
-
-export interface Registered {
-  email: string;
-  password: string;
-  companyId: number;
-  response: ApiResponse;
-}
-
-export async function register(t: Pick<TestApp, 'api'>, overrides: Record<string, unknown> = {}) {
-  const body = registration(overrides);
-  const response = await t.api.post(REGISTER, body);
-  assert.equal(response.status, 201, response.text);
-  return {
-    email: String(body.email).trim().toLowerCase(),
-    password: body.password as string,
-    companyId: response.body.data.company_id as number,
-    response,
-  } satisfies Registered;
-}
-
-/** Registers and reads the e-mailed code (the n-th mail to the address). */
-export async function registerWithOtp(
-  t: Pick<TestApp, 'api'>,
-  sink: SmtpSink,
-  overrides: Record<string, unknown> = {},
-): Promise<Registered & { otp: string }> {
-  const registered = await register(t, overrides);
-  const otp = await sink.otpFor(registered.email);
-  return { ...registered, otp };
-}
-
-/** Registers and verifies; no session. */
-export async function verifiedAccount(
-  t: Pick<TestApp, 'api'>,
-  sink: SmtpSink,
-  overrides: Record<string, unknown> = {},
-): Promise<Registered> {
-  const registered = await registerWithOtp(t, sink, overrides);
-  const verified = await t.api.post(VERIFY_OTP, { email: registered.email, otp: registered.otp });
-  assert.equal(verified.status, 200, verified.text);
-  return registered;
-}
-
-/** A 6-digit code that is certainly not `code`. */
-export const wrongCode = (code: string, offset = 1): string =>
-  String((Number(code) + offset) % 1_000_000).padStart(6, '0');
 
 /** Polls until `condition` holds (background work: e-mail, log lines); fails after `timeoutMs`. */
 export async function eventually(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {

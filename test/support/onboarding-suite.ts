@@ -2,27 +2,11 @@ import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { DocumentType } from '../../src/modules/onboarding/onboarding.schemas.js';
-import type { AppContext, TestApp } from './app.js';
-import { createPartner, type Partner } from './factories.js';
+import type { TestApp } from './app.js';
+import { type FileSpec, form, PNG_BYTES, representativeFields } from './factories.js';
 import type { ApiResponse } from './http.js';
-import {
-  adminHeaders,
-  approvePartner,
-  completeOnboarding,
-  form,
-  PNG_BYTES,
-  representativeFields,
-} from './onboarding.js';
-import {
-  ADMIN_PARTNERS,
-  adminPartnerUrl,
-  BUSINESS_INFO,
-  DOCUMENTS,
-  REPRESENTATIVE,
-  SUBMIT,
-} from './paths.js';
-
-export const MIB = 1024 * 1024;
+import { adminHeaders } from './partners.js';
+import { ADMIN_PARTNERS, BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE, SUBMIT } from './paths.js';
 
 /** CONTRACT 3.4, written out here rather than read from the code under test. */
 export const CONTRACT_CHECKLISTS = {
@@ -37,11 +21,6 @@ export const CONTRACT_BUSINESS_TYPES = Object.keys(CONTRACT_CHECKLISTS) as Contr
 export const CONTRACT_DOCUMENT_TYPES = [
   ...new Set([...Object.values(CONTRACT_CHECKLISTS).flat(), 'tin_certificate', 'other']),
 ];
-
-export const newPartner = (suite: AppContext, overrides: Record<string, unknown> = {}): Promise<Partner> =>
-  createPartner(suite.t, suite.sink, overrides);
-
-export type FileSpec = { bytes: Buffer; name?: string; type?: string };
 
 /** POST /representative with the default (sandbox-passing) fields and a PNG id_file unless told otherwise. */
 export function postRepresentative(
@@ -81,46 +60,6 @@ export async function submit(t: Pick<TestApp, 'api'>, token: string): Promise<Ap
   return t.api.post(SUBMIT, undefined, { token });
 }
 
-/** A partner whose complete application awaits the operator. */
-export async function submittedPartner(suite: AppContext): Promise<Partner> {
-  const partner = await newPartner(suite);
-  await completeOnboarding(suite.t, partner.token);
-  const submitted = await submit(suite.t, partner.token);
-  assert.equal(submitted.status, 200, submitted.text);
-  return partner;
-}
-
-/** A partner the operator approved (onboarding_status active). */
-export async function activePartner(suite: AppContext): Promise<Partner> {
-  const partner = await submittedPartner(suite);
-  await approvePartner(suite.t, partner.companyId);
-  return partner;
-}
-
-/** A partner the operator rejected (final). */
-export async function rejectedPartner(suite: AppContext, reason = 'The business is out of scope.') {
-  const partner = await submittedPartner(suite);
-  const rejected = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'reject'), { reason });
-  assert.equal(rejected.status, 200, rejected.text);
-  return partner;
-}
-
-export const adminGet = (t: Pick<TestApp, 'api'>, url: string, headers: Record<string, string> = {}) =>
-  t.api.get(url, { headers: { ...adminHeaders, ...headers } });
-
-export const adminPost = (
-  t: Pick<TestApp, 'api'>,
-  url: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) => t.api.post(url, body, { headers: { ...adminHeaders, ...headers } });
-
-export async function partnerRecord(t: Pick<TestApp, 'api'>, companyId: number) {
-  const response = await adminGet(t, adminPartnerUrl(companyId));
-  assert.equal(response.status, 200, response.text);
-  return response.body.data;
-}
-
 /** The admin file endpoint answers raw bytes, not JSON, so it is fetched directly. */
 export async function downloadFile(t: Pick<TestApp, 'url'>, companyId: number, documentId: string) {
   const response = await fetch(`${t.url}${ADMIN_PARTNERS}/${companyId}/documents/${documentId}/file`, {
@@ -131,13 +70,6 @@ export async function downloadFile(t: Pick<TestApp, 'url'>, companyId: number, d
     headers: response.headers,
     bytes: Buffer.from(await response.arrayBuffer()),
   };
-}
-
-/** A file of exactly `size` bytes whose content starts with `header` (so its type is detected). */
-export function fileOfSize(size: number, header: Buffer = PNG_BYTES): Buffer {
-  const bytes = Buffer.alloc(size, 0x20);
-  header.copy(bytes, 0, 0, Math.min(header.length, size));
-  return bytes;
 }
 
 /** Every file stored under DATA_DIR/files, as paths relative to that folder. */

@@ -2,16 +2,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
 import { Redis } from 'ioredis';
-import type { Partner } from './factories.js';
-import { createPartner } from './factories.js';
 import type { Api } from './http.js';
-import { approvePartner, completeOnboarding } from './onboarding.js';
-import { API_KEYS, ENVIRONMENT, LOGIN, SUBMIT } from './paths.js';
-import type { SmtpSink } from './smtp-sink.js';
-
-/** Helpers of the reliability and security proofs (test/security, test/reliability). */
-
-export const suffix = (): string => randomBytes(5).toString('hex');
 
 /** Polls `probe` until it returns something other than undefined/false; fails after `timeoutMs`. */
 export async function until<T>(
@@ -28,77 +19,6 @@ export async function until<T>(
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }
-
-export type Environment = 'sandbox' | 'live';
-
-export interface Credential {
-  label: string;
-  token: string;
-  kind: 'session' | 'api_key';
-  environment: Environment;
-}
-
-/** A partner whose onboarding the operator approved: a session and an API key in each environment. */
-export interface ActivePartner extends Partner {
-  sandboxToken: string;
-  liveToken: string;
-  sandboxKey: string;
-  sandboxKeyId: string;
-  liveKey: string;
-  liveKeyId: string;
-  credentials: Credential[];
-}
-
-export async function loginSession(api: Api, email: string, password: string): Promise<string> {
-  const response = await api.post(LOGIN, { email, password });
-  assert.equal(response.status, 200, response.text);
-  return response.body.data.token as string;
-}
-
-export async function createApiKey(
-  api: Api,
-  token: string,
-  environment: Environment,
-): Promise<{ id: string; key: string }> {
-  const response = await api.post(API_KEYS, { name: `key-${suffix()}`, environment }, { token });
-  assert.equal(response.status, 201, response.text);
-  return { id: response.body.data.id as string, key: response.body.data.key as string };
-}
-
-/** Registers, onboards and has the operator approve a partner (all over HTTP). */
-export async function activePartner(
-  t: { api: Api },
-  sink: SmtpSink,
-  overrides: Record<string, unknown> = {},
-): Promise<ActivePartner> {
-  const partner = await createPartner(t, sink, overrides);
-  await completeOnboarding(t, partner.token);
-  const submitted = await t.api.post(SUBMIT, undefined, { token: partner.token });
-  assert.equal(submitted.status, 200, submitted.text);
-  await approvePartner(t, partner.companyId);
-  const liveToken = await loginSession(t.api, partner.email, partner.password);
-  const switched = await t.api.put(ENVIRONMENT, { environment: 'live' }, { token: liveToken });
-  assert.equal(switched.status, 200, switched.text);
-  const sandboxKey = await createApiKey(t.api, partner.token, 'sandbox');
-  const liveKey = await createApiKey(t.api, partner.token, 'live');
-  return {
-    ...partner,
-    sandboxToken: partner.token,
-    liveToken,
-    sandboxKey: sandboxKey.key,
-    sandboxKeyId: sandboxKey.id,
-    liveKey: liveKey.key,
-    liveKeyId: liveKey.id,
-    credentials: [
-      { label: 'sandbox session', token: partner.token, kind: 'session', environment: 'sandbox' },
-      { label: 'live session', token: liveToken, kind: 'session', environment: 'live' },
-      { label: 'sandbox API key', token: sandboxKey.key, kind: 'api_key', environment: 'sandbox' },
-      { label: 'live API key', token: liveKey.key, kind: 'api_key', environment: 'live' },
-    ],
-  };
-}
-
-export { customerBody, memberBody } from './services-suite.js';
 
 /** Every item of a list endpoint, following next_cursor with the largest page. */
 // biome-ignore lint/suspicious/noExplicitAny: list items as the API returns them.

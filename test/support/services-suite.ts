@@ -1,51 +1,8 @@
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { AppContext, TestApp } from './app.js';
-import { createPartner, type Partner } from './factories.js';
-import { approvePartner, completeOnboarding, form, PNG_BYTES, representativeFields } from './onboarding.js';
-import { API_KEYS, ENVIRONMENT, LOGIN, REPRESENTATIVE, SUBMIT } from './paths.js';
-
-export type Environment = 'sandbox' | 'live';
-
-export const uniqueSuffix = (): string => randomBytes(4).toString('hex');
-
-export async function login(t: Pick<TestApp, 'api'>, email: string, password: string): Promise<string> {
-  const response = await t.api.post(LOGIN, { email, password });
-  assert.equal(response.status, 200, response.text);
-  assert.equal(response.body.data.environment, 'sandbox');
-  return response.body.data.token as string;
-}
-
-export async function switchEnvironment(
-  t: Pick<TestApp, 'api'>,
-  token: string,
-  environment: Environment,
-): Promise<void> {
-  const response = await t.api.put(ENVIRONMENT, { environment }, { token });
-  assert.equal(response.status, 200, response.text);
-  assert.equal(response.body.data.environment, environment);
-}
-
-export interface CreatedKey {
-  id: string;
-  name: string;
-  environment: Environment;
-  key: string;
-  last4: string;
-  created_at: string;
-}
-
-export async function createApiKey(
-  t: Pick<TestApp, 'api'>,
-  token: string,
-  environment: Environment,
-  name = `key-${uniqueSuffix()}`,
-): Promise<CreatedKey> {
-  const response = await t.api.post(API_KEYS, { name, environment }, { token });
-  assert.equal(response.status, 201, response.text);
-  return response.body.data as CreatedKey;
-}
+import { form, PNG_BYTES, representativeFields } from './factories.js';
+import { REPRESENTATIVE } from './paths.js';
 
 /** Saves the compliance representative (multipart, PNG id_file) so that team members may be added. */
 export async function addRepresentative(t: Pick<TestApp, 'api'>, token: string): Promise<void> {
@@ -54,88 +11,6 @@ export async function addRepresentative(t: Pick<TestApp, 'api'>, token: string):
     body: form(representativeFields(), { id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' } }),
   });
   assert.equal(response.status, 201, response.text);
-}
-
-/** A verified, logged-in partner (sandbox session) with a sandbox API key. */
-export interface SandboxPartner {
-  partner: Partner;
-  token: string;
-  key: string;
-  keyId: string;
-}
-
-export async function sandboxPartner(
-  suite: AppContext,
-  overrides: Record<string, unknown> = {},
-): Promise<SandboxPartner> {
-  const partner = await createPartner(suite.t, suite.sink, overrides);
-  const key = await createApiKey(suite.t, partner.token, 'sandbox');
-  return { partner, token: partner.token, key: key.key, keyId: key.id };
-}
-
-/** An approved (active) partner with a session and an API key in each environment. */
-export interface LivePartner {
-  partner: Partner;
-  sandboxToken: string;
-  liveToken: string;
-  sandboxKey: string;
-  sandboxKeyId: string;
-  liveKey: string;
-  liveKeyId: string;
-}
-
-export async function approvedPartner(
-  suite: AppContext,
-  overrides: Record<string, unknown> = {},
-): Promise<LivePartner> {
-  const { t, sink } = suite;
-  const partner = await createPartner(t, sink, overrides);
-  await completeOnboarding(t, partner.token);
-  const submitted = await t.api.post(SUBMIT, undefined, { token: partner.token });
-  assert.equal(submitted.status, 200, submitted.text);
-  await approvePartner(t, partner.companyId);
-  const liveToken = await login(t, partner.email, partner.password);
-  await switchEnvironment(t, liveToken, 'live');
-  const sandboxKey = await createApiKey(t, partner.token, 'sandbox');
-  const liveKey = await createApiKey(t, partner.token, 'live');
-  return {
-    partner,
-    sandboxToken: partner.token,
-    liveToken,
-    sandboxKey: sandboxKey.key,
-    sandboxKeyId: sandboxKey.id,
-    liveKey: liveKey.key,
-    liveKeyId: liveKey.id,
-  };
-}
-
-/** A valid team-member body (CONTRACT 4.2, interface document 4.6). */
-export function memberBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    first_name: 'Chidi',
-    last_name: 'Okafor',
-    email: `chidi-${uniqueSuffix()}@acme.ng`,
-    phone: '+2348020000000',
-    dob: '1990-06-01',
-    gender: 'male',
-    designation: 'compliance_officer',
-    bvn: '22987654321',
-    id_type: 'drivers_license',
-    id_file_url: 'https://files.acme.ng/ids/chidi.pdf',
-    address: '4 Broad Street, Lagos',
-    ...overrides,
-  };
-}
-
-/** A valid virtual-account body (CONTRACT 4.3). */
-export function customerBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
-  return {
-    first_name: 'Tunde',
-    last_name: 'Bakare',
-    email: `tunde-${uniqueSuffix()}@example.com`,
-    phone: '+2348090000000',
-    ...overrides,
-  };
 }
 
 /**

@@ -5,12 +5,9 @@ import type { TestContext } from 'node:test';
 import type { Kysely } from 'kysely';
 import type { Database } from '../../src/platform/db/schema.js';
 import type { TestApp } from './app.js';
-import { createPartner, type Partner } from './factories.js';
 import type { Api, ApiResponse } from './http.js';
-import { approvePartner, completeOnboarding } from './onboarding.js';
-import { CREATE_ACCOUNT, DELIVERIES, ENVIRONMENT, LOGIN, SUBMIT, WEBHOOK } from './paths.js';
+import { DELIVERIES, WEBHOOK } from './paths.js';
 import { until as pollUntil } from './proofs.js';
-import type { SmtpSink } from './smtp-sink.js';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver.js';
 
 /** Worker settings that make retries observable within a test's time budget. */
@@ -58,50 +55,6 @@ export async function setEndpoint(
   assert.ok([200, 201].includes(response.status), response.text);
   receiver.secret = response.body.data.secret;
   return response;
-}
-
-let customerSeq = 0;
-
-/** Creates a virtual account for a fresh end user; returns the API's account object. */
-// biome-ignore lint/suspicious/noExplicitAny: the API's account object.
-export async function createAccount(api: Api, token: string): Promise<any> {
-  customerSeq += 1;
-  const suffix = `${process.pid}${customerSeq}${Math.floor(Math.random() * 1e6)}`;
-  const response = await api.post(
-    CREATE_ACCOUNT,
-    {
-      first_name: 'Chidi',
-      last_name: `Okafor${customerSeq}`,
-      email: `customer-${suffix}@example.com`,
-      phone: '+2348090000000',
-    },
-    { token },
-  );
-  assert.equal(response.status, 201, response.text);
-  return response.body.data;
-}
-
-/** A second session of the partner, switched to `live` (the partner must be active). */
-export async function liveSession(api: Api, partner: Partner): Promise<string> {
-  const login = await api.post(LOGIN, { email: partner.email, password: partner.password });
-  assert.equal(login.status, 200, login.text);
-  const token: string = login.body.data.token;
-  const switched = await api.put(ENVIRONMENT, { environment: 'live' }, { token });
-  assert.equal(switched.status, 200, switched.text);
-  return token;
-}
-
-/** An onboarded (active) partner: `token` is a sandbox session, `liveToken` a live one. */
-export async function activePartner(
-  t: Pick<TestApp, 'api'>,
-  sink: SmtpSink,
-): Promise<Partner & { liveToken: string }> {
-  const partner = await createPartner(t, sink);
-  await completeOnboarding(t, partner.token);
-  const submitted = await t.api.post(SUBMIT, undefined, { token: partner.token });
-  assert.equal(submitted.status, 200, submitted.text);
-  await approvePartner(t, partner.companyId);
-  return { ...partner, liveToken: await liveSession(t.api, partner) };
 }
 
 export function outboxEvents(db: Kysely<Database>, partnerId: number, environment?: 'sandbox' | 'live') {

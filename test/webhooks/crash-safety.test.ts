@@ -2,18 +2,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/app.js';
 import { ChildServer } from '../support/child-server.js';
-import { createPartner } from '../support/factories.js';
+import { createAccount, newPartner } from '../support/partners.js';
 import { WEBHOOK } from '../support/paths.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  attemptsOf,
-  createAccount,
-  outboxEvents,
-  settled,
-  until,
-  verifiedPayload,
-} from '../support/webhooks.js';
+import { attemptsOf, outboxEvents, settled, until, verifiedPayload } from '../support/webhooks.js';
 
 // The dialects' suites are independent (a database each), so they run side by side.
 describe('webhook crash safety', { concurrency: true }, () => {
@@ -50,7 +43,7 @@ describe('webhook crash safety', { concurrency: true }, () => {
         const child = new ChildServer(await freePort(), env);
         server = child;
         await child.start();
-        const partner = await createPartner(child, sink);
+        const partner = await newPartner({ t: child, sink }, 'signed-in');
 
         // The receiver is down: events queue up and fail with connection refused.
         const receiverPort = await freePort();
@@ -61,8 +54,7 @@ describe('webhook crash safety', { concurrency: true }, () => {
         );
         assert.equal(set.status, 201, set.text);
         const created: string[] = [];
-        for (let i = 0; i < 3; i++)
-          created.push((await createAccount(child.api, partner.token)).account_number);
+        for (let i = 0; i < 3; i++) created.push((await createAccount(child, partner.token)).account_number);
         const [first] = await outboxEvents(handle.db, partner.companyId);
         await until('a refused attempt', async () => (await attemptsOf(handle.db, first!.id)).length >= 1);
 
@@ -72,8 +64,7 @@ describe('webhook crash safety', { concurrency: true }, () => {
         slow.secret = set.body.data.secret;
         slow.delayMs = 10_000;
         await slow.start(receiverPort);
-        for (let i = 0; i < 2; i++)
-          created.push((await createAccount(child.api, partner.token)).account_number);
+        for (let i = 0; i < 2; i++) created.push((await createAccount(child, partner.token)).account_number);
         await slow.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         const inFlight = slow.received[0]!.id;
         await child.kill();

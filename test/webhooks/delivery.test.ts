@@ -1,14 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { adminHeaders, approvePartner, completeOnboarding } from '../support/onboarding.js';
+import {
+  adminHeaders,
+  approvePartner,
+  completeOnboarding,
+  createAccount,
+  newPartner,
+} from '../support/partners.js';
 import { adminDocumentUrl, adminPartnerUrl, CREATE_ACCOUNT, creditUrl, SUBMIT } from '../support/paths.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   attemptsOf,
-  createAccount,
   FAST_WEBHOOKS,
   outboxEvents,
   setEndpoint,
@@ -31,10 +35,10 @@ describe('webhook delivery', { concurrency: true }, () => {
       it('sends virtual_account.created with Standard Webhooks headers and the created account as data', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         const before = Date.now();
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         const after = Date.now();
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         const delivery = receiver.received[0]!;
@@ -72,9 +76,9 @@ describe('webhook delivery', { concurrency: true }, () => {
       it('sends virtual_account.credited after a simulated credit, with the transaction and the new balance', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         const credit = await t.api.post(
           creditUrl(account.account_number),
           { amount: 1500.5, narration: 'Test transfer' },
@@ -96,7 +100,7 @@ describe('webhook delivery', { concurrency: true }, () => {
       it('sends onboarding.status_changed and document.reviewed through submit, document rejection and requested changes', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         await completeOnboarding(t, partner.token);
         const submitted = await t.api.post(SUBMIT, undefined, { token: partner.token });
@@ -171,7 +175,7 @@ describe('webhook delivery', { concurrency: true }, () => {
       it('sends document.reviewed for each approval and onboarding.status_changed to active when the operator approves', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await completeOnboarding(t, partner.token);
         await t.api.post(SUBMIT, undefined, { token: partner.token });
         await settled(t.db, partner.companyId);
@@ -204,10 +208,10 @@ describe('webhook delivery', { concurrency: true }, () => {
       it("delivers a partner's events in creation order when the receiver keeps up", async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         const created: string[] = [];
-        for (let i = 0; i < 5; i++) created.push((await createAccount(t.api, partner.token)).account_number);
+        for (let i = 0; i < 5; i++) created.push((await createAccount(t, partner.token)).account_number);
         await receiver.waitFor((deliveries) => deliveries.length >= 5, 10_000);
         assert.deepEqual(
           receiver.received.map((delivery) => verifiedPayload(delivery).data.account_number),
@@ -219,9 +223,9 @@ describe('webhook delivery', { concurrency: true }, () => {
       it('queues no event for a change that did not happen', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         await settled(t.db, partner.companyId);
         const duplicate = await t.api.post(
           CREATE_ACCOUNT,
@@ -251,14 +255,14 @@ describe('webhook delivery', { concurrency: true }, () => {
       it("does not send one partner's events to another partner's endpoint", async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const first = await createPartner(t, sink);
-        const second = await createPartner(t, sink);
+        const first = await newPartner({ t, sink }, 'signed-in');
+        const second = await newPartner({ t, sink }, 'signed-in');
         const other = await new WebhookReceiver().start();
         try {
           await setEndpoint(t.api, first.token, receiver);
           await setEndpoint(t.api, second.token, other);
-          const mine = await createAccount(t.api, first.token);
-          const theirs = await createAccount(t.api, second.token);
+          const mine = await createAccount(t, first.token);
+          const theirs = await createAccount(t, second.token);
           await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
           await other.waitFor((deliveries) => deliveries.length >= 1, 10_000);
           await settled(t.db, first.companyId);

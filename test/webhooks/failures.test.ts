@@ -2,14 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { TestClock } from '../support/clock.js';
-import { createPartner } from '../support/factories.js';
+import { createAccount, newPartner } from '../support/partners.js';
 import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
 import { freePort } from '../support/smtp-sink.js';
 import { NonHttpServer, WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   allDeliveries,
   attemptsOf,
-  createAccount,
   FAST_WEBHOOKS,
   fakeDns,
   logLinesWith,
@@ -44,10 +43,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it('retries a receiver answering 500 with the same webhook-id until it answers 200', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 3, 10_000);
         const [event] = await settled(t.db, partner.companyId);
         assert.equal(event!.status, 'delivered');
@@ -85,10 +84,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it('treats a redirect as a failure and does not follow it', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => (receiver.received.length === 1 ? 302 : 200);
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         const [event] = await settled(t.db, partner.companyId);
         assert.equal(event!.status, 'delivered');
         const attempts = await attemptsOf(t.db, event!.id);
@@ -102,13 +101,13 @@ describe('webhook failures', { concurrency: true }, () => {
       it('records a receiver slower than WEBHOOK_TIMEOUT_MS as an error attempt and retries it', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => {
           receiver.delayMs = receiver.received.length === 1 ? TIMEOUT_MS * 2.5 : 0;
           return 200;
         };
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         const [event] = await settled(t.db, partner.companyId);
         assert.equal(event!.status, 'delivered');
         const attempts = await attemptsOf(t.db, event!.id);
@@ -135,12 +134,12 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('retries while the connection is refused and delivers once a receiver listens on the port again', async () => {
         const { t, sink } = ctx;
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         const port = await freePort();
         const url = `http://127.0.0.1:${port}/hooks`;
         const set = await t.api.put(WEBHOOK, { url }, { token: partner.token });
         assert.equal(set.status, 201, set.text);
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         const [event] = await outboxEvents(t.db, partner.companyId);
         await until('two refused attempts', async () => (await attemptsOf(t.db, event!.id)).length >= 2);
 
@@ -170,10 +169,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it('backs off exponentially: base, 2·base, 4·base, 8·base, 16·base', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => (receiver.received.length <= 5 ? 503 : 200);
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         const [event] = await outboxEvents(t.db, partner.companyId);
 
         // After the 5th failure the event waits 16·base: long enough to read the schedule it was given.
@@ -207,12 +206,12 @@ describe('webhook failures', { concurrency: true }, () => {
       it('lists attempts in the delivery log with attempt number, status, latency and error; paginates and filters by event', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         await settled(t.db, partner.companyId);
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         const events = await settled(t.db, partner.companyId);
         const [retried, straight] = events;
 
@@ -290,7 +289,7 @@ describe('webhook failures', { concurrency: true }, () => {
           assert.equal(response.body.error_code, 'VALIDATION_FAILED');
         }
 
-        const stranger = await createPartner(t, sink);
+        const stranger = await newPartner({ t, sink }, 'signed-in');
         const theirs = await t.api.get(DELIVERIES, { token: stranger.token });
         assert.deepEqual(theirs.body.data.items, [], "another partner's log is empty");
         const probe = await t.api.get(`${DELIVERIES}?event_id=${encodeURIComponent(retried!.id)}`, {
@@ -302,8 +301,8 @@ describe('webhook failures', { concurrency: true }, () => {
       it('skips events of an environment without an endpoint, and sends no skipped event later', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await createAccount(t.api, partner.token);
+        const partner = await newPartner({ t, sink }, 'signed-in');
+        await createAccount(t, partner.token);
         const [skipped] = await settled(t.db, partner.companyId);
         assert.equal(skipped!.status, 'skipped');
         assert.equal(skipped!.attempts, 0);
@@ -311,7 +310,7 @@ describe('webhook failures', { concurrency: true }, () => {
         assert.deepEqual(await attemptsOf(t.db, skipped!.id), []);
 
         await setEndpoint(t.api, partner.token, receiver);
-        const later = await createAccount(t.api, partner.token);
+        const later = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         await settled(t.db, partner.companyId);
         assert.deepEqual(
@@ -323,10 +322,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it('skips a failing event once its endpoint is deleted', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 2, 10_000);
         assert.equal((await t.api.delete(WEBHOOK, { token: partner.token })).status, 200);
         const [event] = await settled(t.db, partner.companyId);
@@ -343,10 +342,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it('resends with the same webhook-id, records a manual attempt, and marks the event delivered on success', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         const [event] = await outboxEvents(t.db, partner.companyId);
         const automatic = await until(
@@ -403,13 +402,13 @@ describe('webhook failures', { concurrency: true }, () => {
       it('limits manual retries to 10 a minute per partner (429 RATE_LIMITED with Retry-After), each partner on its own budget', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        const other = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
+        const other = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         await setEndpoint(t.api, other.token, receiver);
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
-        await createAccount(t.api, other.token);
+        await createAccount(t, partner.token);
+        await createAccount(t, other.token);
         const attemptOf = async (companyId: number) => {
           const [event] = await outboxEvents(t.db, companyId);
           return until('the automatic attempt', async () => (await attemptsOf(t.db, event!.id))[0]);
@@ -436,10 +435,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it('answers a manual retry that got no HTTP answer with a generic reason, no timing and no socket text', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         const [event] = await outboxEvents(t.db, partner.companyId);
         const automatic = await until(
           'the automatic attempt',
@@ -505,10 +504,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it("answers 404 for another partner's attempt, an unknown attempt, or when no endpoint is set", async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const owner = await createPartner(t, sink);
-        const stranger = await createPartner(t, sink);
+        const owner = await newPartner({ t, sink }, 'signed-in');
+        const stranger = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, owner.token, receiver);
-        await createAccount(t.api, owner.token);
+        await createAccount(t, owner.token);
         const [event] = await settled(t.db, owner.companyId);
         const [attempt] = await attemptsOf(t.db, event!.id);
 
@@ -539,10 +538,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it("numbers an event's attempts 1, 2, 3 … whether they were manual or automatic", async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         const [event] = await outboxEvents(t.db, partner.companyId);
         const [first] = await until('the first automatic attempt', async () => {
           const attempts = await attemptsOf(t.db, event!.id);
@@ -571,10 +570,10 @@ describe('webhook failures', { concurrency: true }, () => {
       it('keeps an event delivered by a manual retry delivered when an automatic attempt in flight then fails', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         const [event] = await outboxEvents(t.db, partner.companyId);
         const [first] = await until('the first automatic attempt', async () => {
           const attempts = await attemptsOf(t.db, event!.id);

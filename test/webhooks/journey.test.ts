@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { DIALECTS, useApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import { CREATE_ACCOUNT, DELIVERIES, ROTATE_SECRET, WEBHOOK } from '../support/paths.js';
 import { FAST_WEBHOOKS, startReceiver } from '../support/webhooks.js';
 
@@ -13,7 +13,7 @@ for (const dialect of DIALECTS) {
     it('delivers signed events, retries a failing receiver with the same id, and signs with both secrets after rotation', async (test) => {
       const { t, sink } = app;
       const receiver = await startReceiver(test);
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       const set = await t.api.put(WEBHOOK, { url: receiver.url }, { token: partner.token });
       assert.equal(set.status, 201, set.text);
       assert.match(set.body.data.secret, /^whsec_[A-Za-z0-9+/=]{40,}$/);

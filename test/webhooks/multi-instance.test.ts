@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
-import { createPartner, type Partner } from '../support/factories.js';
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   attemptsOf,
-  createAccount,
   FAST_WEBHOOKS,
   outboxEvents,
   setEndpoint,
@@ -47,9 +46,9 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
 
       it('sends each event exactly once (no duplicate webhook-id) and in order per partner while both workers run', async () => {
         const [a, b] = instances as [Instance, Instance];
-        const partners: Partner[] = [];
+        const partners: PartnerAt<'signed-in'>[] = [];
         for (let i = 0; i < PARTNERS; i++) {
-          const partner = await createPartner(i % 2 === 0 ? a : b, sink);
+          const partner = await newPartner({ t: i % 2 === 0 ? a : b, sink }, 'signed-in');
           const receiver = await new WebhookReceiver().start();
           receivers.push(receiver);
           await setEndpoint((i % 2 === 0 ? b : a).api, partner.token, receiver);
@@ -62,7 +61,7 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
             const numbers: string[] = [];
             for (let i = 0; i < EVENTS_PER_PARTNER; i++) {
               const instance = i % 2 === 0 ? a : b;
-              numbers.push((await createAccount(instance.api, partner.token)).account_number);
+              numbers.push((await createAccount(instance, partner.token)).account_number);
             }
             return numbers;
           }),

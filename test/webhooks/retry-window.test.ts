@@ -2,13 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { DIALECTS, type TestApp, useApp } from '../support/app.js';
-import { createPartner, type Partner } from '../support/factories.js';
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
 import { LOGIN, ROTATE_SECRET, retryUrl, WEBHOOK } from '../support/paths.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   allDeliveries,
   attemptsOf,
-  createAccount,
   FAST_WEBHOOKS,
   outboxEvents,
   setEndpoint,
@@ -19,7 +18,7 @@ import {
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-async function freshToken(t: TestApp, partner: Partner): Promise<string> {
+async function signIn(t: TestApp, partner: PartnerAt<'signed-in'>): Promise<string> {
   const login = await t.api.post(LOGIN, { email: partner.email, password: partner.password });
   assert.equal(login.status, 200, login.text);
   return login.body.data.token;
@@ -50,10 +49,10 @@ describe('webhook retry window', { concurrency: true }, () => {
         const { t, sink } = ctx;
         const { clock } = t;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         const [event] = await outboxEvents(t.db, partner.companyId);
         await until('two failed attempts', async () => (await attemptsOf(t.db, event!.id)).length >= 2);
         assert.equal((await outboxEvents(t.db, partner.companyId))[0]!.status, 'pending', 'still retrying');
@@ -76,8 +75,8 @@ describe('webhook retry window', { concurrency: true }, () => {
 
         // A newer event of the same partner is delivered: the worker keeps polling, and leaves the failed one alone.
         receiver.respond = (delivery) => (delivery.id === event!.id ? 500 : 200);
-        const token = await freshToken(t, partner);
-        const later = await createAccount(t.api, token);
+        const token = await signIn(t, partner);
+        const later = await createAccount(t, token);
         await until('the newer event to be delivered', async () => {
           const rows = await outboxEvents(t.db, partner.companyId);
           return rows.length === 2 && rows[1]!.status === 'delivered';
@@ -108,14 +107,14 @@ describe('webhook retry window', { concurrency: true }, () => {
         const { t, sink } = ctx;
         const { clock } = t;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         const set = await setEndpoint(t.api, partner.token, receiver);
         const oldSecret: string = set.body.data.secret;
         const rotated = await t.api.post(ROTATE_SECRET, undefined, { token: partner.token });
         assert.equal(rotated.status, 200, rotated.text);
         const newSecret: string = rotated.body.data.secret;
 
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         const during = receiver.received[0]!;
         assert.equal(during.signature.split(' ').length, 2);
@@ -123,10 +122,10 @@ describe('webhook retry window', { concurrency: true }, () => {
         assert.ok(signedWith(newSecret, during), 'the new secret signs');
 
         clock.advance(DAY + 60_000);
-        const token = await freshToken(t, partner);
+        const token = await signIn(t, partner);
         const read = await t.api.get(WEBHOOK, { token });
         assert.equal(read.body.data.previous_secret_expires_at, null, 'the previous secret has expired');
-        await createAccount(t.api, token);
+        await createAccount(t, token);
         await receiver.waitFor((deliveries) => deliveries.length >= 2, 10_000);
         const afterExpiry = receiver.received[1]!;
         assert.equal(afterExpiry.signature.split(' ').length, 1);
@@ -147,10 +146,10 @@ describe('webhook retry window', { concurrency: true }, () => {
         const { clock } = t;
         const receiver = await new WebhookReceiver().start();
         try {
-          const partner = await createPartner(t, sink);
+          const partner = await newPartner({ t, sink }, 'signed-in');
           await setEndpoint(t.api, partner.token, receiver);
           receiver.respond = () => 500;
-          await createAccount(t.api, partner.token);
+          await createAccount(t, partner.token);
           const [event] = await outboxEvents(t.db, partner.companyId);
           let seen = 0;
           for (let step = 0; step < 40; step++) {

@@ -3,13 +3,11 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { checkDestination, DeliveryError, postJson } from '../../src/modules/webhooks/sender.js';
 import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
 import type { Api } from '../support/http.js';
+import { createAccount, newPartner } from '../support/partners.js';
 import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
-  activePartner,
-  createAccount,
   FAST_WEBHOOKS,
   fakeDns,
   logLinesWith,
@@ -337,7 +335,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses live URLs on loopback, private, link-local, IPv4-carrying IPv6 forms or names resolving to loopback (422 errors.url)', async (test) => {
       const { t, sink } = ctx;
-      const partner = await activePartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'live');
       await settled(t.db, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
@@ -357,7 +355,7 @@ for (const dialect of DIALECTS) {
 
     it('in sandbox refuses link-local (cloud metadata), also inside IPv6 forms, but accepts and delivers to a loopback receiver', async (test) => {
       const { t, sink } = ctx;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       await assertRefused(t, partner.token, [
         'http://169.254.169.254/',
         'http://[fe80::1]/hooks',
@@ -374,14 +372,14 @@ for (const dialect of DIALECTS) {
       const port = new URL(receiver.url).port;
       const set = await setEndpoint(t.api, partner.token, receiver, `http://[::ffff:7f00:1]:${port}/hooks`);
       assert.equal(set.status, 201, set.text);
-      const account = await createAccount(t.api, partner.token);
+      const account = await createAccount(t, partner.token);
       await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
       assert.equal(verifiedPayload(receiver.received[0]!).data.account_number, account.account_number);
     });
 
     it('refuses at delivery time a live name that rebinds to loopback after it was accepted, telling the partner only destination_not_allowed', async (test) => {
       const { t, sink } = ctx;
-      const partner = await activePartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'live');
       await settled(t.db, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
@@ -393,7 +391,7 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(set.status, 201, set.text);
       assert.equal(lookups.length, 1);
-      await createAccount(t.api, partner.liveToken);
+      await createAccount(t, partner.liveToken);
       const attempt = await until('a refused live attempt', async () => {
         const log = await t.api.get(DELIVERIES, { token: partner.liveToken });
         return log.body.data.items.find(
@@ -421,7 +419,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses sandbox URLs on loopback, private, link-local and IPv4-carrying IPv6 forms (422 errors.url); accepts a public one', async (test) => {
       const { t, sink } = ctx;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       await settled(t.db, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
@@ -434,7 +432,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses at delivery time a sandbox name that rebinds to loopback, automatically and on a manual retry', async (test) => {
       const { t, sink } = ctx;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       await settled(t.db, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
@@ -445,7 +443,7 @@ for (const dialect of DIALECTS) {
         { token: partner.token },
       );
       assert.equal(set.status, 201, set.text);
-      await createAccount(t.api, partner.token);
+      await createAccount(t, partner.token);
       const attempt = await until('a refused sandbox attempt', async () => {
         const log = await t.api.get(DELIVERIES, { token: partner.token });
         return log.body.data.items.find(

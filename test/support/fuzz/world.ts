@@ -3,15 +3,8 @@ import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createTestApp, type DialectName, TEST_ADMIN_KEY, type TestApp } from '../app.js';
-import { createPartner, type Partner, registration, uniqueEmail } from '../factories.js';
-import {
-  adminHeaders,
-  completeOnboarding,
-  form,
-  PDF_BYTES,
-  PNG_BYTES,
-  representativeFields,
-} from '../onboarding.js';
+import { form, PDF_BYTES, PNG_BYTES, registration, representativeFields, uniqueEmail } from '../factories.js';
+import { adminHeaders, completeOnboarding, newPartner, type PartnerAt, signIn } from '../partners.js';
 import {
   API_KEYS,
   adminDocumentUrl,
@@ -22,7 +15,6 @@ import {
   creditUrl,
   DELIVERIES,
   DOCUMENTS,
-  LOGIN,
   LOGOUT,
   OPENAPI,
   REGISTER,
@@ -94,13 +86,13 @@ export interface FuzzWorld {
   doc: OpenApiDocument;
   pools: Pools;
   /** The partner whose credentials the fuzzer uses (sandbox session and sandbox API key). */
-  main: Partner;
+  main: PartnerAt<'signed-in'>;
   /** Another partner, submitted for review: the operator actions' target and the source of foreign ids. */
-  adminTarget: Partner;
+  adminTarget: PartnerAt<'signed-in'>;
   /** Only ever logged into by the login fuzzing (so its lockout does not matter). */
-  loginPartner: Partner;
+  loginPartner: PartnerAt<'signed-in'>;
   /** Gives fresh sessions for logout. */
-  logoutPartner: Partner;
+  logoutPartner: PartnerAt<'signed-in'>;
   unverifiedEmail: string;
   mainBvn: string;
   /** E-mails already taken by the main partner's team member and virtual-account customer. */
@@ -181,10 +173,10 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     const doc = (await docResponse.json()) as OpenApiDocument;
 
     const [main, adminTarget, loginPartner, logoutPartner] = await Promise.all([
-      createPartner(t, sink, { business_name: 'Fuzz Main Ltd' }),
-      createPartner(t, sink, { business_name: 'Fuzz Review Target Ltd' }),
-      createPartner(t, sink, { business_name: 'Fuzz Login Ltd' }),
-      createPartner(t, sink, { business_name: 'Fuzz Logout Ltd' }),
+      newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Main Ltd' }),
+      newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Review Target Ltd' }),
+      newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Login Ltd' }),
+      newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Logout Ltd' }),
     ]);
     const unverified = registration({ email: uniqueEmail('unverified') });
     await expectStatus(t.api.post(REGISTER, unverified), [201], 'register unverified');
@@ -351,15 +343,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       }
     }
 
-    const login = async (partner: Partner) => {
-      const body = await expectStatus(
-        t.api.post(LOGIN, { email: partner.email, password: partner.password }),
-        [200],
-        'login',
-      );
-      return (body.data as { token: string }).token;
-    };
-    const loggedOutToken = await login(logoutPartner);
+    const loggedOutToken = await signIn(t, logoutPartner);
     await expectStatus(t.api.post(LOGOUT, undefined, { token: loggedOutToken }), [200], 'logout');
 
     const cleanups: Array<() => Promise<void>> = [];
@@ -392,7 +376,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
         unverifiedId,
       ],
       receiverUrl: receiver.url,
-      freshSession: () => login(logoutPartner),
+      freshSession: () => signIn(t, logoutPartner),
       latestOtp: (email) => {
         const mails = sink.mailsTo(email);
         for (let index = mails.length - 1; index >= 0; index -= 1) {
@@ -402,13 +386,9 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
         return undefined;
       },
       freshReviewTarget: async ({ approveDocuments }) => {
-        const partner = await createPartner(t, sink, { business_name: 'Fuzz Fresh Review Ltd' });
-        await completeOnboarding(t, partner.token);
-        await expectStatus(
-          t.api.post(SUBMIT, undefined, { token: partner.token }),
-          [200],
-          'submit fresh target',
-        );
+        const partner = await newPartner({ t, sink }, 'submitted', {
+          business_name: 'Fuzz Fresh Review Ltd',
+        });
         const fresh = (await expectStatus(
           t.api.get(adminPartnerUrl(partner.companyId), { headers: adminHeaders }),
           [200],
