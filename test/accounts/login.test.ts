@@ -3,12 +3,12 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';
 import { LOGIN } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const LOCK_WINDOW_MS = 15 * 60 * 1000;
 

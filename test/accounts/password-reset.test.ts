@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { STRONG_PASSWORD, uniqueEmail, wrongCode } from '../support/factories.js';
@@ -13,6 +12,7 @@ import {
   RESET_PASSWORD,
   VERIFY_OTP,
 } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const NEW_PASSWORD = 'Harmattan-Ledger-Dawn-77';
 

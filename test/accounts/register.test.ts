@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { randomPassword, registration, uniqueEmail } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';
 import { LOGIN, REGISTER } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const FIELDS = ['business_name', 'email', 'password', 'password_confirmation', 'phone'] as const;
 /** Fields whose validity does not depend on another field. */

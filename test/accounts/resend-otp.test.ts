@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';
 import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const RESEND_MESSAGE_OK = (body: { status: string; message: string; data?: unknown }) => {
   assert.equal(body.status, 'success');

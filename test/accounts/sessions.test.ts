@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { newPartner } from '../support/partners.js';
 import { BUSINESS_INFO, LOGIN, LOGOUT } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const SESSION_TTL_MS = 7200 * 1000;
 

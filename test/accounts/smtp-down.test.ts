@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { eventually } from '../support/account-flows.js';
 import { createTestApp, createTestDatabase, DIALECTS, startApp, type TestApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { newPartner, type Partner } from '../support/partners.js';
 import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
@@ -87,7 +87,7 @@ for (const dialect of DIALECTS) {
       const app = t;
       const { result: account, ms } = await timed(() => newPartner({ t: app }, 'registered'));
       assert.ok(ms < 400, `registration took ${Math.round(ms)} ms: it must not wait for the mail server`);
-      await eventually(() => bad!.sockets.length > 0, 'the worker to connect to the silent server');
+      await until('the worker to connect to the silent server', () => bad!.sockets.length > 0);
       // The silent server holds the connection: the attempt ends by the greeting timeout, not by hanging.
       const row = await firstMailWhen(
         app,

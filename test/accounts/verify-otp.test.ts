@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { auditActions } from '../support/account-flows.js';
 import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { uniqueEmail, wrongCode } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';
 import { LOGIN, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const OTP_TTL_MS = 10 * 60 * 1000;
 

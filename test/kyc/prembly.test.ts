@@ -3,9 +3,10 @@ import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { normalizeName, normalizeProviderDate } from '../../src/modules/kyc/prembly.provider.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { kycChecks, postRepresentative } from '../support/onboarding-suite.js';
+import { postRepresentative } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
 import { type PremblyReply, PremblyServer, premblyCode, premblyFound } from '../support/prembly-server.js';
+import { kycChecks } from '../support/records.js';
 import { freePort } from '../support/smtp-sink.js';
 
 const CREDENTIALS = { appId: 'app-id-7f3a9c', apiKey: 'sk_prembly_test_5d1e2b' };

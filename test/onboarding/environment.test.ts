@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { auditActions, profileOf } from '../support/onboarding-suite.js';
+import { profileOf } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
 import { ENVIRONMENT, LOGIN } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`environment switch [${dialect.name}]`, { skip: dialect.skip }, () => {

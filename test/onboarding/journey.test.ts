@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { adminHeaders, approvePartner } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { adminHeaders, approvePartner, completeOnboarding, newPartner } from '../support/partners.js';
+import { completeOnboarding } from '../support/onboarding.js';
+import { newPartner } from '../support/partners.js';
 import { ADMIN_PARTNERS, BUSINESS_INFO, ENVIRONMENT, SUBMIT } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {

@@ -1,15 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { adminGet, adminHeaders, adminPost, partnerRecord } from '../support/admin.js';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
+import { listAll } from '../support/http.js';
 import {
   postDocument,
   postRepresentative,
   profileOf,
   setBusinessType,
   submit,
-} from '../support/onboarding-suite.js';
-import { adminGet, adminPost, newPartner, partnerRecord } from '../support/partners.js';
+} from '../support/onboarding.js';
+import { newPartner } from '../support/partners.js';
 import { ADMIN_PARTNERS, adminDocumentUrl, BUSINESS_INFO } from '../support/paths.js';
 
 interface QueueItem {
@@ -19,16 +21,12 @@ interface QueueItem {
 }
 
 async function queue(suite: AppContext, pendingReview: boolean): Promise<Map<number, QueueItem>> {
-  const items = new Map<number, QueueItem>();
-  let cursor: string | null = null;
-  do {
-    const query: string = `?pending_review=${pendingReview}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page = await adminGet(suite.t, `${ADMIN_PARTNERS}${query}`);
-    assert.equal(page.status, 200, page.text);
-    for (const item of page.body.data.items as QueueItem[]) items.set(item.company_id, item);
-    cursor = page.body.data.next_cursor;
-  } while (cursor);
-  return items;
+  const items: QueueItem[] = await listAll(
+    suite.t,
+    `${ADMIN_PARTNERS}?pending_review=${pendingReview}`,
+    adminHeaders,
+  );
+  return new Map(items.map((item) => [item.company_id, item]));
 }
 
 async function currentDocument(suite: AppContext, companyId: number, documentType: string) {

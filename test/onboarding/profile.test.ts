@@ -2,14 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import {
-  auditActions,
-  CONTRACT_BUSINESS_TYPES,
-  CONTRACT_CHECKLISTS,
-  profileOf,
-} from '../support/onboarding-suite.js';
+import { CONTRACT_BUSINESS_TYPES, CONTRACT_CHECKLISTS, profileOf } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
 import { BUSINESS_INFO } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding profile [${dialect.name}]`, { skip: dialect.skip }, () => {

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { adminGet, partnerRecord } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
+import { dateBefore, pinClock } from '../support/clock.js';
 import {
   fileOfSize,
   form,
@@ -11,20 +13,16 @@ import {
   PNG_BYTES,
   representativeFields,
 } from '../support/factories.js';
+import { postRepresentative, profileOf, setBusinessType } from '../support/onboarding.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
+import { AUDIT_EVENTS, adminPartnerUrl, BUSINESS_INFO, REPRESENTATIVE } from '../support/paths.js';
 import {
   auditActions,
   currentDocuments,
-  dateBefore,
   kycChecks,
-  pinClock,
-  postRepresentative,
-  profileOf,
   readStoredFile,
-  setBusinessType,
   storedFiles,
-} from '../support/onboarding-suite.js';
-import { adminGet, newPartner, type PartnerAt, partnerRecord } from '../support/partners.js';
-import { AUDIT_EVENTS, adminPartnerUrl, BUSINESS_INFO, REPRESENTATIVE } from '../support/paths.js';
+} from '../support/records.js';
 
 const PASSING_BVN = '22123456789';
 const FAILING_BVN = '12345678901';

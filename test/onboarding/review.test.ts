@@ -2,29 +2,26 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
+import {
+  adminGet,
+  adminHeaders,
+  adminPost,
+  downloadFile,
+  partnerRecord,
+  rejectPartner,
+} from '../support/admin.js';
 import { type AppContext, DIALECTS, TEST_ADMIN_KEY, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import {
-  auditActions,
-  downloadFile,
-  outboxEvents,
+  completeOnboarding,
   postDocument,
   postRepresentative,
   profileOf,
   setBusinessType,
   submit,
-} from '../support/onboarding-suite.js';
-import {
-  adminGet,
-  adminHeaders,
-  adminPost,
-  completeOnboarding,
-  newPartner,
-  type PartnerAt,
-  partnerRecord,
-  rejectPartner,
-} from '../support/partners.js';
+} from '../support/onboarding.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   AUDIT_EVENTS,
@@ -33,6 +30,7 @@ import {
   BUSINESS_INFO,
   LOGIN,
 } from '../support/paths.js';
+import { auditActions, outboxEvents } from '../support/records.js';
 
 interface AdminDocument {
   id: string;

@@ -2,14 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { PDF_BYTES } from '../support/factories.js';
-import {
-  currentDocuments,
-  postDocument,
-  postRepresentative,
-  profileOf,
-} from '../support/onboarding-suite.js';
+import { postDocument, postRepresentative, profileOf } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
 import { BUSINESS_INFO } from '../support/paths.js';
+import { currentDocuments } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding tenancy [${dialect.name}]`, { skip: dialect.skip }, () => {

@@ -1,13 +1,12 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import net from 'node:net';
 import { describe, it } from 'node:test';
-import { type RawResponse, requestFrom } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { registration, uniqueEmail } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { API_PREFIX, BUSINESS_INFO, LOGIN, OPENAPI, REGISTER } from '../support/paths.js';
+import { type RawResponse, rawRequest } from '../support/raw-http.js';
 
 const ENVELOPE_KEYS = new Set(['status', 'message', 'data', 'error_code', 'errors']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -26,33 +25,6 @@ function assertCleanError(response: ApiResponse | RawResponse, status: number, e
   );
   assert.match(String(response.headers.get('content-type')), /^application\/json/);
   assert.match(String(response.headers.get('x-request-id')), REQUEST_ID);
-}
-
-/** A raw request with the body sent in chunks (no Content-Length): the server must count as it reads. */
-function chunkedPost(url: string, chunks: string[]): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false },
-      (response) => {
-        const parts: Buffer[] = [];
-        response.on('data', (part: Buffer) => parts.push(part));
-        response.on('end', () => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (typeof value === 'string') headers.set(name, value);
-          }
-          resolve({ status: response.statusCode ?? 0, headers, text: Buffer.concat(parts).toString('utf8') });
-        });
-      },
-    );
-    // The server may answer 413 and close before every chunk is written.
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
-    });
-    for (const chunk of chunks) request.write(chunk);
-    request.end();
-  });
 }
 
 /** Writes raw bytes on a fresh connection and splits whatever comes back. */
@@ -123,7 +95,7 @@ for (const dialect of DIALECTS) {
         `${REGISTER}/extra`,
         '/baas/api/v2/client/onboarding/register',
       ]) {
-        const response = await requestFrom('127.0.0.1', `${app.t.url}${path}`);
+        const response = await rawRequest(`${app.t.url}${path}`, { localAddress: '127.0.0.1' });
         assertCleanError(response, 404, 'NOT_FOUND');
       }
       const post = await app.t.api.post(`${API_PREFIX}/no-such-route`, { a: 1 });
@@ -132,7 +104,7 @@ for (const dialect of DIALECTS) {
 
     it('answers a URL with broken percent-encoding with the error envelope, request id and security headers', async () => {
       for (const path of [`${API_PREFIX}/%E0%A4%A`, '/%', `${API_PREFIX}/client/onboarding/%zz`]) {
-        const response = await requestFrom('127.0.0.1', `${app.t.url}${path}`);
+        const response = await rawRequest(`${app.t.url}${path}`, { localAddress: '127.0.0.1' });
         const code = response.status === 404 ? 'NOT_FOUND' : 'MALFORMED_REQUEST';
         assert.ok([400, 404].includes(response.status), `${path}: ${response.status}`);
         assertCleanError(response, response.status, code);
@@ -204,7 +176,15 @@ for (const dialect of DIALECTS) {
         i === 0 ? '{"business_name":"' : 'x'.repeat(4096),
       );
       chunks.push('"}');
-      assertCleanError(await chunkedPost(`${app.t.url}${REGISTER}`, chunks), 413, 'PAYLOAD_TOO_LARGE');
+      assertCleanError(
+        await rawRequest(`${app.t.url}${REGISTER}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: chunks,
+        }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
 
       // Just under the limit the body is read and validated instead.
       const under = JSON.stringify(registration({ business_name: 'x'.repeat(99 * 1024) }));

@@ -3,9 +3,9 @@ import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { form, PDF_BYTES, registration } from '../support/factories.js';
 import { DOCUMENTS, LOGIN, REGISTER, VERIFY_OTP } from '../support/paths.js';
-import { until } from '../support/proofs.js';
 
 /**
  * Everything under DATA_DIR is private to the service's user: directories 0700, files 0600 (the

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
+import { adminHeaders } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { adminHeaders, newPartner } from '../support/partners.js';
+import { newPartner } from '../support/partners.js';
 import { AUDIT_EVENTS, adminPartnerUrl } from '../support/paths.js';
 
 /**

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
+import { envelopeOf } from '../support/assertions.js';
 import { registration } from '../support/factories.js';
 import { REGISTER } from '../support/paths.js';
-import { envelopeOf } from '../support/proofs.js';
 import { rawHttp } from '../support/raw-http.js';
 
 /**

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { eventually } from '../support/account-flows.js';
 import { DIALECTS, useApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { randomPassword, registration, wrongCode } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { BUSINESS_INFO, LOGIN, LOGOUT, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
@@ -53,9 +53,8 @@ for (const dialect of DIALECTS) {
           .map((line) => JSON.parse(line) as Record<string, unknown>)
           .filter((l) => l['msg'] === 'request');
       // The access line is written after the response is sent.
-      await eventually(
-        () => ids.every((id) => requestLines().some((line) => line['reqId'] === id)),
-        'an access log line for every request',
+      await until('an access log line for every request', () =>
+        ids.every((id) => requestLines().some((line) => line['reqId'] === id)),
       );
       const lines = requestLines();
       for (const [index, id] of ids.entries()) {

@@ -1,11 +1,12 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { adminHeaders } from '../support/admin.js';
 import { createTestDatabase, startApp, type TestDatabase } from '../support/app.js';
+import { envelopeOf } from '../support/assertions.js';
 import { form, PDF_BYTES } from '../support/factories.js';
-import { adminHeaders, newPartner, type PartnerAt } from '../support/partners.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import { API_PREFIX, adminDocumentUrl, DOCUMENTS, LOGIN } from '../support/paths.js';
-import { envelopeOf } from '../support/proofs.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 

@@ -9,8 +9,8 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestDatabase,
 } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { Api } from '../support/http.js';
-import { until } from '../support/proofs.js';
 import {
   childDatabaseUrl,
   type ServerProcess,

@@ -8,10 +8,10 @@ import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createTestDatabase, DIALECTS, TEST_ENCRYPTION_KEY, type TestDatabase } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { Api } from '../support/http.js';
 import { RESEND_OTP } from '../support/paths.js';
-import { until } from '../support/proofs.js';
 import { childDatabaseUrl, spawnServer, stopServer, waitUntilReady } from '../support/server-process.js';
 import { freePort } from '../support/smtp-sink.js';
 

@@ -9,7 +9,6 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { eventually } from '../support/account-flows.js';
 import {
   createTestDatabase,
   DIALECTS,
@@ -17,6 +16,7 @@ import {
   TEST_DATABASE_URL,
   type TestDatabase,
 } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { registration } from '../support/factories.js';
 import { Api } from '../support/http.js';
 import { LOGIN, REGISTER, VERIFY_OTP } from '../support/paths.js';
@@ -135,14 +135,14 @@ const connectionRefused = (port: number) =>
 async function outboxMail(dataDir: string, email: string): Promise<{ file: string; text: string }> {
   const dir = path.join(dataDir, 'outbox');
   let found: { file: string; text: string } | undefined;
-  await eventually(() => {
+  await until(`an outbox e-mail to ${email}`, () => {
     if (!existsSync(dir)) return false;
     for (const name of readdirSync(dir)) {
       const text = readFileSync(path.join(dir, name), 'utf8');
       if (text.includes(email)) found = { file: path.join(dir, name), text };
     }
     return found !== undefined;
-  }, `an outbox e-mail to ${email}`);
+  });
   return found!;
 }
 
@@ -201,7 +201,7 @@ for (const dialect of DIALECTS) {
       assert.equal(registered.status, 201, registered.text);
       const mail = await outboxMail(database.dataDir, body.email);
       const otp = codeIn(mail.text);
-      await eventually(() => server.stdout().includes('outbox'), 'the log line about the outbox');
+      await until('the log line about the outbox', () => server.stdout().includes('outbox'));
       assert.doesNotMatch(
         server.stdout(),
         new RegExp(`(?<![0-9A-Za-z])${otp}(?![0-9A-Za-z])`),
@@ -217,7 +217,7 @@ for (const dialect of DIALECTS) {
       const body = registration();
       assert.equal((await api.post(REGISTER, body)).status, 201);
       const mail = await outboxMail(database.dataDir, body.email);
-      await eventually(() => server.stdout().includes(body.email), 'the log line about the outbox');
+      await until('the log line about the outbox', () => server.stdout().includes(body.email));
       const line = server
         .stdout()
         .split('\n')
@@ -239,7 +239,7 @@ for (const dialect of DIALECTS) {
 
       server.child.kill('SIGTERM');
       const port = Number(new URL(server.url).port);
-      await eventually(() => server.stdout().includes('shutting down'), 'the shutdown log line');
+      await until('the shutdown log line', () => server.stdout().includes('shutting down'));
       let refused = false;
       for (let i = 0; i < 100 && !refused; i++) {
         refused = await connectionRefused(port);

@@ -11,11 +11,11 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestDatabase,
 } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { customerBody } from '../support/factories.js';
-import { Api } from '../support/http.js';
+import { Api, listAll } from '../support/http.js';
 import { createApiKey, newPartner } from '../support/partners.js';
 import { CREATE_ACCOUNT, creditUrl, VIRTUAL_ACCOUNTS, WEBHOOK } from '../support/paths.js';
-import { listAll, until } from '../support/proofs.js';
 import {
   childDatabaseUrl,
   type ServerProcess,
@@ -229,7 +229,7 @@ for (const dialect of DIALECTS) {
     it('keeps every acknowledged account with its exact number', async () => {
       const api = new Api(server!.url);
       const listed = new Map(
-        (await listAll(api, VIRTUAL_ACCOUNTS, key)).map((account) => [
+        (await listAll({ api }, VIRTUAL_ACCOUNTS, key)).map((account) => [
           account.account_number as string,
           account,
         ]),
@@ -270,7 +270,7 @@ for (const dialect of DIALECTS) {
         assert.equal(Number(row.amount_kobo), credit.amountKobo);
         assert.equal(row.account_number, credit.accountNumber);
       }
-      const accounts = await listAll(api, VIRTUAL_ACCOUNTS, key);
+      const accounts = await listAll({ api }, VIRTUAL_ACCOUNTS, key);
       const acknowledgedIds = new Set(load.credits.map((credit) => credit.transactionId));
       for (const account of accounts) {
         const rows = ledger.filter((row) => row.account_number === account.account_number);

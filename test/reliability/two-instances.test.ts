@@ -3,20 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, envelopeOf, until } from '../support/assertions.js';
 import { customerBody } from '../support/factories.js';
 import type { Api } from '../support/http.js';
 import { createApiKey, newPartner, type PartnerAt, signIn } from '../support/partners.js';
 import { BUSINESS_INFO, CREATE_ACCOUNT, creditUrl, LOGIN, LOGOUT, WEBHOOK } from '../support/paths.js';
-import {
-  clearIpCounter,
-  envelopeOf,
-  randomLoopbackAddress,
-  rawRequest,
-  redisProblem,
-  TEST_REDIS_URL,
-  until,
-} from '../support/proofs.js';
+import { randomLoopbackAddress, rawRequest } from '../support/raw-http.js';
+import { clearIpCounter, redisProblem, TEST_REDIS_URL } from '../support/redis.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -151,7 +144,7 @@ for (const dialect of DIALECTS) {
           localAddress: ip,
         });
         assert.equal(response.status, 401, `request ${i + 1} is within the budget: ${response.text}`);
-        remaining.push(Number(response.headers['x-ratelimit-remaining']));
+        remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
       }
       assert.deepEqual(
         remaining,
@@ -162,7 +155,7 @@ for (const dialect of DIALECTS) {
         const response = await rawRequest(`${instance.url}${BUSINESS_INFO}`, { localAddress: ip });
         assert.equal(response.status, 429, response.text);
         assert.equal(envelopeOf(response.text).error_code, 'RATE_LIMITED');
-        assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);
+        assert.match(String(response.headers.get('retry-after')), /^[1-9][0-9]*$/);
       }
       const otherIp = randomLoopbackAddress();
       await clearIpCounter(otherIp);

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { adminHeaders } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, until } from '../support/assertions.js';
 import { customerBody, memberBody } from '../support/factories.js';
-import { adminHeaders, newPartner, type PartnerAt } from '../support/partners.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   API_KEYS,
@@ -16,7 +17,6 @@ import {
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
-import { until } from '../support/proofs.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**

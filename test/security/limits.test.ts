@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { adminHeaders } from '../support/admin.js';
 import {
   createTestDatabase,
   startApp,
@@ -11,7 +12,7 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestDatabase,
 } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, envelopeOf, until } from '../support/assertions.js';
 import {
   customerBody,
   form,
@@ -22,7 +23,8 @@ import {
   representativeFields,
 } from '../support/factories.js';
 import type { Api } from '../support/http.js';
-import { adminHeaders, createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
+import { listAll } from '../support/http.js';
+import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   ADMIN_PREFIX,
@@ -44,7 +46,6 @@ import {
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
-import { envelopeOf, listAll, until } from '../support/proofs.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -497,7 +498,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       const defaulted = await api.get(list.path, { headers: list.headers });
       assert.equal(defaulted.body.data.items.length, 20, `${operation}: default page size`);
     }
-    assert.ok((await listAll(api, VIRTUAL_ACCOUNTS, key)).length >= 101);
+    assert.ok((await listAll({ api }, VIRTUAL_ACCOUNTS, key)).length >= 101);
   });
 
   it('drops a slow-header client within about the real 10 s header timeout', async () => {

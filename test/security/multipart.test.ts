@@ -8,11 +8,11 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestDatabase,
 } from '../support/app.js';
+import { envelopeOf } from '../support/assertions.js';
 import { PDF_BYTES } from '../support/factories.js';
 import { Api } from '../support/http.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import { BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE } from '../support/paths.js';
-import { envelopeOf } from '../support/proofs.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
 import {
   childDatabaseUrl,

@@ -2,11 +2,13 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
+import { adminHeaders } from '../support/admin.js';
 import { DIALECTS, type TestApp, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, until } from '../support/assertions.js';
 import { customerBody, memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
-import { adminHeaders, type Credential, newPartner, type PartnerAt } from '../support/partners.js';
+import { listAll } from '../support/http.js';
+import { type Credential, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PREFIX,
   API_KEYS,
@@ -25,7 +27,6 @@ import {
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
-import { listAll, until } from '../support/proofs.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -198,7 +199,7 @@ for (const dialect of DIALECTS) {
       const attempt = withWebhook
         ? await until(
             'a sandbox delivery attempt',
-            async () => (await listAll(app.t.api, DELIVERIES, partner.sandboxKey))[0],
+            async () => (await listAll(app.t, DELIVERIES, partner.sandboxKey))[0],
             10_000,
           )
         : { id: randomUUID(), event_id: 'none' };
@@ -260,7 +261,7 @@ for (const dialect of DIALECTS) {
         balance: (
           await app.t.api.get(accountUrl(a.sandboxAccount.account_number), { token: a.partner.sandboxKey })
         ).body.data.balance_kobo,
-        attempts: (await listAll(app.t.api, DELIVERIES, a.partner.sandboxKey)).length,
+        attempts: (await listAll(app.t, DELIVERIES, a.partner.sandboxKey)).length,
         received: receiver.received.length,
       };
       let probes = 0;
@@ -298,7 +299,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(account.body.data.balance_kobo, before.balance);
       assert.equal(before.balance, 250075);
-      assert.equal((await listAll(app.t.api, DELIVERIES, a.partner.sandboxKey)).length, before.attempts);
+      assert.equal((await listAll(app.t, DELIVERIES, a.partner.sandboxKey)).length, before.attempts);
       assert.equal(receiver.received.length, before.received, 'no delivery was retried for B');
     });
 
@@ -326,14 +327,14 @@ for (const dialect of DIALECTS) {
           const text =
             list.url === BUSINESS_INFO
               ? (await app.t.api.get(list.url, { token: credential.token })).text
-              : JSON.stringify(await listAll(app.t.api, list.url, credential.token));
+              : JSON.stringify(await listAll(app.t, list.url, credential.token));
           if (list.mustHold) assert.ok(text.includes(list.mustHold), `${list.url} with ${credential.label}`);
           for (const secret of secretsOfA()) {
             assert.ok(!text.includes(secret), `${list.url} with B's ${credential.label} shows A's ${secret}`);
           }
         }
         const filtered = await listAll(
-          app.t.api,
+          app.t,
           `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}`,
           credential.token,
         );
@@ -372,7 +373,7 @@ for (const dialect of DIALECTS) {
           assertError(credit, 404, 'NOT_FOUND', { what: `${what} credit live` });
         else assertError(credit, 403, 'SANDBOX_ONLY', { what: `${what} credit` });
 
-        const accounts = await listAll(app.t.api, VIRTUAL_ACCOUNTS, credential.token);
+        const accounts = await listAll(app.t, VIRTUAL_ACCOUNTS, credential.token);
         assert.ok(accounts.length > 0);
         assert.deepEqual(
           accounts.filter((account) => account.environment !== credential.environment),
@@ -382,9 +383,9 @@ for (const dialect of DIALECTS) {
         assert.ok(accounts.some((account) => account.account_number === mine.account_number));
         assert.ok(!accounts.some((account) => account.account_number === other.account_number));
 
-        const deliveries = await listAll(app.t.api, DELIVERIES, credential.token);
+        const deliveries = await listAll(app.t, DELIVERIES, credential.token);
         const filtered = await listAll(
-          app.t.api,
+          app.t,
           `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}`,
           credential.token,
         );

@@ -1,16 +1,12 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
+import { approvePartner } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { customerBody, form, PNG_BYTES, representativeFields } from '../support/factories.js';
-import {
-  approvePartner,
-  completeOnboarding,
-  createApiKey,
-  newPartner,
-  type PartnerAt,
-} from '../support/partners.js';
+import { completeOnboarding } from '../support/onboarding.js';
+import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   API_KEYS,
   apiKeyUrl,
@@ -24,7 +20,7 @@ import {
   TEAM,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-import { columnsContaining } from '../support/services-suite.js';
+import { columnsContaining } from '../support/records.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

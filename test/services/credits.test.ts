@@ -4,7 +4,9 @@ import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
+import { nextMillisecond } from '../support/clock.js';
 import { customerBody } from '../support/factories.js';
+import { allPages } from '../support/http.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   accountUrl,
@@ -13,7 +15,6 @@ import {
   transactionsUrl,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-import { allPages, nextMillisecond } from '../support/services-suite.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;

@@ -6,6 +6,7 @@ import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { customerBody, memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
+import { addRepresentative } from '../support/onboarding.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   API_KEYS,
@@ -16,7 +17,7 @@ import {
   TEAM,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-import { addRepresentative, columnsContaining } from '../support/services-suite.js';
+import { columnsContaining } from '../support/records.js';
 
 const REPLAYED = 'idempotent-replayed';
 const withKey = (key: string) => ({ 'idempotency-key': key });

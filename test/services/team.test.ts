@@ -4,9 +4,11 @@ import { before, describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { memberBody } from '../support/factories.js';
+import { allPages } from '../support/http.js';
+import { addRepresentative } from '../support/onboarding.js';
 import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import { memberUrl, TEAM } from '../support/paths.js';
-import { addRepresentative, allPages, columnsContaining } from '../support/services-suite.js';
+import { columnsContaining } from '../support/records.js';
 
 const RECORD_FIELDS = [
   'address',

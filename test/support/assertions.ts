@@ -39,6 +39,22 @@ export function assertError(
   else assert.equal(response.body.data, undefined, `an error carries no data here: ${context}`);
 }
 
+/** Parses a body that must be the contract's envelope; fails with the text otherwise. */
+export function envelopeOf(text: string): { status: string; message: string; error_code?: string } {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    assert.fail(`not a JSON envelope: ${text.slice(0, 300)}`);
+  }
+  const envelope = body as { status?: unknown; message?: unknown; error_code?: unknown };
+  assert.ok(
+    (envelope.status === 'success' || envelope.status === 'error') && typeof envelope.message === 'string',
+    `not the contract's envelope: ${text.slice(0, 300)}`,
+  );
+  return envelope as { status: string; message: string; error_code?: string };
+}
+
 /** Retry-After as whole seconds; fails unless it is a positive integer. */
 export function retryAfterSeconds(response: { headers: Headers }): number {
   const header = response.headers.get('retry-after');
@@ -47,4 +63,23 @@ export function retryAfterSeconds(response: { headers: Headers }): number {
   const seconds = Number(header);
   assert.ok(seconds >= 1, `Retry-After must be at least 1, got ${seconds}`);
   return seconds;
+}
+
+/**
+ * Polls `probe` until it returns something other than undefined or false (background work: mail,
+ * webhooks, log lines) and returns that; fails after `timeoutMs`.
+ */
+export async function until<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = 10_000,
+  intervalMs = 20,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) assert.fail(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
 }

@@ -1,29 +1,10 @@
 import assert from 'node:assert/strict';
-import { TEST_ADMIN_KEY, type TestApp } from './app.js';
-import {
-  customerBody,
-  form,
-  PDF_BYTES,
-  PNG_BYTES,
-  registration,
-  representativeFields,
-  uniqueSuffix,
-} from './factories.js';
+import { approvePartner, rejectPartner } from './admin.js';
+import type { TestApp } from './app.js';
+import { customerBody, registration, uniqueSuffix } from './factories.js';
 import type { ApiResponse } from './http.js';
-import {
-  API_KEYS,
-  adminDocumentUrl,
-  adminPartnerUrl,
-  BUSINESS_INFO,
-  CREATE_ACCOUNT,
-  DOCUMENTS,
-  ENVIRONMENT,
-  LOGIN,
-  REGISTER,
-  REPRESENTATIVE,
-  SUBMIT,
-  VERIFY_OTP,
-} from './paths.js';
+import { completeOnboarding, submit } from './onboarding.js';
+import { API_KEYS, CREATE_ACCOUNT, ENVIRONMENT, LOGIN, REGISTER, VERIFY_OTP } from './paths.js';
 import type { SmtpSink } from './smtp-sink.js';
 
 /** The fixture ladder: partners made over HTTP, as a client would, up to the stage a test needs. */
@@ -147,7 +128,7 @@ export async function newPartner<S extends PartnerStage>(
   }
 
   await completeOnboarding(t, token);
-  const submitted = await t.api.post(SUBMIT, undefined, { token });
+  const submitted = await submit(t, token);
   assert.equal(submitted.status, 200, submitted.text);
   if (stage === 'submitted') return done();
   if (stage === 'rejected') {
@@ -227,75 +208,4 @@ export async function createAccount(t: Pick<TestApp, 'api'>, token: string): Pro
   const response = await t.api.post(CREATE_ACCOUNT, customerBody(), { token });
   assert.equal(response.status, 201, response.text);
   return response.body.data;
-}
-
-/** Profile + representative (KYC passes) + every limited_liability document: ready to submit. */
-export async function completeOnboarding(t: Pick<TestApp, 'api'>, token: string): Promise<void> {
-  const profile = await t.api.put(
-    BUSINESS_INFO,
-    {
-      business_type: 'limited_liability',
-      rc_number: 'RC1234567',
-      legal_business_name: 'Acme Payments Limited',
-    },
-    { token },
-  );
-  assert.equal(profile.status, 200, profile.text);
-  const representative = await t.api.request('POST', REPRESENTATIVE, {
-    token,
-    body: form(representativeFields(), { id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' } }),
-  });
-  assert.ok([200, 201].includes(representative.status), representative.text);
-  assert.equal(representative.body.data.kyc.ok, true, representative.text);
-  for (const documentType of ['cac_certificate', 'memart']) {
-    const upload = await t.api.request('POST', DOCUMENTS, {
-      token,
-      body: form(
-        { document_type: documentType },
-        { file: { bytes: PDF_BYTES, name: `${documentType}.pdf` } },
-      ),
-    });
-    assert.equal(upload.status, 201, upload.text);
-  }
-}
-
-export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_KEY}` };
-
-export const adminGet = (t: Pick<TestApp, 'api'>, url: string, headers: Record<string, string> = {}) =>
-  t.api.get(url, { headers: { ...adminHeaders, ...headers } });
-
-export const adminPost = (
-  t: Pick<TestApp, 'api'>,
-  url: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-) => t.api.post(url, body, { headers: { ...adminHeaders, ...headers } });
-
-/** The operator's record of a partner (GET /admin/partners/{company_id}). */
-export async function partnerRecord(t: Pick<TestApp, 'api'>, companyId: number) {
-  const response = await adminGet(t, adminPartnerUrl(companyId));
-  assert.equal(response.status, 200, response.text);
-  return response.body.data;
-}
-
-/** The operator approves every current document and then the application. */
-export async function approvePartner(t: Pick<TestApp, 'api'>, companyId: number): Promise<void> {
-  const record = await partnerRecord(t, companyId);
-  for (const document of record.documents as Array<{ id: string; current: boolean; status: string }>) {
-    if (!document.current || document.status !== 'pending_review') continue;
-    const approved = await adminPost(t, adminDocumentUrl(companyId, document.id, 'approve'));
-    assert.equal(approved.status, 200, approved.text);
-  }
-  const approved = await adminPost(t, adminPartnerUrl(companyId, 'approve'));
-  assert.equal(approved.status, 200, approved.text);
-}
-
-/** The operator rejects the application for good. */
-export async function rejectPartner(
-  t: Pick<TestApp, 'api'>,
-  companyId: number,
-  reason = 'The business is out of scope.',
-): Promise<void> {
-  const rejected = await adminPost(t, adminPartnerUrl(companyId, 'reject'), { reason });
-  assert.equal(rejected.status, 200, rejected.text);
 }

@@ -1,4 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import http from 'node:http';
 import net from 'node:net';
+
+/** A random loopback source address (127.0.0.0/8 is loopback on Linux), so a test has a client IP of its own. */
+export const randomLoopbackAddress = (): string => {
+  const [a, b, c] = randomBytes(3);
+  return `127.${(a! % 250) + 1}.${b! % 250}.${(c! % 250) + 2}`;
+};
+
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+}
+
+export interface RawRequestOptions {
+  method?: string;
+  headers?: Record<string, string>;
+  /** An array is written chunk by chunk without Content-Length; the server may answer and close first. */
+  body?: string | string[];
+  /** The loopback source address to send from. */
+  localAddress?: string;
+}
+
+/** One HTTP request over node:http, for what fetch does not do: a chosen source address, a chunked body. */
+export function rawRequest(url: string, options: RawRequestOptions = {}): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      url,
+      {
+        method: options.method ?? 'GET',
+        headers: options.headers,
+        agent: false,
+        ...(options.localAddress ? { localAddress: options.localAddress } : {}),
+      },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          const headers = new Headers();
+          for (const [name, value] of Object.entries(response.headers)) {
+            if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+          }
+          resolve({
+            status: response.statusCode ?? 0,
+            headers,
+            text: Buffer.concat(chunks).toString('utf8'),
+          });
+        });
+        response.on('error', reject);
+      },
+    );
+    const chunked = Array.isArray(options.body);
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (!chunked || (error.code !== 'EPIPE' && error.code !== 'ECONNRESET')) reject(error);
+    });
+    if (Array.isArray(options.body)) {
+      for (const chunk of options.body) request.write(chunk);
+      request.end();
+    } else {
+      request.end(options.body);
+    }
+  });
+}
 
 /** One HTTP/1.1 response as read off a raw socket. */
 export interface RawHttpResponse {

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import dns from 'node:dns';
 import { syncBuiltinESMExports } from 'node:module';
 import type { TestContext } from 'node:test';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../src/platform/db/schema.js';
 import type { TestApp } from './app.js';
+import { until } from './assertions.js';
 import type { Api, ApiResponse } from './http.js';
+import { listAll } from './http.js';
 import { DELIVERIES, WEBHOOK } from './paths.js';
-import { until as pollUntil } from './proofs.js';
+import { type HasDb, outboxEvents } from './records.js';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver.js';
 
 /** Worker settings that make retries observable within a test's time budget. */
@@ -30,13 +30,6 @@ export function verifiedPayload(delivery: ReceivedWebhook): WebhookPayload {
   return delivery.verified as WebhookPayload;
 }
 
-/** proofs.ts's `until`, with the longer default wait that deliveries with retries need. */
-export const until = <T>(
-  what: string,
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 10_000,
-): Promise<T> => pollUntil(what, probe, timeoutMs, 20);
-
 /** A loopback receiver of the test's own, stopped when the test ends (tests of a suite may run concurrently). */
 export async function startReceiver(test: TestContext, port = 0): Promise<WebhookReceiver> {
   const receiver = await new WebhookReceiver().start(port);
@@ -57,53 +50,21 @@ export async function setEndpoint(
   return response;
 }
 
-export function outboxEvents(db: Kysely<Database>, partnerId: number, environment?: 'sandbox' | 'live') {
-  let query = db
-    .selectFrom('outbox_events')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .orderBy('created_at')
-    .orderBy('id');
-  if (environment) query = query.where('environment', '=', environment);
-  return query.execute();
-}
-
-export function attemptsOf(db: Kysely<Database>, eventId: string) {
-  return db
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .orderBy('attempt')
-    .execute();
-}
-
 /** Waits until none of the partner's events is pending (every one delivered, failed or skipped). */
-export function settled(db: Kysely<Database>, partnerId: number, timeoutMs = 10_000) {
+export function settled(t: HasDb, partnerId: number, timeoutMs = 10_000) {
   return until(
     `partner ${partnerId}'s outbox to settle`,
     async () => {
-      const events = await outboxEvents(db, partnerId);
+      const events = await outboxEvents(t, partnerId);
       return events.every((event) => event.status !== 'pending') && events;
     },
     timeoutMs,
   );
 }
 
-/** Every page of the delivery log, following next_cursor. */
-export async function allDeliveries(api: Api, token: string, query = '', limit = 100) {
-  // biome-ignore lint/suspicious/noExplicitAny: delivery attempts as the API returns them.
-  const items: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const params = new URLSearchParams(query);
-    params.set('limit', String(limit));
-    if (cursor) params.set('cursor', cursor);
-    const page = await api.get(`${DELIVERIES}?${params}`, { token });
-    assert.equal(page.status, 200, page.text);
-    items.push(...page.body.data.items);
-    cursor = page.body.data.next_cursor;
-  } while (cursor);
-  return items;
+/** Every attempt in the delivery log (`query` filters it, e.g. `event_id=…`). */
+export function allDeliveries(t: { api: Api }, token: string, query = '', limit = 100) {
+  return listAll(t, query ? `${DELIVERIES}?${query}` : DELIVERIES, token, limit);
 }
 
 /** One answer of fakeDns: the addresses, or the error code getaddrinfo would fail with. */

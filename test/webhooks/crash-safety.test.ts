@@ -1,12 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { ChildServer } from '../support/child-server.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { WEBHOOK } from '../support/paths.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { attemptsOf, outboxEvents, settled, until, verifiedPayload } from '../support/webhooks.js';
+import { settled, verifiedPayload } from '../support/webhooks.js';
 
 // The dialects' suites are independent (a database each), so they run side by side.
 describe('webhook crash safety', { concurrency: true }, () => {
@@ -55,8 +57,8 @@ describe('webhook crash safety', { concurrency: true }, () => {
         assert.equal(set.status, 201, set.text);
         const created: string[] = [];
         for (let i = 0; i < 3; i++) created.push((await createAccount(child, partner.token)).account_number);
-        const [first] = await outboxEvents(handle.db, partner.companyId);
-        await until('a refused attempt', async () => (await attemptsOf(handle.db, first!.id)).length >= 1);
+        const [first] = await outboxEvents(handle, partner.companyId);
+        await until('a refused attempt', async () => (await attemptsOf(handle, first!.id)).length >= 1);
 
         // The receiver comes back, but slowly: the server dies while a delivery is in flight.
         const slow = new WebhookReceiver();
@@ -74,7 +76,7 @@ describe('webhook crash safety', { concurrency: true }, () => {
         const numbers = () =>
           new Set(slow.received.map((delivery) => verifiedPayload(delivery).data.account_number));
         await slow.waitFor(() => created.every((number) => numbers().has(number)), 20_000);
-        const events = await settled(handle.db, partner.companyId, 10_000);
+        const events = await settled(handle, partner.companyId, 10_000);
 
         assert.equal(events.length, 5, 'every event committed before the crash is still there');
         assert.ok(

@@ -1,25 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { adminHeaders, approvePartner } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import {
-  adminHeaders,
-  approvePartner,
-  completeOnboarding,
-  createAccount,
-  newPartner,
-} from '../support/partners.js';
+import { completeOnboarding } from '../support/onboarding.js';
+import { createAccount, newPartner } from '../support/partners.js';
 import { adminDocumentUrl, adminPartnerUrl, CREATE_ACCOUNT, creditUrl, SUBMIT } from '../support/paths.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  attemptsOf,
-  FAST_WEBHOOKS,
-  outboxEvents,
-  setEndpoint,
-  settled,
-  startReceiver,
-  verifiedPayload,
-} from '../support/webhooks.js';
+import { FAST_WEBHOOKS, setEndpoint, settled, startReceiver, verifiedPayload } from '../support/webhooks.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -43,7 +32,7 @@ describe('webhook delivery', { concurrency: true }, () => {
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         const delivery = receiver.received[0]!;
 
-        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [event] = await outboxEvents(t, partner.companyId);
         assert.ok(event);
         assert.equal(delivery.id, event.id, 'webhook-id is the event id');
         assert.match(delivery.id, /^msg_[A-Za-z0-9_-]{16,}$/);
@@ -64,10 +53,10 @@ describe('webhook delivery', { concurrency: true }, () => {
         assert.deepEqual(payload.data, account, 'data is the account the API returned');
         assert.deepEqual(JSON.parse(delivery.body), payload, 'the raw body is the verified JSON');
 
-        const settledEvents = await settled(t.db, partner.companyId);
+        const settledEvents = await settled(t, partner.companyId);
         assert.equal(settledEvents[0]!.status, 'delivered');
         assert.ok(settledEvents[0]!.delivered_at);
-        const attempts = await attemptsOf(t.db, event.id);
+        const attempts = await attemptsOf(t, event.id);
         assert.equal(attempts.length, 1);
         assert.equal(attempts[0]!.status_code, 200);
         assert.equal(attempts[0]!.succeeded, 1);
@@ -152,7 +141,7 @@ describe('webhook delivery', { concurrency: true }, () => {
         });
 
         // Onboarding events are queued for both environments; live has no endpoint, so its copies are skipped.
-        const events = await settled(t.db, partner.companyId);
+        const events = await settled(t, partner.companyId);
         assert.equal(events.length, 6);
         for (const environment of ['sandbox', 'live']) {
           const copies = events.filter((event) => event.environment === environment);
@@ -178,7 +167,7 @@ describe('webhook delivery', { concurrency: true }, () => {
         const partner = await newPartner({ t, sink }, 'signed-in');
         await completeOnboarding(t, partner.token);
         await t.api.post(SUBMIT, undefined, { token: partner.token });
-        await settled(t.db, partner.companyId);
+        await settled(t, partner.companyId);
         await setEndpoint(t.api, partner.token, receiver);
         await approvePartner(t, partner.companyId);
         await receiver.waitFor((deliveries) => deliveries.length >= 4, 10_000);
@@ -226,7 +215,7 @@ describe('webhook delivery', { concurrency: true }, () => {
         const partner = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         const account = await createAccount(t, partner.token);
-        await settled(t.db, partner.companyId);
+        await settled(t, partner.companyId);
         const duplicate = await t.api.post(
           CREATE_ACCOUNT,
           {
@@ -244,7 +233,7 @@ describe('webhook delivery', { concurrency: true }, () => {
           { token: partner.token },
         );
         assert.equal(tooMuch.status, 422, tooMuch.text);
-        const events = await outboxEvents(t.db, partner.companyId);
+        const events = await outboxEvents(t, partner.companyId);
         assert.deepEqual(
           events.map((event) => event.type),
           ['virtual_account.created'],
@@ -265,8 +254,8 @@ describe('webhook delivery', { concurrency: true }, () => {
           const theirs = await createAccount(t, second.token);
           await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
           await other.waitFor((deliveries) => deliveries.length >= 1, 10_000);
-          await settled(t.db, first.companyId);
-          await settled(t.db, second.companyId);
+          await settled(t, first.companyId);
+          await settled(t, second.companyId);
           assert.deepEqual(
             receiver.received.map((delivery) => verifiedPayload(delivery).data.account_number),
             [mine.account_number],

@@ -141,7 +141,7 @@ describe('webhook endpoints', { concurrency: true }, () => {
       it('keeps sandbox and live endpoints apart, and live URLs must be https', async () => {
         const { t, sink } = ctx;
         const partner = await newPartner({ t, sink }, 'live');
-        await settled(t.db, partner.companyId);
+        await settled(t, partner.companyId);
 
         const sandbox = await t.api.put(
           WEBHOOK,

@@ -1,22 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { TestClock } from '../support/clock.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import { freePort } from '../support/smtp-sink.js';
 import { NonHttpServer, WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   allDeliveries,
-  attemptsOf,
   FAST_WEBHOOKS,
   fakeDns,
   logLinesWith,
-  outboxEvents,
   setEndpoint,
   settled,
   startReceiver,
-  until,
   verifiedPayload,
 } from '../support/webhooks.js';
 
@@ -48,7 +47,7 @@ describe('webhook failures', { concurrency: true }, () => {
         receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
         const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 3, 10_000);
-        const [event] = await settled(t.db, partner.companyId);
+        const [event] = await settled(t, partner.companyId);
         assert.equal(event!.status, 'delivered');
         assert.equal(event!.attempts, 3);
         assert.equal(event!.last_error, null);
@@ -64,7 +63,7 @@ describe('webhook failures', { concurrency: true }, () => {
           1,
           'the same body each time',
         );
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.deepEqual(
           attempts.map((attempt) => [
             attempt.attempt,
@@ -88,9 +87,9 @@ describe('webhook failures', { concurrency: true }, () => {
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => (receiver.received.length === 1 ? 302 : 200);
         await createAccount(t, partner.token);
-        const [event] = await settled(t.db, partner.companyId);
+        const [event] = await settled(t, partner.companyId);
         assert.equal(event!.status, 'delivered');
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.deepEqual(
           attempts.map((attempt) => attempt.status_code),
           [302, 200],
@@ -108,9 +107,9 @@ describe('webhook failures', { concurrency: true }, () => {
           return 200;
         };
         await createAccount(t, partner.token);
-        const [event] = await settled(t.db, partner.companyId);
+        const [event] = await settled(t, partner.companyId);
         assert.equal(event!.status, 'delivered');
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.equal(attempts.length, 2);
         assert.equal(attempts[0]!.succeeded, 0);
         assert.equal(attempts[0]!.status_code, null);
@@ -121,7 +120,7 @@ describe('webhook failures', { concurrency: true }, () => {
           receiver.received.map((delivery) => delivery.id),
           [event!.id, event!.id],
         );
-        const log = await allDeliveries(t.api, partner.token);
+        const log = await allDeliveries(t, partner.token);
         const timedOut = log.find((item) => item.attempt === 1);
         assert.equal(timedOut.status_code, null, 'the API shows null for no answer');
         assert.equal(timedOut.error, 'timeout');
@@ -140,8 +139,8 @@ describe('webhook failures', { concurrency: true }, () => {
         const set = await t.api.put(WEBHOOK, { url }, { token: partner.token });
         assert.equal(set.status, 201, set.text);
         const account = await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
-        await until('two refused attempts', async () => (await attemptsOf(t.db, event!.id)).length >= 2);
+        const [event] = await outboxEvents(t, partner.companyId);
+        await until('two refused attempts', async () => (await attemptsOf(t, event!.id)).length >= 2);
 
         const revived = await new WebhookReceiver().start(port);
         try {
@@ -149,9 +148,9 @@ describe('webhook failures', { concurrency: true }, () => {
           await revived.waitFor((deliveries) => deliveries.length >= 1, 10_000);
           assert.equal(revived.received[0]!.id, event!.id);
           assert.equal(verifiedPayload(revived.received[0]!).data.account_number, account.account_number);
-          const [done] = await settled(t.db, partner.companyId);
+          const [done] = await settled(t, partner.companyId);
           assert.equal(done!.status, 'delivered');
-          const attempts = await attemptsOf(t.db, event!.id);
+          const attempts = await attemptsOf(t, event!.id);
           const refused = attempts.slice(0, -1);
           assert.ok(refused.length >= 2);
           for (const attempt of refused) {
@@ -173,7 +172,7 @@ describe('webhook failures', { concurrency: true }, () => {
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => (receiver.received.length <= 5 ? 503 : 200);
         await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [event] = await outboxEvents(t, partner.companyId);
 
         // After the 5th failure the event waits 16·base: long enough to read the schedule it was given.
         const fifth = await until('the fifth failed attempt', async () => {
@@ -184,13 +183,13 @@ describe('webhook failures', { concurrency: true }, () => {
             .executeTakeFirstOrThrow();
           return row.attempts === 5 && row;
         });
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.equal(fifth.status, 'pending');
         assert.equal(fifth.next_attempt_at - attempts[4]!.created_at, 16 * RETRY_BASE_MS);
         assert.equal(fifth.last_error, 'http_503');
 
-        await settled(t.db, partner.companyId);
-        const all = await attemptsOf(t.db, event!.id);
+        await settled(t, partner.companyId);
+        const all = await attemptsOf(t, event!.id);
         assert.equal(all.length, 6);
         // Each retry waits at least its backoff (the worker may be later: it polls, and the suite shares it).
         const gaps = all.slice(1).map((attempt, index) => attempt.created_at - all[index]!.created_at);
@@ -210,12 +209,12 @@ describe('webhook failures', { concurrency: true }, () => {
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
         await createAccount(t, partner.token);
-        await settled(t.db, partner.companyId);
+        await settled(t, partner.companyId);
         await createAccount(t, partner.token);
-        const events = await settled(t.db, partner.companyId);
+        const events = await settled(t, partner.companyId);
         const [retried, straight] = events;
 
-        const all = await allDeliveries(t.api, partner.token);
+        const all = await allDeliveries(t, partner.token);
         assert.equal(all.length, 4);
         for (const item of all) {
           assert.match(item.id, UUID);
@@ -238,11 +237,7 @@ describe('webhook failures', { concurrency: true }, () => {
           'newest first',
         );
 
-        const filtered = await allDeliveries(
-          t.api,
-          partner.token,
-          `event_id=${encodeURIComponent(retried!.id)}`,
-        );
+        const filtered = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(retried!.id)}`);
         assert.deepEqual(
           filtered.map((item) => [item.attempt, item.status_code]),
           [
@@ -251,16 +246,12 @@ describe('webhook failures', { concurrency: true }, () => {
             [1, 500],
           ],
         );
-        const other = await allDeliveries(
-          t.api,
-          partner.token,
-          `event_id=${encodeURIComponent(straight!.id)}`,
-        );
+        const other = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(straight!.id)}`);
         assert.deepEqual(
           other.map((item) => [item.attempt, item.status_code]),
           [[1, 200]],
         );
-        const unknown = await allDeliveries(t.api, partner.token, 'event_id=msg_unknown');
+        const unknown = await allDeliveries(t, partner.token, 'event_id=msg_unknown');
         assert.deepEqual(unknown, []);
 
         const first = await t.api.get(`${DELIVERIES}?limit=3`, { token: partner.token });
@@ -277,7 +268,7 @@ describe('webhook failures', { concurrency: true }, () => {
           [...first.body.data.items, ...second.body.data.items].map((item: { id: string }) => item.id),
           all.map((item) => item.id),
         );
-        const pagedOneByOne = await allDeliveries(t.api, partner.token, '', 1);
+        const pagedOneByOne = await allDeliveries(t, partner.token, '', 1);
         assert.deepEqual(
           pagedOneByOne.map((item) => item.id),
           all.map((item) => item.id),
@@ -303,16 +294,16 @@ describe('webhook failures', { concurrency: true }, () => {
         const receiver = await startReceiver(test);
         const partner = await newPartner({ t, sink }, 'signed-in');
         await createAccount(t, partner.token);
-        const [skipped] = await settled(t.db, partner.companyId);
+        const [skipped] = await settled(t, partner.companyId);
         assert.equal(skipped!.status, 'skipped');
         assert.equal(skipped!.attempts, 0);
         assert.match(String(skipped!.last_error), /no webhook endpoint/);
-        assert.deepEqual(await attemptsOf(t.db, skipped!.id), []);
+        assert.deepEqual(await attemptsOf(t, skipped!.id), []);
 
         await setEndpoint(t.api, partner.token, receiver);
         const later = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
-        await settled(t.db, partner.companyId);
+        await settled(t, partner.companyId);
         assert.deepEqual(
           receiver.received.map((delivery) => verifiedPayload(delivery).data.account_number),
           [later.account_number],
@@ -328,10 +319,10 @@ describe('webhook failures', { concurrency: true }, () => {
         await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 2, 10_000);
         assert.equal((await t.api.delete(WEBHOOK, { token: partner.token })).status, 200);
-        const [event] = await settled(t.db, partner.companyId);
+        const [event] = await settled(t, partner.companyId);
         assert.equal(event!.status, 'skipped');
         const sent = receiver.received.length;
-        assert.equal((await attemptsOf(t.db, event!.id)).length, sent);
+        assert.equal((await attemptsOf(t, event!.id)).length, sent);
       });
     });
 
@@ -347,10 +338,10 @@ describe('webhook failures', { concurrency: true }, () => {
         receiver.respond = () => 500;
         const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
-        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [event] = await outboxEvents(t, partner.companyId);
         const automatic = await until(
           'the automatic attempt',
-          async () => (await attemptsOf(t.db, event!.id))[0],
+          async () => (await attemptsOf(t, event!.id))[0],
         );
 
         const failedAgain = await t.api.post(retryUrl(automatic.id), undefined, { token: partner.token });
@@ -361,7 +352,7 @@ describe('webhook failures', { concurrency: true }, () => {
         assert.equal(failedAgain.body.data.status_code, 500);
         assert.equal(failedAgain.body.data.error, 'http_500');
         assert.equal(failedAgain.body.data.event_id, event!.id);
-        const stillPending = (await outboxEvents(t.db, partner.companyId))[0]!;
+        const stillPending = (await outboxEvents(t, partner.companyId))[0]!;
         assert.equal(stillPending.status, 'pending');
 
         receiver.respond = () => 200;
@@ -385,10 +376,10 @@ describe('webhook failures', { concurrency: true }, () => {
           'the same body as the first attempt',
         );
 
-        const [delivered] = await outboxEvents(t.db, partner.companyId);
+        const [delivered] = await outboxEvents(t, partner.companyId);
         assert.equal(delivered!.status, 'delivered');
         assert.ok(delivered!.delivered_at);
-        const log = await allDeliveries(t.api, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
+        const log = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
         assert.deepEqual(
           log.map((item) => [item.attempt, item.trigger, item.status_code]),
           [
@@ -410,8 +401,8 @@ describe('webhook failures', { concurrency: true }, () => {
         await createAccount(t, partner.token);
         await createAccount(t, other.token);
         const attemptOf = async (companyId: number) => {
-          const [event] = await outboxEvents(t.db, companyId);
-          return until('the automatic attempt', async () => (await attemptsOf(t.db, event!.id))[0]);
+          const [event] = await outboxEvents(t, companyId);
+          return until('the automatic attempt', async () => (await attemptsOf(t, event!.id))[0]);
         };
         const mine = await attemptOf(partner.companyId);
         const theirs = await attemptOf(other.companyId);
@@ -439,10 +430,10 @@ describe('webhook failures', { concurrency: true }, () => {
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [event] = await outboxEvents(t, partner.companyId);
         const automatic = await until(
           'the automatic attempt',
-          async () => (await attemptsOf(t.db, event!.id))[0],
+          async () => (await attemptsOf(t, event!.id))[0],
         );
         const target = await new NonHttpServer().start();
         test.after(() => target.stop());
@@ -482,11 +473,7 @@ describe('webhook failures', { concurrency: true }, () => {
           assert.equal(attempt.error, error, `${behaviour ?? url}: ${retried.text}`);
           assert.equal(attempt.latency_ms, 0, `${behaviour ?? url}: no timing without an answer`);
           assert.doesNotMatch(retried.text, /ECONN|hang up|HPE_|Parse Error|SSH|getaddrinfo|ENOTFOUND/);
-          const listed = await allDeliveries(
-            t.api,
-            partner.token,
-            `event_id=${encodeURIComponent(event!.id)}`,
-          );
+          const listed = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
           const entry = listed.find((item) => item.id === attempt.id);
           assert.deepEqual(
             [entry.error, entry.latency_ms, entry.status_code],
@@ -508,8 +495,8 @@ describe('webhook failures', { concurrency: true }, () => {
         const stranger = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, owner.token, receiver);
         await createAccount(t, owner.token);
-        const [event] = await settled(t.db, owner.companyId);
-        const [attempt] = await attemptsOf(t.db, event!.id);
+        const [event] = await settled(t, owner.companyId);
+        const [attempt] = await attemptsOf(t, event!.id);
 
         const foreign = await t.api.post(retryUrl(attempt!.id), undefined, { token: stranger.token });
         assert.equal(foreign.status, 404, foreign.text);
@@ -542,9 +529,9 @@ describe('webhook failures', { concurrency: true }, () => {
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [event] = await outboxEvents(t, partner.companyId);
         const [first] = await until('the first automatic attempt', async () => {
-          const attempts = await attemptsOf(t.db, event!.id);
+          const attempts = await attemptsOf(t, event!.id);
           return attempts.length === 1 && attempts;
         });
         const manual = await t.api.post(retryUrl(first!.id), undefined, { token: partner.token });
@@ -554,9 +541,9 @@ describe('webhook failures', { concurrency: true }, () => {
         clock.advance(tenMinutes);
         await until(
           'the second automatic attempt',
-          async () => (await attemptsOf(t.db, event!.id)).length === 3,
+          async () => (await attemptsOf(t, event!.id)).length === 3,
         );
-        const log = await allDeliveries(t.api, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
+        const log = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
         assert.deepEqual(
           log.map((item) => [item.trigger, item.attempt]),
           [
@@ -574,9 +561,9 @@ describe('webhook failures', { concurrency: true }, () => {
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [event] = await outboxEvents(t, partner.companyId);
         const [first] = await until('the first automatic attempt', async () => {
-          const attempts = await attemptsOf(t.db, event!.id);
+          const attempts = await attemptsOf(t, event!.id);
           return attempts.length === 1 && attempts;
         });
 
@@ -591,13 +578,13 @@ describe('webhook failures', { concurrency: true }, () => {
         const manual = await t.api.post(retryUrl(first!.id), undefined, { token: partner.token });
         assert.equal(manual.status, 201, manual.text);
         assert.equal(manual.body.data.succeeded, true);
-        assert.equal((await outboxEvents(t.db, partner.companyId))[0]!.status, 'delivered');
+        assert.equal((await outboxEvents(t, partner.companyId))[0]!.status, 'delivered');
 
         await until('the in-flight automatic attempt to be recorded', async () => {
-          const attempts = await attemptsOf(t.db, event!.id);
+          const attempts = await attemptsOf(t, event!.id);
           return attempts.filter((attempt) => attempt.trigger === 'automatic').length === 2;
         });
-        const [settledEvent] = await outboxEvents(t.db, partner.companyId);
+        const [settledEvent] = await outboxEvents(t, partner.companyId);
         assert.equal(settledEvent!.status, 'delivered', 'a delivered event stays delivered');
         assert.ok(settledEvent!.delivered_at, 'and keeps its delivery time');
       });

@@ -2,16 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
 import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  attemptsOf,
-  FAST_WEBHOOKS,
-  outboxEvents,
-  setEndpoint,
-  settled,
-  verifiedPayload,
-} from '../support/webhooks.js';
+import { FAST_WEBHOOKS, setEndpoint, settled, verifiedPayload } from '../support/webhooks.js';
 
 type Instance = Awaited<ReturnType<typeof startApp>>;
 
@@ -70,7 +64,7 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
         for (const [index, partner] of partners.entries()) {
           const receiver = receivers[index]!;
           await receiver.waitFor((deliveries) => deliveries.length >= EVENTS_PER_PARTNER, 15_000);
-          const events = await settled(handle.db, partner.companyId, 10_000);
+          const events = await settled(handle, partner.companyId, 10_000);
           assert.equal(events.length, EVENTS_PER_PARTNER);
           assert.ok(events.every((event) => event.status === 'delivered'));
 
@@ -91,7 +85,7 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
             'in creation order',
           );
           for (const event of events) {
-            const attempts = await attemptsOf(handle.db, event.id);
+            const attempts = await attemptsOf(handle, event.id);
             assert.deepEqual(
               attempts.map((attempt) => [attempt.attempt, attempt.status_code]),
               [[1, 200]],
@@ -100,7 +94,7 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
           }
         }
         const all = (
-          await Promise.all(partners.map((partner) => outboxEvents(handle.db, partner.companyId)))
+          await Promise.all(partners.map((partner) => outboxEvents(handle, partner.companyId)))
         ).flat();
         assert.equal(all.length, PARTNERS * EVENTS_PER_PARTNER);
       });

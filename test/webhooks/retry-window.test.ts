@@ -2,18 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import { DIALECTS, type TestApp, useApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
 import { LOGIN, ROTATE_SECRET, retryUrl, WEBHOOK } from '../support/paths.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  allDeliveries,
-  attemptsOf,
-  FAST_WEBHOOKS,
-  outboxEvents,
-  setEndpoint,
-  startReceiver,
-  until,
-} from '../support/webhooks.js';
+import { allDeliveries, FAST_WEBHOOKS, setEndpoint, startReceiver } from '../support/webhooks.js';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -53,18 +47,18 @@ describe('webhook retry window', { concurrency: true }, () => {
         await setEndpoint(t.api, partner.token, receiver);
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
-        await until('two failed attempts', async () => (await attemptsOf(t.db, event!.id)).length >= 2);
-        assert.equal((await outboxEvents(t.db, partner.companyId))[0]!.status, 'pending', 'still retrying');
+        const [event] = await outboxEvents(t, partner.companyId);
+        await until('two failed attempts', async () => (await attemptsOf(t, event!.id)).length >= 2);
+        assert.equal((await outboxEvents(t, partner.companyId))[0]!.status, 'pending', 'still retrying');
 
         clock.advance(DAY + 60_000);
         const failed = await until('the event to be given up', async () => {
-          const [row] = await outboxEvents(t.db, partner.companyId);
+          const [row] = await outboxEvents(t, partner.companyId);
           return row?.status === 'failed' && row;
         });
         assert.equal(failed.last_error, 'http_500');
         assert.equal(failed.delivered_at, null);
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.equal(failed.attempts, attempts.length);
         assert.ok(
           attempts.at(-1)!.created_at > event!.created_at + DAY,
@@ -78,7 +72,7 @@ describe('webhook retry window', { concurrency: true }, () => {
         const token = await signIn(t, partner);
         const later = await createAccount(t, token);
         await until('the newer event to be delivered', async () => {
-          const rows = await outboxEvents(t.db, partner.companyId);
+          const rows = await outboxEvents(t, partner.companyId);
           return rows.length === 2 && rows[1]!.status === 'delivered';
         });
         // Sent a day ahead of the real time, so the library's timestamp tolerance rejects it; the body still tells.
@@ -88,17 +82,17 @@ describe('webhook retry window', { concurrency: true }, () => {
           [later.account_number],
         );
         assert.equal(sentForFailed(), sentBefore, 'no attempt after giving up');
-        assert.equal((await attemptsOf(t.db, event!.id)).length, attempts.length);
-        assert.equal((await outboxEvents(t.db, partner.companyId))[0]!.status, 'failed');
+        assert.equal((await attemptsOf(t, event!.id)).length, attempts.length);
+        assert.equal((await outboxEvents(t, partner.companyId))[0]!.status, 'failed');
 
         receiver.respond = () => 200;
         const manual = await t.api.post(retryUrl(attempts.at(-1)!.id), undefined, { token });
         assert.equal(manual.status, 201, manual.text);
         assert.equal(manual.body.data.succeeded, true);
         assert.equal(manual.body.data.attempt, attempts.length + 1);
-        const [delivered] = await outboxEvents(t.db, partner.companyId);
+        const [delivered] = await outboxEvents(t, partner.companyId);
         assert.equal(delivered!.status, 'delivered', 'a successful manual retry settles a failed event');
-        const log = await allDeliveries(t.api, token, `event_id=${encodeURIComponent(event!.id)}`);
+        const log = await allDeliveries(t, token, `event_id=${encodeURIComponent(event!.id)}`);
         assert.equal(log.length, attempts.length + 1);
         assert.equal(log[0].trigger, 'manual');
       });
@@ -150,11 +144,11 @@ describe('webhook retry window', { concurrency: true }, () => {
           await setEndpoint(t.api, partner.token, receiver);
           receiver.respond = () => 500;
           await createAccount(t, partner.token);
-          const [event] = await outboxEvents(t.db, partner.companyId);
+          const [event] = await outboxEvents(t, partner.companyId);
           let seen = 0;
           for (let step = 0; step < 40; step++) {
             const row = await until(`attempt ${seen + 1}`, async () => {
-              const [current] = await outboxEvents(t.db, partner.companyId);
+              const [current] = await outboxEvents(t, partner.companyId);
               return current && current.attempts > seen && current.locked_until === null && current;
             });
             seen = row.attempts;
@@ -165,9 +159,9 @@ describe('webhook retry window', { concurrency: true }, () => {
             );
             clock.advance(row.next_attempt_at - clock.now() + 1);
           }
-          const [final] = await outboxEvents(t.db, partner.companyId);
+          const [final] = await outboxEvents(t, partner.companyId);
           assert.equal(final!.status, 'failed');
-          const attempts = await attemptsOf(t.db, event!.id);
+          const attempts = await attemptsOf(t, event!.id);
           const lastAt = attempts.at(-1)!.created_at - event!.created_at;
           assert.ok(
             lastAt >= DAY,

@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, it } from 'node:test';
 import { checkDestination, DeliveryError, postJson } from '../../src/modules/webhooks/sender.js';
 import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
 import { DIALECTS, useApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import type { Api } from '../support/http.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
@@ -14,7 +15,6 @@ import {
   setEndpoint,
   settled,
   startReceiver,
-  until,
   verifiedPayload,
 } from '../support/webhooks.js';
 
@@ -336,7 +336,7 @@ for (const dialect of DIALECTS) {
     it('refuses live URLs on loopback, private, link-local, IPv4-carrying IPv6 forms or names resolving to loopback (422 errors.url)', async (test) => {
       const { t, sink } = ctx;
       const partner = await newPartner({ t, sink }, 'live');
-      await settled(t.db, partner.companyId);
+      await settled(t, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
       await assertRefused(t, partner.liveToken, [...loopbackForms('https', port), ...PRIVATE_URLS('https')]);
@@ -380,7 +380,7 @@ for (const dialect of DIALECTS) {
     it('refuses at delivery time a live name that rebinds to loopback after it was accepted, telling the partner only destination_not_allowed', async (test) => {
       const { t, sink } = ctx;
       const partner = await newPartner({ t, sink }, 'live');
-      await settled(t.db, partner.companyId);
+      await settled(t, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
       const lookups = fakeDns(test, 'hooks.rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
@@ -420,7 +420,7 @@ for (const dialect of DIALECTS) {
     it('refuses sandbox URLs on loopback, private, link-local and IPv4-carrying IPv6 forms (422 errors.url); accepts a public one', async (test) => {
       const { t, sink } = ctx;
       const partner = await newPartner({ t, sink }, 'signed-in');
-      await settled(t.db, partner.companyId);
+      await settled(t, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
       await assertRefused(t, partner.token, [...loopbackForms('http', port), ...PRIVATE_URLS('http')]);
@@ -433,7 +433,7 @@ for (const dialect of DIALECTS) {
     it('refuses at delivery time a sandbox name that rebinds to loopback, automatically and on a manual retry', async (test) => {
       const { t, sink } = ctx;
       const partner = await newPartner({ t, sink }, 'signed-in');
-      await settled(t.db, partner.companyId);
+      await settled(t, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
       fakeDns(test, 'sandbox.rebind.test', [['93.184.216.34'], ['127.0.0.1']]);

@@ -2,9 +2,11 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { adminHeaders } from '../admin.js';
 import { createTestApp, type DialectName, TEST_ADMIN_KEY, type TestApp } from '../app.js';
 import { form, PDF_BYTES, PNG_BYTES, registration, representativeFields, uniqueEmail } from '../factories.js';
-import { adminHeaders, completeOnboarding, newPartner, type PartnerAt, signIn } from '../partners.js';
+import { completeOnboarding } from '../onboarding.js';
+import { newPartner, type PartnerAt, signIn } from '../partners.js';
 import {
   API_KEYS,
   adminDocumentUrl,
