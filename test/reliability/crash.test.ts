@@ -4,21 +4,15 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
-import {
-  createTestDatabase,
-  DIALECTS,
-  TEST_ADMIN_KEY,
-  TEST_ENCRYPTION_KEY,
-  type TestDatabase,
-} from '../support/app.js';
+import { createTestDatabase, DIALECTS, TEST_ADMIN_KEY, type TestDatabase } from '../support/app.js';
 import { until } from '../support/assertions.js';
 import { customerBody } from '../support/factories.js';
 import { Api, listAll } from '../support/http.js';
 import { createApiKey, newPartner } from '../support/partners.js';
 import { CREATE_ACCOUNT, creditUrl, VIRTUAL_ACCOUNTS, WEBHOOK } from '../support/paths.js';
 import {
-  childDatabaseUrl,
   type ServerProcess,
+  serverEnv,
   spawnServer,
   stopServer,
   waitUntilReady,
@@ -161,21 +155,16 @@ for (const dialect of DIALECTS) {
       database = await createTestDatabase(dialect.name);
       sink = await new SmtpSink().start();
       receiver = await new WebhookReceiver().start();
-      env = {
-        NODE_ENV: 'test',
+      env = serverEnv(database, {
         LOG_LEVEL: 'warn',
-        DATA_DIR: database.dataDir,
-        DATABASE_URL: childDatabaseUrl(database),
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         ADMIN_API_KEY: TEST_ADMIN_KEY,
-        RATE_LIMIT_IP_PER_MINUTE: '0',
         SMTP_URL: sink.url,
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_POLL_MS: '50',
         WEBHOOK_RETRY_BASE_MS: '100',
         // Leases last 3 × this, so the killed process's leases expire within the test.
         WEBHOOK_TIMEOUT_MS: '1000',
-      };
+      });
       const api = await start();
       const partner = await newPartner({ t: { api }, sink }, 'signed-in');
       partnerId = partner.companyId;

@@ -1,13 +1,7 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import {
-  createTestDatabase,
-  DIALECTS,
-  TEST_ADMIN_KEY,
-  TEST_ENCRYPTION_KEY,
-  type TestDatabase,
-} from '../support/app.js';
+import { createTestDatabase, DIALECTS, TEST_ADMIN_KEY, type TestDatabase } from '../support/app.js';
 import { envelopeOf } from '../support/assertions.js';
 import { PDF_BYTES } from '../support/factories.js';
 import { Api } from '../support/http.js';
@@ -15,8 +9,8 @@ import { newPartner, type PartnerAt } from '../support/partners.js';
 import { BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE } from '../support/paths.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
 import {
-  childDatabaseUrl,
   type ServerProcess,
+  serverEnv,
   spawnServer,
   stopServer,
   waitUntilReady,
@@ -156,17 +150,14 @@ for (const dialect of DIALECTS) {
       database = await createTestDatabase(dialect.name);
       sink = await new SmtpSink().start();
       port = await freePort();
-      server = spawnServer({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        DATA_DIR: database.dataDir,
-        DATABASE_URL: childDatabaseUrl(database),
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        ADMIN_API_KEY: TEST_ADMIN_KEY,
-        RATE_LIMIT_IP_PER_MINUTE: '0',
-        SMTP_URL: sink.url,
-      });
+      server = spawnServer(
+        serverEnv(database, {
+          LOG_LEVEL: 'warn',
+          PORT: String(port),
+          ADMIN_API_KEY: TEST_ADMIN_KEY,
+          SMTP_URL: sink.url,
+        }),
+      );
       await waitUntilReady(server);
       api = new Api(server.url);
       partner = await newPartner({ t: { api }, sink }, 'signed-in');

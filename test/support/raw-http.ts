@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
 import http from 'node:http';
 import net from 'node:net';
 
@@ -134,3 +135,45 @@ export function rawHttp(
     });
   });
 }
+
+/**
+ * A JSON POST whose headers are sent with `Expect: 100-continue` and whose body is held back: resolves
+ * once the server has answered "100 Continue" (it accepted the request and waits for the body), so the
+ * request is in flight until finish() sends the body.
+ */
+export async function heldRequest(url: string, body: string) {
+  const request = http.request(url, {
+    method: 'POST',
+    agent: false,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(body)),
+      expect: '100-continue',
+    },
+  });
+  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
+    request.on('response', (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (chunk: Buffer) => chunks.push(chunk));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
+      );
+    });
+    request.on('error', reject);
+  });
+  const continued = once(request, 'continue');
+  request.flushHeaders();
+  await continued;
+  return { finish: () => request.end(body), response };
+}
+
+/** Whether a new connection to the loopback `port` is refused (nothing listens any more). */
+export const refusesConnections = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });

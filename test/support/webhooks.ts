@@ -6,6 +6,7 @@ import type { TestApp } from './app.js';
 import { until } from './assertions.js';
 import type { Api, ApiResponse } from './http.js';
 import { listAll } from './http.js';
+import { newPartner, type PartnerKit } from './partners.js';
 import { DELIVERIES, WEBHOOK } from './paths.js';
 import { type HasDb, outboxEvents } from './records.js';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver.js';
@@ -48,6 +49,14 @@ export async function setEndpoint(
   assert.ok([200, 201].includes(response.status), response.text);
   receiver.secret = response.body.data.secret;
   return response;
+}
+
+/** A signed-in partner whose webhook endpoint is a receiver of the test's own. */
+export async function subscribedPartner(test: TestContext, app: PartnerKit) {
+  const receiver = await startReceiver(test);
+  const partner = await newPartner(app, 'signed-in');
+  await setEndpoint(app.t.api, partner.token, receiver);
+  return { partner, receiver };
 }
 
 /** Waits until none of the partner's events is pending (every one delivered, failed or skipped). */

@@ -2,10 +2,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/app.js';
 import { until } from '../support/assertions.js';
-import { ChildServer } from '../support/child-server.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { WEBHOOK } from '../support/paths.js';
 import { attemptsOf, outboxEvents } from '../support/records.js';
+import { ChildServer, serverEnv } from '../support/server-process.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import { settled, verifiedPayload } from '../support/webhooks.js';
@@ -35,7 +35,8 @@ describe('webhook crash safety', { concurrency: true }, () => {
       });
 
       it('delivers every event at least once, with a stable webhook-id, after a SIGKILL mid-delivery and a restart', async () => {
-        const env = ChildServer.envFor(database, {
+        const env = serverEnv(database, {
+          HOST: '127.0.0.1',
           SMTP_URL: sink.url,
           WEBHOOK_ALLOW_PRIVATE: 'true',
           WEBHOOK_POLL_MS: '20',

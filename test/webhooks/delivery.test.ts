@@ -8,7 +8,14 @@ import { adminDocumentUrl, adminPartnerUrl, CREATE_ACCOUNT, creditUrl, SUBMIT } 
 import { attemptsOf, outboxEvents } from '../support/records.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import { FAST_WEBHOOKS, setEndpoint, settled, startReceiver, verifiedPayload } from '../support/webhooks.js';
+import {
+  FAST_WEBHOOKS,
+  setEndpoint,
+  settled,
+  startReceiver,
+  subscribedPartner,
+  verifiedPayload,
+} from '../support/webhooks.js';
 
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -23,9 +30,7 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it('sends virtual_account.created with Standard Webhooks headers and the created account as data', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         const before = Date.now();
         const account = await createAccount(t, partner.token);
         const after = Date.now();
@@ -64,9 +69,7 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it('sends virtual_account.credited after a simulated credit, with the transaction and the new balance', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         const account = await createAccount(t, partner.token);
         const credit = await t.api.post(
           creditUrl(account.account_number),
@@ -88,9 +91,7 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it('sends onboarding.status_changed and document.reviewed through submit, document rejection and requested changes', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         await completeOnboarding(t, partner.token);
         const submitted = await t.api.post(SUBMIT, undefined, { token: partner.token });
         assert.equal(submitted.status, 200, submitted.text);
@@ -196,9 +197,7 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it("delivers a partner's events in creation order when the receiver keeps up", async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         const created: string[] = [];
         for (let i = 0; i < 5; i++) created.push((await createAccount(t, partner.token)).account_number);
         await receiver.waitFor((deliveries) => deliveries.length >= 5, 10_000);
@@ -211,9 +210,7 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it('queues no event for a change that did not happen', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         const account = await createAccount(t, partner.token);
         await settled(t, partner.companyId);
         const duplicate = await t.api.post(

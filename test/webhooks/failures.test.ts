@@ -16,6 +16,7 @@ import {
   setEndpoint,
   settled,
   startReceiver,
+  subscribedPartner,
   verifiedPayload,
 } from '../support/webhooks.js';
 
@@ -41,9 +42,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('retries a receiver answering 500 with the same webhook-id until it answers 200', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
         const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 3, 10_000);
@@ -82,9 +81,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('treats a redirect as a failure and does not follow it', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => (receiver.received.length === 1 ? 302 : 200);
         await createAccount(t, partner.token);
         const [event] = await settled(t, partner.companyId);
@@ -99,9 +96,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('records a receiver slower than WEBHOOK_TIMEOUT_MS as an error attempt and retries it', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => {
           receiver.delayMs = receiver.received.length === 1 ? TIMEOUT_MS * 2.5 : 0;
           return 200;
@@ -167,9 +162,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('backs off exponentially: base, 2·base, 4·base, 8·base, 16·base', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => (receiver.received.length <= 5 ? 503 : 200);
         await createAccount(t, partner.token);
         const [event] = await outboxEvents(t, partner.companyId);
@@ -204,9 +197,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('lists attempts in the delivery log with attempt number, status, latency and error; paginates and filters by event', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
         await createAccount(t, partner.token);
         await settled(t, partner.companyId);
@@ -312,9 +303,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('skips a failing event once its endpoint is deleted', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 2, 10_000);
@@ -332,9 +321,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('resends with the same webhook-id, records a manual attempt, and marks the event delivered on success', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
@@ -425,9 +412,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('answers a manual retry that got no HTTP answer with a generic reason, no timing and no socket text', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
         const [event] = await outboxEvents(t, partner.companyId);
@@ -524,9 +509,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it("numbers an event's attempts 1, 2, 3 … whether they were manual or automatic", async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
         const [event] = await outboxEvents(t, partner.companyId);
@@ -556,9 +539,7 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('keeps an event delivered by a manual retry delivered when an automatic attempt in flight then fails', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
         const [event] = await outboxEvents(t, partner.companyId);

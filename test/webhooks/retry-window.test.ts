@@ -7,7 +7,13 @@ import { createAccount, newPartner, type PartnerAt } from '../support/partners.j
 import { LOGIN, ROTATE_SECRET, retryUrl, WEBHOOK } from '../support/paths.js';
 import { attemptsOf, outboxEvents } from '../support/records.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
-import { allDeliveries, FAST_WEBHOOKS, setEndpoint, startReceiver } from '../support/webhooks.js';
+import {
+  allDeliveries,
+  FAST_WEBHOOKS,
+  setEndpoint,
+  startReceiver,
+  subscribedPartner,
+} from '../support/webhooks.js';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -42,9 +48,7 @@ describe('webhook retry window', { concurrency: true }, () => {
       it('gives up 24 hours after the event was created: status failed, no more attempts; a manual retry still works', async (test) => {
         const { t, sink } = ctx;
         const { clock } = t;
-        const receiver = await startReceiver(test);
-        const partner = await newPartner({ t, sink }, 'signed-in');
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
         const [event] = await outboxEvents(t, partner.companyId);
