@@ -8,7 +8,7 @@ import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';
 import { LOGIN } from '../support/paths.js';
-import { auditActions } from '../support/records.js';
+import { auditActions, sessionsOf } from '../support/records.js';
 
 const LOCK_WINDOW_MS = 15 * 60 * 1000;
 
@@ -46,11 +46,7 @@ for (const dialect of DIALECTS) {
       const account = await newPartner(ctx, 'verified');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       const token: string = response.body.data.token;
-      const sessions = await ctx.t.db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('partner_id', '=', account.companyId)
-        .execute();
+      const sessions = await sessionsOf(ctx.t, account.companyId);
       assert.equal(sessions.length, 1);
       const session = sessions[0]!;
       const digests = (['hex', 'base64', 'base64url'] as const).map((encoding) =>
@@ -166,11 +162,7 @@ for (const dialect of DIALECTS) {
       const account = await newPartner(ctx, 'registered');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assertError(response, 403, 'ACCOUNT_NOT_VERIFIED');
-      const sessions = await ctx.t.db
-        .selectFrom('sessions')
-        .select('id')
-        .where('partner_id', '=', account.companyId)
-        .execute();
+      const sessions = await sessionsOf(ctx.t, account.companyId);
       assert.equal(sessions.length, 0);
     });
 

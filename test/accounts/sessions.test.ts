@@ -4,7 +4,7 @@ import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { newPartner } from '../support/partners.js';
 import { BUSINESS_INFO, LOGIN, LOGOUT } from '../support/paths.js';
-import { auditActions } from '../support/records.js';
+import { auditActions, sessionsOf } from '../support/records.js';
 
 const SESSION_TTL_MS = 7200 * 1000;
 
@@ -86,11 +86,7 @@ for (const dialect of DIALECTS) {
       assert.equal(logout.body.status, 'success');
       const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
       assertError(response, 401, 'UNAUTHENTICATED');
-      const sessions = await ctx.t.db
-        .selectFrom('sessions')
-        .select('id')
-        .where('partner_id', '=', partner.companyId)
-        .execute();
+      const sessions = await sessionsOf(ctx.t, partner.companyId);
       assert.equal(sessions.length, 0);
       assert.equal((await auditActions(ctx.t, partner.companyId, 'account.logout')).length, 1);
     });

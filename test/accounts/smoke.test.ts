@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { newPartner } from '../support/partners.js';
 import { BUSINESS_INFO, LOGOUT } from '../support/paths.js';
+import { sessionsOf } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`account journey [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -20,11 +21,7 @@ for (const dialect of DIALECTS) {
       const after = await t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(after.status, 401);
       assert.equal(after.body.error_code, 'UNAUTHENTICATED');
-      const stored = await t.db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('partner_id', '=', partner.companyId)
-        .execute();
+      const stored = await sessionsOf(t, partner.companyId);
       assert.equal(stored.length, 0);
     });
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import { adminPost } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, UUID } from '../support/assertions.js';
 import { fileOfSize, JPEG_BYTES, MIB, PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import {
   CONTRACT_DOCUMENT_TYPES,
@@ -14,8 +14,6 @@ import {
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import { adminDocumentUrl, DOCUMENTS } from '../support/paths.js';
 import { currentDocuments } from '../support/records.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 for (const dialect of DIALECTS) {
   describe(`onboarding documents [${dialect.name}]`, { skip: dialect.skip }, () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adminGet, adminHeaders, adminPost, partnerRecord } from '../support/admin.js';
+import { adminGet, adminHeaders, adminPost, currentAdminDocument } from '../support/admin.js';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import { listAll } from '../support/http.js';
@@ -29,15 +29,6 @@ async function queue(suite: AppContext, pendingReview: boolean): Promise<Map<num
   return new Map(items.map((item) => [item.company_id, item]));
 }
 
-async function currentDocument(suite: AppContext, companyId: number, documentType: string) {
-  const record = await partnerRecord(suite.t, companyId);
-  const document = (
-    record.documents as Array<{ id: string; document_type: string; current: boolean; status: string }>
-  ).find((candidate) => candidate.current && candidate.document_type === documentType);
-  assert.ok(document, `no current ${documentType}`);
-  return document;
-}
-
 for (const dialect of DIALECTS) {
   describe(`changes after approval and the review queue [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
@@ -62,7 +53,7 @@ for (const dialect of DIALECTS) {
       assert.equal(pending.get(partner.companyId)?.onboarding_status, 'active');
       assert.equal((await queue(suite, false)).has(partner.companyId), false);
 
-      const memart = await currentDocument(suite, partner.companyId, 'memart');
+      const memart = await currentAdminDocument(suite.t, partner.companyId, 'memart');
       const approved = await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart.id, 'approve'));
       assert.equal(approved.status, 200, approved.text);
       assert.equal((await queue(suite, true)).has(partner.companyId), false, 'decided: out of the queue');

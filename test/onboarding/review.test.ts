@@ -3,14 +3,16 @@ import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import {
+  type AdminDocument,
   adminGet,
   adminHeaders,
   adminPost,
+  currentAdminDocument,
   downloadFile,
   partnerRecord,
   rejectPartner,
 } from '../support/admin.js';
-import { type AppContext, DIALECTS, TEST_ADMIN_KEY, useApp } from '../support/app.js';
+import { DIALECTS, TEST_ADMIN_KEY, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import {
@@ -31,29 +33,6 @@ import {
   LOGIN,
 } from '../support/paths.js';
 import { auditActions, outboxEvents } from '../support/records.js';
-
-interface AdminDocument {
-  id: string;
-  document_type: string;
-  status: string;
-  current: boolean;
-}
-
-async function currentDocumentId(
-  suite: AppContext,
-  companyId: number,
-  documentType: string,
-): Promise<string> {
-  const record = await partnerRecord(suite.t, companyId);
-  const document = (record.documents as AdminDocument[]).find(
-    (candidate) => candidate.current && candidate.document_type === documentType,
-  );
-  assert.ok(document, `no current ${documentType}`);
-  return document.id;
-}
-
-const documentUrl = (companyId: number, documentId: string, action: string) =>
-  adminDocumentUrl(companyId, documentId, action);
 
 for (const dialect of DIALECTS) {
   describe(`submission and back-office review [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -285,9 +264,9 @@ for (const dialect of DIALECTS) {
           ['POST', adminPartnerUrl(unknown, 'approve')],
           ['POST', adminPartnerUrl(unknown, 'request-changes'), { reason: 'x' }],
           ['POST', adminPartnerUrl(unknown, 'reject'), { reason: 'x' }],
-          ['POST', documentUrl(unknown, documentId, 'approve')],
-          ['POST', documentUrl(unknown, documentId, 'reject'), { reason: 'x' }],
-          ['GET', documentUrl(unknown, documentId, 'file')],
+          ['POST', adminDocumentUrl(unknown, documentId, 'approve')],
+          ['POST', adminDocumentUrl(unknown, documentId, 'reject'), { reason: 'x' }],
+          ['GET', adminDocumentUrl(unknown, documentId, 'file')],
         ];
         for (const [method, path, body] of requests) {
           const response = await suite.t.api.request(method, path, {
@@ -301,15 +280,17 @@ for (const dialect of DIALECTS) {
       it("answers 404 NOT_FOUND for an unknown document_id or another partner's document, changing nothing", async () => {
         const owner = await newPartner(suite, 'submitted');
         const other = await newPartner(suite, 'submitted');
-        const foreign = await currentDocumentId(suite, owner.companyId, 'memart');
+        const foreign = (await currentAdminDocument(suite.t, owner.companyId, 'memart')).id;
         for (const documentId of [randomUUID(), 'not-a-uuid', foreign]) {
           assertError(
-            await adminPost(suite.t, documentUrl(other.companyId, documentId, 'approve')),
+            await adminPost(suite.t, adminDocumentUrl(other.companyId, documentId, 'approve')),
             404,
             'NOT_FOUND',
           );
           assertError(
-            await adminPost(suite.t, documentUrl(other.companyId, documentId, 'reject'), { reason: 'no' }),
+            await adminPost(suite.t, adminDocumentUrl(other.companyId, documentId, 'reject'), {
+              reason: 'no',
+            }),
             404,
             'NOT_FOUND',
           );
@@ -326,28 +307,28 @@ for (const dialect of DIALECTS) {
     describe('document decisions', () => {
       it('rejects a document only with a reason, and approves one', async () => {
         const partner = await newPartner(suite, 'submitted');
-        const memart = await currentDocumentId(suite, partner.companyId, 'memart');
-        const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
+        const memart = (await currentAdminDocument(suite.t, partner.companyId, 'memart')).id;
+        const cac = (await currentAdminDocument(suite.t, partner.companyId, 'cac_certificate')).id;
         assertError(
-          await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject')),
+          await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject')),
           422,
           'VALIDATION_FAILED',
           { fields: ['reason'] },
         );
         assertError(
-          await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {}),
+          await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject'), {}),
           422,
           'VALIDATION_FAILED',
           { fields: ['reason'] },
         );
         assertError(
-          await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), { reason: '   ' }),
+          await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject'), { reason: '   ' }),
           422,
           'VALIDATION_FAILED',
           { fields: ['reason'] },
         );
         assertError(
-          await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {
+          await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject'), {
             reason: 'r'.repeat(1001),
           }),
           422,
@@ -355,7 +336,7 @@ for (const dialect of DIALECTS) {
           { fields: ['reason'] },
         );
 
-        const rejected = await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {
+        const rejected = await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject'), {
           reason: 'Unsigned MEMART.',
         });
         assert.equal(rejected.status, 200, rejected.text);
@@ -364,7 +345,7 @@ for (const dialect of DIALECTS) {
         assert.equal(rejected.body.data.rejection_reason, 'Unsigned MEMART.');
         assert.ok(!Number.isNaN(Date.parse(rejected.body.data.reviewed_at)));
 
-        const approved = await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'));
+        const approved = await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'approve'));
         assert.equal(approved.status, 200, approved.text);
         assert.equal(approved.body.data.status, 'approved');
         assert.equal(approved.body.data.rejection_reason, null);
@@ -382,11 +363,14 @@ for (const dialect of DIALECTS) {
 
       it('answers 409 to deciding an already-decided document', async () => {
         const partner = await newPartner(suite, 'submitted');
-        const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
-        assert.equal((await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'))).status, 200);
-        const again = await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'));
+        const cac = (await currentAdminDocument(suite.t, partner.companyId, 'cac_certificate')).id;
+        assert.equal(
+          (await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'approve'))).status,
+          200,
+        );
+        const again = await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'approve'));
         assert.equal(again.status, 409, again.text);
-        const flip = await adminPost(suite.t, documentUrl(partner.companyId, cac, 'reject'), {
+        const flip = await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'reject'), {
           reason: 'changed my mind',
         });
         assert.equal(flip.status, 409, flip.text);
@@ -413,12 +397,12 @@ for (const dialect of DIALECTS) {
         );
         const approve = await adminPost(
           suite.t,
-          documentUrl(partner.companyId, first.body.data.id, 'approve'),
+          adminDocumentUrl(partner.companyId, first.body.data.id, 'approve'),
         );
         assert.equal(approve.status, 409, approve.text);
         const reject = await adminPost(
           suite.t,
-          documentUrl(partner.companyId, first.body.data.id, 'reject'),
+          adminDocumentUrl(partner.companyId, first.body.data.id, 'reject'),
           {
             reason: 'old',
           },
@@ -428,10 +412,10 @@ for (const dialect of DIALECTS) {
 
       it('writes a document.reviewed outbox event and an admin audit event for each decision', async () => {
         const partner = await newPartner(suite, 'submitted');
-        const memart = await currentDocumentId(suite, partner.companyId, 'memart');
+        const memart = (await currentAdminDocument(suite.t, partner.companyId, 'memart')).id;
         const response = await adminPost(
           suite.t,
-          documentUrl(partner.companyId, memart, 'reject'),
+          adminDocumentUrl(partner.companyId, memart, 'reject'),
           { reason: 'Blurred.' },
           { 'x-request-id': 'admin-reject-memart-1' },
         );
@@ -472,8 +456,8 @@ for (const dialect of DIALECTS) {
           'documents.valid_id': ['not approved'],
         });
 
-        const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
-        await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'));
+        const cac = (await currentAdminDocument(suite.t, partner.companyId, 'cac_certificate')).id;
+        await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'approve'));
         const partial = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'approve'));
         assertError(partial, 409, 'ONBOARDING_INCOMPLETE');
         assert.deepEqual(Object.keys(partial.body.errors ?? {}).sort(), [
@@ -671,8 +655,8 @@ for (const dialect of DIALECTS) {
       it("lists a company's events with actor, action, target, request id and IP, newest first, paginated", async () => {
         const partner = await newPartner(suite, 'submitted');
         const bystander = await newPartner(suite, 'signed-in');
-        const memart = await currentDocumentId(suite, partner.companyId, 'memart');
-        await adminPost(suite.t, documentUrl(partner.companyId, memart, 'approve'), undefined, {
+        const memart = (await currentAdminDocument(suite.t, partner.companyId, 'memart')).id;
+        await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'approve'), undefined, {
           'x-request-id': 'audit-approve-memart',
         });
         const failedLogin = await suite.t.api.post(LOGIN, {
@@ -766,9 +750,9 @@ for (const dialect of DIALECTS) {
         ['POST', adminPartnerUrl(partner.companyId, 'approve')],
         ['POST', adminPartnerUrl(partner.companyId, 'request-changes'), { reason: 'x' }],
         ['POST', adminPartnerUrl(partner.companyId, 'reject'), { reason: 'x' }],
-        ['POST', documentUrl(partner.companyId, documentId, 'approve')],
-        ['POST', documentUrl(partner.companyId, documentId, 'reject'), { reason: 'x' }],
-        ['GET', documentUrl(partner.companyId, documentId, 'file')],
+        ['POST', adminDocumentUrl(partner.companyId, documentId, 'approve')],
+        ['POST', adminDocumentUrl(partner.companyId, documentId, 'reject'), { reason: 'x' }],
+        ['GET', adminDocumentUrl(partner.companyId, documentId, 'file')],
         ['GET', `${AUDIT_EVENTS}?company_id=${partner.companyId}`],
       ];
       for (const [method, path, body] of requests) {

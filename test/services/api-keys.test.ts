@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { approvePartner } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { customerBody, form, PNG_BYTES, representativeFields } from '../support/factories.js';
 import { completeOnboarding } from '../support/onboarding.js';
 import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
@@ -21,9 +21,6 @@ import {
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
 import { columnsContaining } from '../support/records.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 for (const dialect of DIALECTS) {
   describe(`API keys [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -51,7 +48,7 @@ for (const dialect of DIALECTS) {
       assert.match(data.key, /^sk_sandbox_[A-Za-z0-9_-]{43}$/);
       assert.equal(Buffer.from(data.key.slice('sk_sandbox_'.length), 'base64url').length, 32);
       assert.equal(data.last4, data.key.slice(-4));
-      assert.match(data.created_at, ISO);
+      assert.match(data.created_at, ISO_INSTANT);
 
       const other = await createApiKey(t, a.token, 'sandbox', 'payments-backend');
       assert.notEqual(other.key, data.key);
@@ -145,7 +142,7 @@ for (const dialect of DIALECTS) {
       assert.equal(revoked.status, 200, revoked.text);
       assert.equal(revoked.body.data.id, created.id);
       assert.equal(revoked.body.data.status, 'revoked');
-      assert.match(revoked.body.data.revoked_at, ISO);
+      assert.match(revoked.body.data.revoked_at, ISO_INSTANT);
       assert.ok(!revoked.text.includes(created.key));
 
       assertError(await t.api.get(TEAM, { token: created.key }), 401, 'UNAUTHENTICATED');

@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { nextMillisecond } from '../support/clock.js';
 import { customerBody } from '../support/factories.js';
 import { allPages } from '../support/http.js';
@@ -15,9 +15,6 @@ import {
   transactionsUrl,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 async function openAccount(
   suite: AppContext,
@@ -77,7 +74,7 @@ for (const dialect of DIALECTS) {
         assert.equal(transaction.narration, narration ?? null);
         assert.equal(typeof transaction.reference, 'string');
         assert.ok(transaction.reference.length > 0);
-        assert.match(transaction.created_at, ISO);
+        assert.match(transaction.created_at, ISO_INSTANT);
         assert.equal(after.account_number, account.account_number);
         assert.equal(after.balance_kobo, expected);
         assert.equal(after.balance, expected / 100);

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { DIALECTS, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
+import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { memberBody } from '../support/factories.js';
 import { allPages } from '../support/http.js';
 import { addRepresentative } from '../support/onboarding.js';
@@ -38,8 +38,6 @@ const REQUIRED_ON_UPDATE = [
   'id_file_url',
   'address',
 ];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 const newBvn = (): string => `22${String(randomInt(0, 1_000_000_000)).padStart(9, '0')}`;
 const withoutBvn = (body: Record<string, unknown>) => {
@@ -57,6 +55,10 @@ interface Member {
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
+
+/** The stored team member, straight from the database. */
+const memberRow = (t: Pick<TestApp, 'db'>, id: string) =>
+  t.db.selectFrom('team_members').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
 for (const dialect of DIALECTS) {
   describe(`team members [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -122,7 +124,7 @@ for (const dialect of DIALECTS) {
       assert.equal(member.id_type, 'drivers_license');
       assert.equal(member.id_file_url, body['id_file_url']);
       assert.equal(member.address, body['address']);
-      assert.match(member.created_at, ISO);
+      assert.match(member.created_at, ISO_INSTANT);
       assert.equal(member.updated_at, member.created_at);
 
       const read = await t.api.get(memberUrl(member.id), { token: a.token });
@@ -130,11 +132,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(read.body.data, member);
       const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.token });
 
-      const row = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const row = await memberRow(t, member.id);
       assert.equal(row.partner_id, a.companyId);
       assert.equal(row.bvn_last4, bvn.slice(-4));
       assert.notEqual(row.bvn_encrypted, bvn);
@@ -256,11 +254,7 @@ for (const dialect of DIALECTS) {
 
       const read = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.deepEqual(read.body.data, data);
-      const row = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const row = await memberRow(t, member.id);
       for (const [field, value] of Object.entries(changes))
         assert.equal(row[field as keyof typeof row], value, field);
     });
@@ -278,11 +272,7 @@ for (const dialect of DIALECTS) {
       assert.equal(same.body.data.address, 'Same BVN Street');
       assert.equal(same.body.data.bvn, `*******${bvn.slice(-4)}`);
 
-      const before = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const before = await memberRow(t, member.id);
       const other = newBvn();
       assertError(
         await t.api.put(
@@ -295,22 +285,14 @@ for (const dialect of DIALECTS) {
         409,
         'BVN_IMMUTABLE',
       );
-      const after = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const after = await memberRow(t, member.id);
       assert.deepEqual(after, before);
     });
 
     it('refuses a PUT missing any required field with 422 naming it', async () => {
       const { t } = suite;
       const member = await addMember(a.token);
-      const before = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const before = await memberRow(t, member.id);
       const full = withoutBvn(memberBody({ email: member.email, address: 'Never saved' }));
       for (const field of REQUIRED_ON_UPDATE) {
         const { [field]: _removed, ...body } = full;
@@ -327,11 +309,7 @@ for (const dialect of DIALECTS) {
           { fields: [field] },
         );
       }
-      const after = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const after = await memberRow(t, member.id);
       assert.deepEqual(after, before);
     });
 

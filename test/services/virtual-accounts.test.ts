@@ -3,7 +3,7 @@ import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { nextMillisecond } from '../support/clock.js';
 import { customerBody } from '../support/factories.js';
 import { allPages } from '../support/http.js';
@@ -17,8 +17,6 @@ import {
 } from '../support/paths.js';
 import { columnsContaining } from '../support/records.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const ACCOUNT_FIELDS = [
   'account_name',
   'account_number',
@@ -74,7 +72,7 @@ function assertNewAccount(
     email: String(customer['email']).trim().toLowerCase(),
     phone: customer['phone'],
   });
-  assert.match(account['created_at'], ISO);
+  assert.match(account['created_at'], ISO_INSTANT);
 }
 
 for (const dialect of DIALECTS) {

@@ -23,10 +23,31 @@ export async function partnerRecord(t: Pick<TestApp, 'api'>, companyId: number) 
   return response.body.data;
 }
 
+export interface AdminDocument {
+  id: string;
+  document_type: string;
+  status: string;
+  current: boolean;
+}
+
+/** The operator's view of the partner's current document of `documentType`. */
+export async function currentAdminDocument(
+  t: Pick<TestApp, 'api'>,
+  companyId: number,
+  documentType: string,
+): Promise<AdminDocument> {
+  const record = await partnerRecord(t, companyId);
+  const document = (record.documents as AdminDocument[]).find(
+    (candidate) => candidate.current && candidate.document_type === documentType,
+  );
+  assert.ok(document, `no current ${documentType}`);
+  return document;
+}
+
 /** The operator approves every current document and then the application. */
 export async function approvePartner(t: Pick<TestApp, 'api'>, companyId: number): Promise<void> {
   const record = await partnerRecord(t, companyId);
-  for (const document of record.documents as Array<{ id: string; current: boolean; status: string }>) {
+  for (const document of record.documents as AdminDocument[]) {
     if (!document.current || document.status !== 'pending_review') continue;
     const approved = await adminPost(t, adminDocumentUrl(companyId, document.id, 'approve'));
     assert.equal(approved.status, 200, approved.text);

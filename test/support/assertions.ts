@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import type { ApiResponse } from './http.js';
 
+/** Formats the contract promises: an app-made id, and an ISO-8601 UTC instant (any / exactly millisecond precision). */
+export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+export const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+export const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+
 export interface ErrorExpectation {
   /** Fields `errors` must name, each with a non-empty list of messages. */
   fields?: readonly string[];

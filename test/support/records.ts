@@ -19,6 +19,11 @@ export function auditActions({ db }: HasDb, partnerId: number, action?: string) 
   return query.orderBy('id').execute();
 }
 
+/** The partner's sessions. */
+export function sessionsOf({ db }: HasDb, partnerId: number) {
+  return db.selectFrom('sessions').selectAll().where('partner_id', '=', partnerId).execute();
+}
+
 /** The partner's outbox events, oldest first; only those of `environment` if given. */
 export function outboxEvents({ db }: HasDb, partnerId: number, environment?: Environment) {
   let query = db

@@ -8,7 +8,7 @@ import type { Api, ApiResponse } from './http.js';
 import { listAll } from './http.js';
 import { newPartner, type PartnerKit } from './partners.js';
 import { DELIVERIES, WEBHOOK } from './paths.js';
-import { type HasDb, outboxEvents } from './records.js';
+import { attemptsOf, type HasDb, outboxEvents } from './records.js';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver.js';
 
 /** Worker settings that make retries observable within a test's time budget. */
@@ -57,6 +57,14 @@ export async function subscribedPartner(test: TestContext, app: PartnerKit) {
   const partner = await newPartner(app, 'signed-in');
   await setEndpoint(app.t.api, partner.token, receiver);
   return { partner, receiver };
+}
+
+/** The partner's first event, once its first delivery attempt is recorded. */
+export async function firstAttempt(t: HasDb, partnerId: number) {
+  const [event] = await outboxEvents(t, partnerId);
+  assert.ok(event, `partner ${partnerId} has an event`);
+  const attempt = await until('the first automatic attempt', async () => (await attemptsOf(t, event.id))[0]);
+  return { event, attempt };
 }
 
 /** Waits until none of the partner's events is pending (every one delivered, failed or skipped). */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
-import { until } from '../support/assertions.js';
+import { ISO_MILLIS, UUID, until } from '../support/assertions.js';
 import { TestClock } from '../support/clock.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
@@ -12,6 +12,7 @@ import {
   allDeliveries,
   FAST_WEBHOOKS,
   fakeDns,
+  firstAttempt,
   logLinesWith,
   setEndpoint,
   settled,
@@ -20,8 +21,6 @@ import {
   verifiedPayload,
 } from '../support/webhooks.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TIMEOUT_MS = 1000;
 const RETRY_BASE_MS = 50;
 
@@ -217,7 +216,7 @@ describe('webhook failures', { concurrency: true }, () => {
             Number.isInteger(item.latency_ms) && item.latency_ms >= 0,
             `latency_ms ${item.latency_ms}`,
           );
-          assert.match(item.created_at, ISO);
+          assert.match(item.created_at, ISO_MILLIS);
           assert.equal(item.succeeded, item.status_code === 200);
           assert.equal(item.error, item.succeeded ? null : 'http_500');
         }
@@ -325,11 +324,7 @@ describe('webhook failures', { concurrency: true }, () => {
         receiver.respond = () => 500;
         const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
-        const [event] = await outboxEvents(t, partner.companyId);
-        const automatic = await until(
-          'the automatic attempt',
-          async () => (await attemptsOf(t, event!.id))[0],
-        );
+        const { event, attempt: automatic } = await firstAttempt(t, partner.companyId);
 
         const failedAgain = await t.api.post(retryUrl(automatic.id), undefined, { token: partner.token });
         assert.equal(failedAgain.status, 201, failedAgain.text);
@@ -387,12 +382,8 @@ describe('webhook failures', { concurrency: true }, () => {
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
         await createAccount(t, other.token);
-        const attemptOf = async (companyId: number) => {
-          const [event] = await outboxEvents(t, companyId);
-          return until('the automatic attempt', async () => (await attemptsOf(t, event!.id))[0]);
-        };
-        const mine = await attemptOf(partner.companyId);
-        const theirs = await attemptOf(other.companyId);
+        const { attempt: mine } = await firstAttempt(t, partner.companyId);
+        const { attempt: theirs } = await firstAttempt(t, other.companyId);
         for (let retry = 1; retry <= 10; retry++) {
           const answer = await t.api.post(retryUrl(mine.id), undefined, { token: partner.token });
           assert.equal(answer.status, 201, `retry ${retry}: ${answer.text}`);
@@ -415,11 +406,7 @@ describe('webhook failures', { concurrency: true }, () => {
         const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t, partner.companyId);
-        const automatic = await until(
-          'the automatic attempt',
-          async () => (await attemptsOf(t, event!.id))[0],
-        );
+        const { event, attempt: automatic } = await firstAttempt(t, partner.companyId);
         const target = await new NonHttpServer().start();
         test.after(() => target.stop());
         const closedPort = await freePort();
@@ -512,11 +499,7 @@ describe('webhook failures', { concurrency: true }, () => {
         const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t, partner.companyId);
-        const [first] = await until('the first automatic attempt', async () => {
-          const attempts = await attemptsOf(t, event!.id);
-          return attempts.length === 1 && attempts;
-        });
+        const { event, attempt: first } = await firstAttempt(t, partner.companyId);
         const manual = await t.api.post(retryUrl(first!.id), undefined, { token: partner.token });
         assert.equal(manual.status, 201, manual.text);
         assert.equal(manual.body.data.attempt, 2);
@@ -542,11 +525,7 @@ describe('webhook failures', { concurrency: true }, () => {
         const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
         await createAccount(t, partner.token);
-        const [event] = await outboxEvents(t, partner.companyId);
-        const [first] = await until('the first automatic attempt', async () => {
-          const attempts = await attemptsOf(t, event!.id);
-          return attempts.length === 1 && attempts;
-        });
+        const { event, attempt: first } = await firstAttempt(t, partner.companyId);
 
         // The next automatic attempt hangs for a while and fails; the manual retry meanwhile succeeds.
         receiver.respond = () => {

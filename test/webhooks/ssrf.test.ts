@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { checkDestination, DeliveryError, postJson } from '../../src/modules/webhooks/sender.js';
 import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
-import { DIALECTS, useApp } from '../support/app.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { until } from '../support/assertions.js';
 import type { Api } from '../support/http.js';
 import { createAccount, newPartner } from '../support/partners.js';
@@ -326,6 +326,21 @@ const PRIVATE_URLS = (scheme: 'http' | 'https') => [
   `${scheme}://[fec0::1]/hooks`,
 ];
 
+/** The delivery log's attempt for virtual_account.created, once there, refused before any connection. */
+async function refusedAttempt(t: Pick<TestApp, 'api'>, token: string, environment: string) {
+  const attempt = await until(`a refused ${environment} attempt`, async () => {
+    const log = await t.api.get(DELIVERIES, { token });
+    return log.body.data.items.find(
+      (item: { event_type: string }) => item.event_type === 'virtual_account.created',
+    );
+  });
+  assert.equal(attempt.succeeded, false);
+  assert.equal(attempt.status_code, null);
+  assert.equal(attempt.latency_ms, 0);
+  assert.equal(attempt.error, 'destination_not_allowed');
+  return attempt;
+}
+
 for (const dialect of DIALECTS) {
   describe(`SSRF guard over HTTP, WEBHOOK_ALLOW_PRIVATE=false [${dialect.name}]`, {
     skip: dialect.skip,
@@ -392,16 +407,7 @@ for (const dialect of DIALECTS) {
       assert.equal(set.status, 201, set.text);
       assert.equal(lookups.length, 1);
       await createAccount(t, partner.liveToken);
-      const attempt = await until('a refused live attempt', async () => {
-        const log = await t.api.get(DELIVERIES, { token: partner.liveToken });
-        return log.body.data.items.find(
-          (item: { event_type: string }) => item.event_type === 'virtual_account.created',
-        );
-      });
-      assert.equal(attempt.succeeded, false);
-      assert.equal(attempt.status_code, null);
-      assert.equal(attempt.latency_ms, 0);
-      assert.equal(attempt.error, 'destination_not_allowed');
+      const attempt = await refusedAttempt(t, partner.liveToken, 'live');
       assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
       const logged = logLinesWith(t, attempt.event_id).filter((line) => line.includes('127.0.0.1'));
       assert.ok(logged.length > 0, 'the server log keeps the resolved address for the operator');
@@ -444,16 +450,7 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(set.status, 201, set.text);
       await createAccount(t, partner.token);
-      const attempt = await until('a refused sandbox attempt', async () => {
-        const log = await t.api.get(DELIVERIES, { token: partner.token });
-        return log.body.data.items.find(
-          (item: { event_type: string }) => item.event_type === 'virtual_account.created',
-        );
-      });
-      assert.equal(attempt.succeeded, false);
-      assert.equal(attempt.status_code, null);
-      assert.equal(attempt.latency_ms, 0);
-      assert.equal(attempt.error, 'destination_not_allowed');
+      const attempt = await refusedAttempt(t, partner.token, 'sandbox');
 
       const retried = await t.api.post(retryUrl(attempt.id), undefined, { token: partner.token });
       assert.equal(retried.status, 201, retried.text);
