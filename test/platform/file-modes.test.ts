@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
-import { until } from '../support/assertions.js';
 import { form, PDF_BYTES, registration } from '../support/factories.js';
 import { DOCUMENTS, LOGIN, REGISTER, VERIFY_OTP } from '../support/paths.js';
+import { codeIn, outboxMail } from '../support/smtp-sink.js';
 
 /**
  * Everything under DATA_DIR is private to the service's user: directories 0700, files 0600 (the
@@ -56,15 +56,7 @@ for (const dialect of DIALECTS) {
     async function exercise(instance: Awaited<ReturnType<typeof startApp>>): Promise<void> {
       const body = registration();
       assert.equal((await instance.api.post(REGISTER, body)).status, 201);
-      const outbox = path.join(dataDir, 'outbox');
-      const mail = await until('the outbox e-mail', () =>
-        existsSync(outbox)
-          ? readdirSync(outbox)
-              .map((name) => readFileSync(path.join(outbox, name), 'utf8'))
-              .find((text) => text.includes(body.email))
-          : undefined,
-      );
-      const otp = /verification code is (\d{6})/.exec(mail)?.[1];
+      const otp = codeIn((await outboxMail(dataDir, body.email)).text);
       const verified = await instance.api.post(VERIFY_OTP, {
         email: body.email,
         otp,

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -16,7 +16,7 @@ import {
   spawnServer,
   waitUntilReady,
 } from '../support/server-process.js';
-import { freePort } from '../support/smtp-sink.js';
+import { codeIn as codeInMail, freePort, outboxMail } from '../support/smtp-sink.js';
 
 const START_TIMEOUT_MS = 30_000;
 
@@ -26,25 +26,10 @@ function databaseEnv(dialect: DialectName, database: TestDatabase): Record<strin
   return { DATA_DIR: database.dataDir, DATABASE_URL: childDatabaseUrl(database) };
 }
 
-/** The outbox .eml addressed to `email`, once written. */
-async function outboxMail(dataDir: string, email: string): Promise<{ file: string; text: string }> {
-  const dir = path.join(dataDir, 'outbox');
-  let found: { file: string; text: string } | undefined;
-  await until(`an outbox e-mail to ${email}`, () => {
-    if (!existsSync(dir)) return false;
-    for (const name of readdirSync(dir)) {
-      const text = readFileSync(path.join(dir, name), 'utf8');
-      if (text.includes(email)) found = { file: path.join(dir, name), text };
-    }
-    return found !== undefined;
-  });
-  return found!;
-}
-
 const codeIn = (text: string): string => {
-  const match = /verification code is (\d{6})/.exec(text);
-  assert.ok(match?.[1], `no code in: ${text}`);
-  return match[1];
+  const code = codeInMail(text);
+  assert.ok(code, `no code in: ${text}`);
+  return code;
 };
 
 for (const dialect of DIALECTS) {

@@ -2,25 +2,21 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { adminHeaders } from '../admin.js';
+import { type AdminDocument, adminPost, partnerRecord } from '../admin.js';
 import { createTestApp, type DialectName, TEST_ADMIN_KEY, type TestApp } from '../app.js';
-import { form, PDF_BYTES, PNG_BYTES, registration, representativeFields, uniqueEmail } from '../factories.js';
-import { completeOnboarding } from '../onboarding.js';
-import { newPartner, type PartnerAt, signIn } from '../partners.js';
+import { until } from '../assertions.js';
+import { customerBody, memberBody, PDF_BYTES, uniqueEmail } from '../factories.js';
+import { completeOnboarding, postDocument, postRepresentative } from '../onboarding.js';
+import { createApiKey, newPartner, type PartnerAt, signIn } from '../partners.js';
 import {
-  API_KEYS,
   adminDocumentUrl,
-  adminPartnerUrl,
   apiKeyUrl,
   BUSINESS_INFO,
   CREATE_ACCOUNT,
   creditUrl,
   DELIVERIES,
-  DOCUMENTS,
   LOGOUT,
   OPENAPI,
-  REGISTER,
-  REPRESENTATIVE,
   SUBMIT,
   TEAM,
   WEBHOOK,
@@ -180,15 +176,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Login Ltd' }),
       newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Logout Ltd' }),
     ]);
-    const unverified = registration({ email: uniqueEmail('unverified') });
-    await expectStatus(t.api.post(REGISTER, unverified), [201], 'register unverified');
-    const unverifiedId = (
-      await t.db
-        .selectFrom('partners')
-        .select('id')
-        .where('email', '=', unverified.email)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const unverified = await newPartner({ t }, 'registered', { email: uniqueEmail('unverified') });
 
     // Main partner: profile, representative (KYC passes, so team members can be added), documents.
     const mainBvn = '22123456789';
@@ -206,37 +194,17 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       [200],
       'main profile',
     );
-    await expectStatus(
-      t.api.request('POST', REPRESENTATIVE, {
-        token,
-        body: form(representativeFields({ bvn: mainBvn }), {
-          id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' },
-        }),
-      }),
-      [201],
-      'main representative',
-    );
+    await expectStatus(postRepresentative(t, token, { bvn: mainBvn }), [201], 'main representative');
     for (const [fields, files] of [
       [{ document_type: 'cac_certificate' }, { file: { bytes: PDF_BYTES, name: 'cac.pdf' } }],
       [{ document_type: 'other', file_url: 'https://files.fuzz.ng/other.pdf' }, {}],
     ] as const) {
-      const body = await expectStatus(
-        t.api.request('POST', DOCUMENTS, { token, body: form(fields, files) }),
-        [201],
-        'main document',
-      );
+      const body = await expectStatus(postDocument(t, token, fields, files), [201], 'main document');
       pools.add('document', (body.data as { id: string }).id);
     }
 
     // Credentials: the sandbox API key the fuzzer uses, two it may revoke, one already revoked.
-    const keyFor = async (partnerToken: string, name: string) =>
-      (
-        await expectStatus(
-          t.api.post(API_KEYS, { name, environment: 'sandbox' }, { token: partnerToken }),
-          [201],
-          'create API key',
-        )
-      ).data as { id: string; key: string };
+    const keyFor = (partnerToken: string, name: string) => createApiKey(t, partnerToken, 'sandbox', name);
     const credentialKey = await keyFor(token, 'fuzz-credential');
     for (const name of ['fuzz-revocable-1', 'fuzz-revocable-2'])
       pools.add('apiKey', (await keyFor(token, name)).id);
@@ -257,19 +225,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       expectStatus(
         t.api.post(
           TEAM,
-          {
-            first_name: 'Chidi',
-            last_name: 'Okafor',
-            email,
-            phone: '+2348020000000',
-            dob: '1990-06-01',
-            gender: 'male',
-            designation: 'compliance_officer',
-            bvn: '22234567890',
-            id_type: 'drivers_license',
-            id_file_url: 'https://files.fuzz.ng/ids/chidi.pdf',
-            address: '4 Broad Street, Lagos',
-          },
+          memberBody({ email, bvn: '22234567890', id_file_url: 'https://files.fuzz.ng/ids/chidi.pdf' }),
           { token: partnerToken },
         ),
         [201],
@@ -277,11 +233,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       );
     const account = (partnerToken: string, email: string) =>
       expectStatus(
-        t.api.post(
-          CREATE_ACCOUNT,
-          { first_name: 'Tunde', last_name: 'Bakare', email, phone: '+2348090000000' },
-          { token: partnerToken },
-        ),
+        t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: partnerToken }),
         [201],
         'virtual account',
       );
@@ -305,12 +257,8 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
 
     // Admin target: submitted for review, its documents the operator's document ids.
     await expectStatus(t.api.post(SUBMIT, undefined, { token: adminToken }), [200], 'submit');
-    const record = (await expectStatus(
-      t.api.get(adminPartnerUrl(adminTarget.companyId), { headers: adminHeaders }),
-      [200],
-      'admin record',
-    )) as { data: { documents: Array<{ id: string }> } };
-    for (const document of record.data.documents) {
+    const record = await partnerRecord(t, adminTarget.companyId);
+    for (const document of record.documents as AdminDocument[]) {
       pools.add('adminTargetDocument', document.id, 'adminTarget');
       pools.add('document', document.id, 'adminTarget');
     }
@@ -327,21 +275,19 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       [token, 'main'],
       [adminToken, 'adminTarget'],
     ] as const) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const list = await t.api.get(DELIVERIES, {
-          token: partnerToken,
-        });
-        const items = (list.body.data?.items ?? []) as Array<{ id: string; event_id: string }>;
-        if (items.length > 0) {
-          for (const item of items) {
-            pools.add('delivery', item.id, owner);
-            pools.add('eventId', item.event_id, owner);
-          }
-          break;
-        }
-        assert.ok(Date.now() < deadline, `fuzz setup: no webhook delivery within 10 s: ${list.text}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      const items = await until(
+        `fuzz setup: a webhook delivery of ${owner}`,
+        async () => {
+          const list = await t.api.get(DELIVERIES, { token: partnerToken });
+          const found = (list.body.data?.items ?? []) as Array<{ id: string; event_id: string }>;
+          return found.length > 0 && found;
+        },
+        10_000,
+        100,
+      );
+      for (const item of items) {
+        pools.add('delivery', item.id, owner);
+        pools.add('eventId', item.event_id, owner);
       }
     }
 
@@ -375,38 +321,26 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
         adminTarget.companyId,
         loginPartner.companyId,
         logoutPartner.companyId,
-        unverifiedId,
+        unverified.companyId,
       ],
       receiverUrl: receiver.url,
       freshSession: () => signIn(t, logoutPartner),
-      latestOtp: (email) => {
-        const mails = sink.mailsTo(email);
-        for (let index = mails.length - 1; index >= 0; index -= 1) {
-          const match = /verification code is (\d{6})/.exec(mails[index]!.raw);
-          if (match?.[1]) return match[1];
-        }
-        return undefined;
-      },
+      latestOtp: (email) => sink.latestCode(email),
       freshReviewTarget: async ({ approveDocuments }) => {
         const partner = await newPartner({ t, sink }, 'submitted', {
           business_name: 'Fuzz Fresh Review Ltd',
         });
-        const fresh = (await expectStatus(
-          t.api.get(adminPartnerUrl(partner.companyId), { headers: adminHeaders }),
-          [200],
-          'fresh target record',
-        )) as { data: { documents: Array<{ id: string }> } };
+        const fresh = await partnerRecord(t, partner.companyId);
+        const documents = fresh.documents as AdminDocument[];
         pools.replace('adminTargetCompany', [{ value: String(partner.companyId), owner: 'adminTarget' }]);
         pools.replace(
           'adminTargetDocument',
-          fresh.data.documents.map((document) => ({ value: document.id, owner: 'adminTarget' })),
+          documents.map((document) => ({ value: document.id, owner: 'adminTarget' })),
         );
         if (approveDocuments) {
-          for (const document of fresh.data.documents) {
+          for (const document of documents) {
             await expectStatus(
-              t.api.post(adminDocumentUrl(partner.companyId, document.id, 'approve'), undefined, {
-                headers: adminHeaders,
-              }),
+              adminPost(t, adminDocumentUrl(partner.companyId, document.id, 'approve')),
               [200],
               'approve fresh document',
             );
