@@ -80,7 +80,7 @@ type FieldsAt<S extends PartnerStage> = S extends 'registered' | 'verified'
       ? LiveFields
       : 'token';
 
-/** The partner as `partner(…, stage)` returns it: the fields of that stage are certain. */
+/** The partner as `newPartner(…, stage)` returns it: the fields of that stage are certain. */
 export type PartnerAt<S extends PartnerStage> = Partner & Required<Pick<Partner, FieldsAt<S>>>;
 
 /** What making a partner needs: the app to talk to and, past `registered`, the SMTP sink its codes go to. */
@@ -172,7 +172,7 @@ export async function signIn(
   return token;
 }
 
-export async function switchEnvironment(
+async function switchEnvironment(
   t: Pick<TestApp, 'api'>,
   token: string,
   environment: Environment,
