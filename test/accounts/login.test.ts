@@ -118,7 +118,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('verifies argon2id hashes made by the previous binding (the argon2 package), so no user must reset', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const previous = await argon2.hash(account.password, {
         type: argon2.argon2id,
         memoryCost: 19456,
