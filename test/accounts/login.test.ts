@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import { DIALECTS, useApp } from '../support/app.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';
@@ -17,6 +17,17 @@ const median = (values: number[]): number => {
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
+
+/** Stores, as the partner's password hash, what the argon2 package made of `password` with the earlier settings. */
+async function storeArgon2PackageHash(t: Pick<TestApp, 'db'>, partnerId: number, password: string) {
+  const hash = await argon2.hash(password, {
+    type: argon2.argon2id,
+    memoryCost: 19456,
+    timeCost: 2,
+    parallelism: 1,
+  });
+  await t.db.updateTable('partners').set({ password_hash: hash }).where('id', '=', partnerId).execute();
+}
 
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/login [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -119,17 +130,7 @@ for (const dialect of DIALECTS) {
 
     it('verifies argon2id hashes made by the previous binding (the argon2 package), so no user must reset', async () => {
       const account = await newPartner(ctx, 'verified');
-      const previous = await argon2.hash(account.password, {
-        type: argon2.argon2id,
-        memoryCost: 19456,
-        timeCost: 2,
-        parallelism: 1,
-      });
-      await ctx.t.db
-        .updateTable('partners')
-        .set({ password_hash: previous })
-        .where('id', '=', account.companyId)
-        .execute();
+      await storeArgon2PackageHash(ctx.t, account.companyId, account.password);
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assert.equal(response.status, 200, response.text);
       assertError(
@@ -143,17 +144,7 @@ for (const dialect of DIALECTS) {
       const typed = 'Cafe\u0301-Ledger-Sunrise-99';
       const account = await newPartner(ctx, 'verified');
       // An argon2id hash of the raw (not normalised) text, as stored before NFKC was introduced.
-      const legacy = await argon2.hash(typed, {
-        type: argon2.argon2id,
-        memoryCost: 19456,
-        timeCost: 2,
-        parallelism: 1,
-      });
-      await ctx.t.db
-        .updateTable('partners')
-        .set({ password_hash: legacy })
-        .where('id', '=', account.companyId)
-        .execute();
+      await storeArgon2PackageHash(ctx.t, account.companyId, typed);
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: typed });
       assert.equal(response.status, 200, response.text);
     });
