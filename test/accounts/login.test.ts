@@ -3,18 +3,12 @@ import { createHash } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import {
-  assertError,
-  assertFieldError,
-  auditActions,
-  LOGIN,
-  register,
-  retryAfterSeconds,
-  useAppWithSink,
-  verifiedAccount,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
+import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
+import { LOGIN } from '../support/paths.js';
+import { auditActions, sessionsOf } from '../support/records.js';
 
 const LOCK_WINDOW_MS = 15 * 60 * 1000;
 
@@ -24,12 +18,23 @@ const median = (values: number[]): number => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
+/** Stores, as the partner's password hash, what the argon2 package made of `password` with the earlier settings. */
+async function storeArgon2PackageHash(t: Pick<TestApp, 'db'>, partnerId: number, password: string) {
+  const hash = await argon2.hash(password, {
+    type: argon2.argon2id,
+    memoryCost: 19456,
+    timeCost: 2,
+    parallelism: 1,
+  });
+  await t.db.updateTable('partners').set({ password_hash: hash }).where('id', '=', partnerId).execute();
+}
+
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/login [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('returns 200 {token, token_type: "Bearer", expires_in: 7200, environment: "sandbox"}', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.status, 'success');
@@ -49,14 +54,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('stores only the SHA-256 hash of the session token', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       const token: string = response.body.data.token;
-      const sessions = await ctx.t.db
-        .selectFrom('sessions')
-        .selectAll()
-        .where('partner_id', '=', account.companyId)
-        .execute();
+      const sessions = await sessionsOf(ctx.t, account.companyId);
       assert.equal(sessions.length, 1);
       const session = sessions[0]!;
       const digests = (['hex', 'base64', 'base64url'] as const).map((encoding) =>
@@ -72,7 +73,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts the e-mail in another letter case with surrounding whitespace', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const response = await ctx.t.api.post(LOGIN, {
         email: ` ${account.email.toUpperCase()} `,
         password: account.password,
@@ -81,7 +82,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns 401 INVALID_CREDENTIALS with an identical body for an unknown e-mail and a wrong password', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const wrongPassword = await ctx.t.api.post(LOGIN, {
         email: account.email,
         password: 'Not-The-Password-1',
@@ -99,7 +100,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('treats the password as case- and whitespace-sensitive', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       for (const password of [
         account.password.toUpperCase(),
         ` ${account.password}`,
@@ -112,7 +113,7 @@ for (const dialect of DIALECTS) {
 
     it('treats a password as its Unicode NFKC form: composed and decomposed accents, full-width digits are one password', async () => {
       const typed = 'Caf\u00e9-Ledger-Sunrise-\uff14\uff12';
-      const account = await verifiedAccount(ctx.t, ctx.sink, {
+      const account = await newPartner(ctx, 'verified', {
         password: typed,
         password_confirmation: typed,
       });
@@ -128,18 +129,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('verifies argon2id hashes made by the previous binding (the argon2 package), so no user must reset', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
-      const previous = await argon2.hash(account.password, {
-        type: argon2.argon2id,
-        memoryCost: 19456,
-        timeCost: 2,
-        parallelism: 1,
-      });
-      await ctx.t.db
-        .updateTable('partners')
-        .set({ password_hash: previous })
-        .where('id', '=', account.companyId)
-        .execute();
+      const account = await newPartner(ctx, 'verified');
+      await storeArgon2PackageHash(ctx.t, account.companyId, account.password);
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assert.equal(response.status, 200, response.text);
       assertError(
@@ -151,37 +142,23 @@ for (const dialect of DIALECTS) {
 
     it('still accepts a password hashed before normalisation, as it was typed', async () => {
       const typed = 'Cafe\u0301-Ledger-Sunrise-99';
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       // An argon2id hash of the raw (not normalised) text, as stored before NFKC was introduced.
-      const legacy = await argon2.hash(typed, {
-        type: argon2.argon2id,
-        memoryCost: 19456,
-        timeCost: 2,
-        parallelism: 1,
-      });
-      await ctx.t.db
-        .updateTable('partners')
-        .set({ password_hash: legacy })
-        .where('id', '=', account.companyId)
-        .execute();
+      await storeArgon2PackageHash(ctx.t, account.companyId, typed);
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: typed });
       assert.equal(response.status, 200, response.text);
     });
 
     it('returns 403 ACCOUNT_NOT_VERIFIED for an unverified account with the right password', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assertError(response, 403, 'ACCOUNT_NOT_VERIFIED');
-      const sessions = await ctx.t.db
-        .selectFrom('sessions')
-        .select('id')
-        .where('partner_id', '=', account.companyId)
-        .execute();
+      const sessions = await sessionsOf(ctx.t, account.companyId);
       assert.equal(sessions.length, 0);
     });
 
     it('returns 401 INVALID_CREDENTIALS for an unverified account with a wrong password', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const response = await ctx.t.api.post(LOGIN, { email: account.email, password: 'Not-The-Password-1' });
       assertError(response, 401, 'INVALID_CREDENTIALS');
     });
@@ -200,12 +177,12 @@ for (const dialect of DIALECTS) {
       ];
       for (const [field, body] of cases) {
         const response = await ctx.t.api.post(LOGIN, body);
-        assertFieldError(response, field);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
       }
     });
 
     it('records audit events for a successful and a failed login', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       await ctx.t.api.post(LOGIN, { email: account.email, password: 'Not-The-Password-1' });
       const ok = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assert.equal(ok.status, 200);
@@ -221,7 +198,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('still lets the right password in after 9 failures', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       for (let i = 0; i < 9; i++) {
         const response = await ctx.t.api.post(LOGIN, {
           email: account.email,
@@ -234,7 +211,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('locks the e-mail for 15 minutes after 10 failures: 429 RATE_LIMITED with Retry-After, even with the right password', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       for (let i = 0; i < 10; i++) {
         const response = await ctx.t.api.post(LOGIN, {
           email: account.email,
@@ -276,7 +253,7 @@ for (const dialect of DIALECTS) {
       assertError(locked, 429, 'RATE_LIMITED');
       assert.ok(retryAfterSeconds(locked) <= 900);
 
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const other = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       assert.equal(other.status, 200, other.text);
 
@@ -286,7 +263,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('compares at most 10 passwords when 20 wrong logins for one e-mail arrive at once', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const responses = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
           ctx.t.api.post(LOGIN, { email: account.email, password: `Wrong-Password-${i}` }),
@@ -299,7 +276,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('takes about as long for an unknown e-mail as for a wrong password', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const timed = async (body: Record<string, unknown>) => {
         const started = performance.now();
         const response = await ctx.t.api.post(LOGIN, body);

@@ -1,24 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError, retryAfterSeconds } from '../support/assertions.js';
+import { STRONG_PASSWORD, uniqueEmail, wrongCode } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
 import {
-  assertError,
-  assertFieldError,
-  auditActions,
   BUSINESS_INFO,
+  FORGOT_PASSWORD,
   LOGIN,
-  register,
-  retryAfterSeconds,
-  useAppWithSink,
+  REGISTER,
+  RESET_PASSWORD,
   VERIFY_OTP,
-  verifiedAccount,
-  wrongCode,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
-import { STRONG_PASSWORD, uniqueEmail } from '../support/factories.js';
-import { V1 } from '../support/http.js';
+} from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
-const FORGOT = `${V1}/client/onboarding/password/forgot`;
-const RESET = `${V1}/client/onboarding/password/reset`;
 const NEW_PASSWORD = 'Harmattan-Ledger-Dawn-77';
 
 const resetBody = (email: string, otp: string, password = NEW_PASSWORD) => ({
@@ -30,15 +25,15 @@ const resetBody = (email: string, otp: string, password = NEW_PASSWORD) => ({
 
 for (const dialect of DIALECTS) {
   describe(`password recovery [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('answers forgot with the same 200 for unknown, unverified and verified addresses, mailing only real accounts', async () => {
-      const unverified = await register(ctx.t);
-      const verified = await verifiedAccount(ctx.t, ctx.sink);
+      const unverified = await newPartner(ctx, 'registered');
+      const verified = await newPartner(ctx, 'verified');
       const unknown = uniqueEmail('nobody');
       const bodies = [];
       for (const email of [unknown, unverified.email, verified.email]) {
-        const response = await ctx.t.api.post(FORGOT, { email });
+        const response = await ctx.t.api.post(FORGOT_PASSWORD, { email });
         assert.equal(response.status, 200, response.text);
         bodies.push(response.body);
       }
@@ -51,14 +46,14 @@ for (const dialect of DIALECTS) {
     });
 
     it('sets the new password, revokes every session and records it in the audit trail', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const login = await ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       const oldToken = login.body.data.token as string;
       assert.equal((await ctx.t.api.get(BUSINESS_INFO, { token: oldToken })).status, 200);
 
-      assert.equal((await ctx.t.api.post(FORGOT, { email: account.email })).status, 200);
+      assert.equal((await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email })).status, 200);
       const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
-      const reset = await ctx.t.api.post(RESET, resetBody(account.email, code));
+      const reset = await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code));
       assert.equal(reset.status, 200, reset.text);
       assert.equal(reset.body.status, 'success');
 
@@ -75,12 +70,12 @@ for (const dialect of DIALECTS) {
       assert.equal(JSON.parse(events[0]!.metadata ?? '{}').sessions_revoked, 1);
 
       // The code is single use.
-      assertError(await ctx.t.api.post(RESET, resetBody(account.email, code)), 422, 'OTP_INVALID');
+      assertError(await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code)), 422, 'OTP_INVALID');
     });
 
     it('takes a squatted address back: the owner resets, the account becomes theirs and verified, the squatter is locked out', async () => {
       const victim = uniqueEmail('victim');
-      const squatter = await register(ctx.t, {
+      const squatter = await newPartner(ctx, 'registered', {
         email: victim,
         password: 'Squatter-Owns-This-1',
         password_confirmation: 'Squatter-Owns-This-1',
@@ -91,19 +86,21 @@ for (const dialect of DIALECTS) {
         'ACCOUNT_NOT_VERIFIED',
       );
       // The owner cannot register (taken) but can recover the address.
-      assertFieldError(
-        await ctx.t.api.post(`${V1}/client/onboarding/register`, {
+      assertError(
+        await ctx.t.api.post(REGISTER, {
           business_name: 'Real Owner Ltd',
           email: victim,
           password: STRONG_PASSWORD,
           password_confirmation: STRONG_PASSWORD,
           phone: '+2348031234567',
         }),
-        'email',
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['email'] },
       );
-      assert.equal((await ctx.t.api.post(FORGOT, { email: victim })).status, 200);
+      assert.equal((await ctx.t.api.post(FORGOT_PASSWORD, { email: victim })).status, 200);
       const code = await ctx.sink.otpFor(victim, 2, 'password reset');
-      assert.equal((await ctx.t.api.post(RESET, resetBody(victim, code))).status, 200);
+      assert.equal((await ctx.t.api.post(RESET_PASSWORD, resetBody(victim, code))).status, 200);
 
       assertError(
         await ctx.t.api.post(LOGIN, { email: victim, password: 'Squatter-Owns-This-1' }),
@@ -127,19 +124,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('checks the new password before the code: a refused password uses up no guess', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
-      await ctx.t.api.post(FORGOT, { email: account.email });
+      const account = await newPartner(ctx, 'verified');
+      await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
       const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
-      assertFieldError(
-        await ctx.t.api.post(RESET, resetBody(account.email, wrongCode(code), 'password123')),
-        'password',
+      assertError(
+        await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, wrongCode(code), 'password123')),
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['password'] },
       );
-      assertFieldError(
-        await ctx.t.api.post(RESET, {
+      assertError(
+        await ctx.t.api.post(RESET_PASSWORD, {
           ...resetBody(account.email, code),
           password_confirmation: 'something-else-9',
         }),
-        'password_confirmation',
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['password_confirmation'] },
       );
       const row = await ctx.t.db
         .selectFrom('one_time_codes')
@@ -148,34 +149,38 @@ for (const dialect of DIALECTS) {
         .where('purpose', '=', 'reset')
         .executeTakeFirstOrThrow();
       assert.equal(row.attempts, 0);
-      assert.equal((await ctx.t.api.post(RESET, resetBody(account.email, code))).status, 200);
+      assert.equal((await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code))).status, 200);
     });
 
     it('kills a reset code after 5 wrong guesses and answers an expired one with OTP_EXPIRED', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
-      await ctx.t.api.post(FORGOT, { email: account.email });
+      const account = await newPartner(ctx, 'verified');
+      await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
       const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
       for (let guess = 1; guess <= 5; guess++) {
         assertError(
-          await ctx.t.api.post(RESET, resetBody(account.email, wrongCode(code, guess))),
+          await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, wrongCode(code, guess))),
           422,
           'OTP_INVALID',
         );
       }
-      assertError(await ctx.t.api.post(RESET, resetBody(account.email, code)), 429, 'OTP_ATTEMPTS_EXCEEDED');
+      assertError(
+        await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code)),
+        429,
+        'OTP_ATTEMPTS_EXCEEDED',
+      );
 
       ctx.t.clock.advance(61_000);
-      await ctx.t.api.post(FORGOT, { email: account.email });
+      await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
       const second = await ctx.sink.otpFor(account.email, 3, 'password reset');
       ctx.t.clock.advance(10 * 60_000 + 1);
-      assertError(await ctx.t.api.post(RESET, resetBody(account.email, second)), 422, 'OTP_EXPIRED');
+      assertError(await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, second)), 422, 'OTP_EXPIRED');
     });
 
     it('answers an unknown address exactly like a registered one, 6th wrong code included', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const unknown = uniqueEmail('nobody');
-      await ctx.t.api.post(FORGOT, { email: account.email });
-      await ctx.t.api.post(FORGOT, { email: unknown });
+      await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
+      await ctx.t.api.post(FORGOT_PASSWORD, { email: unknown });
       const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
       const answers = { known: [] as string[], unknown: [] as string[] };
       for (let guess = 1; guess <= 6; guess++) {
@@ -183,7 +188,7 @@ for (const dialect of DIALECTS) {
           ['known', account.email],
           ['unknown', unknown],
         ] as const) {
-          const response = await ctx.t.api.post(RESET, resetBody(email, wrongCode(code, guess)));
+          const response = await ctx.t.api.post(RESET_PASSWORD, resetBody(email, wrongCode(code, guess)));
           answers[who].push(`${response.status} ${response.body.error_code} ${response.body.message}`);
         }
       }
@@ -193,9 +198,9 @@ for (const dialect of DIALECTS) {
     });
 
     it('allows one forgot request a minute per address, known or not (429 with Retry-After)', async () => {
-      for (const email of [(await verifiedAccount(ctx.t, ctx.sink)).email, uniqueEmail('nobody')]) {
-        assert.equal((await ctx.t.api.post(FORGOT, { email })).status, 200);
-        const again = await ctx.t.api.post(FORGOT, { email });
+      for (const email of [(await newPartner(ctx, 'verified')).email, uniqueEmail('nobody')]) {
+        assert.equal((await ctx.t.api.post(FORGOT_PASSWORD, { email })).status, 200);
+        const again = await ctx.t.api.post(FORGOT_PASSWORD, { email });
         assertError(again, 429, 'RATE_LIMITED');
         assert.ok(retryAfterSeconds(again) <= 60);
       }

@@ -2,19 +2,12 @@ import assert from 'node:assert/strict';
 import { createHash, createHmac } from 'node:crypto';
 import { describe, it } from 'node:test';
 import argon2 from 'argon2';
-import {
-  assertError,
-  assertFieldError,
-  auditActions,
-  LOGIN,
-  REGISTER,
-  randomPassword,
-  register,
-  registerWithOtp,
-  useAppWithSink,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
-import { registration, uniqueEmail } from '../support/factories.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { randomPassword, registration, uniqueEmail } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
+import { LOGIN, REGISTER } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const FIELDS = ['business_name', 'email', 'password', 'password_confirmation', 'phone'] as const;
 /** Fields whose validity does not depend on another field. */
@@ -30,7 +23,7 @@ const WRONG_TYPES: Array<[string, unknown]> = [
 
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/register [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('returns 201 with data {company_id, email} and stores the account unverified', async () => {
       const body = registration();
@@ -83,7 +76,7 @@ for (const dialect of DIALECTS) {
           if (value === undefined) delete body[field];
           else body[field] = value;
           const response = await ctx.t.api.post(REGISTER, body);
-          assertFieldError(response, field);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
           for (const other of INDEPENDENT) {
             if (other !== field) assert.equal(response.body.errors?.[other], undefined, response.text);
           }
@@ -94,7 +87,7 @@ for (const dialect of DIALECTS) {
         for (const [label, value] of WRONG_TYPES) {
           const response = await ctx.t.api.post(REGISTER, registration({ [field]: value }));
           assert.equal(response.status, 422, `${field} as ${label}: ${response.text}`);
-          assertFieldError(response, field);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
         }
       });
 
@@ -105,7 +98,7 @@ for (const dialect of DIALECTS) {
         if (field === 'password') body['password_confirmation'] = body[field];
         if (field === 'password_confirmation') body['password'] = body[field];
         const response = await ctx.t.api.post(REGISTER, body);
-        assertFieldError(response, field);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
       });
     }
 
@@ -129,7 +122,7 @@ for (const dialect of DIALECTS) {
       assert.equal(row.business_name, 'é'.repeat(191));
 
       const tooLong = await ctx.t.api.post(REGISTER, registration({ business_name: 'B'.repeat(192) }));
-      assertFieldError(tooLong, 'business_name');
+      assertError(tooLong, 422, 'VALIDATION_FAILED', { fields: ['business_name'] });
     });
 
     it('refuses a 7-character password and accepts 8 and 128 characters', async () => {
@@ -138,7 +131,7 @@ for (const dialect of DIALECTS) {
         REGISTER,
         registration({ password: seven, password_confirmation: seven }),
       );
-      assertFieldError(short, 'password');
+      assertError(short, 422, 'VALIDATION_FAILED', { fields: ['password'] });
 
       for (const length of [8, 128]) {
         const password = randomPassword(length);
@@ -159,7 +152,7 @@ for (const dialect of DIALECTS) {
         REGISTER,
         registration({ password, password_confirmation: password }),
       );
-      assertFieldError(response, 'password');
+      assertError(response, 422, 'VALIDATION_FAILED', { fields: ['password'] });
     });
 
     it('returns 422 naming password_confirmation when it does not match', async () => {
@@ -172,7 +165,7 @@ for (const dialect of DIALECTS) {
           REGISTER,
           registration({ password_confirmation: confirmation }),
         );
-        assertFieldError(response, 'password_confirmation');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['password_confirmation'] });
       }
     });
 
@@ -182,7 +175,7 @@ for (const dialect of DIALECTS) {
           REGISTER,
           registration({ password, password_confirmation: password }),
         );
-        assertFieldError(response, 'password');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['password'] });
       }
     });
 
@@ -206,7 +199,7 @@ for (const dialect of DIALECTS) {
       ]) {
         const response = await ctx.t.api.post(REGISTER, registration({ phone }));
         assert.equal(response.status, 422, `${JSON.stringify(phone)}: ${response.text}`);
-        assertFieldError(response, 'phone');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['phone'] });
       }
     });
 
@@ -227,15 +220,15 @@ for (const dialect of DIALECTS) {
       ]) {
         const response = await ctx.t.api.post(REGISTER, registration({ email }));
         assert.equal(response.status, 422, `${JSON.stringify(email)}: ${response.text}`);
-        assertFieldError(response, 'email');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       }
     });
 
     it('returns 422 naming email when the e-mail is taken in another letter case', async () => {
-      const first = await register(ctx.t);
+      const first = await newPartner(ctx, 'registered');
       const shouted = first.email.toUpperCase();
       const response = await ctx.t.api.post(REGISTER, registration({ email: shouted }));
-      assertFieldError(response, 'email');
+      assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       const rows = await ctx.t.db
         .selectFrom('partners')
         .select('id')
@@ -253,7 +246,8 @@ for (const dialect of DIALECTS) {
       );
       const created = responses.filter((r) => r.status === 201);
       assert.equal(created.length, 1, responses.map((r) => r.status).join(','));
-      for (const response of responses.filter((r) => r.status !== 201)) assertFieldError(response, 'email');
+      for (const response of responses.filter((r) => r.status !== 201))
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       const rows = await ctx.t.db.selectFrom('partners').select('id').where('email', '=', email).execute();
       assert.equal(rows.length, 1);
     });
@@ -291,7 +285,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('stores the password as an argon2id hash with m=19456, t=2, p=1', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const row = await ctx.t.db
         .selectFrom('partners')
         .select('password_hash')
@@ -308,22 +302,19 @@ for (const dialect of DIALECTS) {
     });
 
     it('stores only a keyed hash of the OTP, valid for 10 minutes', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       const row = await ctx.t.db
         .selectFrom('one_time_codes')
         .selectAll()
         .where('email', '=', account.email)
         .where('purpose', '=', 'verify')
         .executeTakeFirstOrThrow();
-      assert.ok(!row.code_hash.includes(account.otp), 'code_hash must not contain the code');
+      assert.ok(!row.code_hash.includes(code), 'code_hash must not contain the code');
       assert.equal(row.attempts, 0);
       assert.equal(row.expires_at - row.created_at, 10 * 60 * 1000);
       // Unkeyed digests of a 6-digit code are reversible by brute force, so none may be what is stored.
-      for (const input of [
-        account.otp,
-        `${account.email}:${account.otp}`,
-        `verify:${account.email}:${account.otp}`,
-      ]) {
+      for (const input of [code, `${account.email}:${code}`, `verify:${account.email}:${code}`]) {
         for (const algorithm of ['sha256', 'sha1', 'md5', 'sha512']) {
           for (const encoding of ['hex', 'base64', 'base64url'] as const) {
             const digest = createHash(algorithm).update(input).digest(encoding);
@@ -335,10 +326,10 @@ for (const dialect of DIALECTS) {
     });
 
     it("records an 'account.registered' audit event with the request id", async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const events = await auditActions(ctx.t, account.companyId, 'account.registered');
       assert.equal(events.length, 1);
-      assert.equal(events[0]!.request_id, account.response.headers.get('x-request-id'));
+      assert.equal(events[0]!.request_id, account.registration.headers.get('x-request-id'));
     });
   });
 }

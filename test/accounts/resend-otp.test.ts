@@ -1,19 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  assertError,
-  assertFieldError,
-  auditActions,
-  RESEND_OTP,
-  register,
-  registerWithOtp,
-  retryAfterSeconds,
-  useAppWithSink,
-  VERIFY_OTP,
-  verifiedAccount,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
+import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const RESEND_MESSAGE_OK = (body: { status: string; message: string; data?: unknown }) => {
   assert.equal(body.status, 'success');
@@ -23,11 +15,11 @@ const RESEND_MESSAGE_OK = (body: { status: string; message: string; data?: unkno
 
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/resend-otp [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('answers 200 with the same message for unknown, unverified and verified e-mails, mailing only the unverified', async () => {
-      const unverified = await registerWithOtp(ctx.t, ctx.sink);
-      const verified = await verifiedAccount(ctx.t, ctx.sink);
+      const unverified = await newPartner(ctx, 'registered');
+      const verified = await newPartner(ctx, 'verified');
       const unknown = uniqueEmail('nobody');
 
       const responses = [];
@@ -63,14 +55,14 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns 200 for the first resend right after registering (the registration mail does not count)', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const response = await ctx.t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(response.status, 200, response.text);
       await ctx.sink.waitForMail(account.email, 2);
     });
 
     it('returns 429 RATE_LIMITED with Retry-After for a second resend within a minute', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const first = await ctx.t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(first.status, 200, first.text);
       const second = await ctx.t.api.post(RESEND_OTP, { email: account.email });
@@ -88,7 +80,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('counts the minute per address whatever its letter case', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const first = await ctx.t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(first.status, 200, first.text);
       const shouted = await ctx.t.api.post(RESEND_OTP, { email: ` ${account.email.toUpperCase()} ` });
@@ -105,7 +97,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('allows a resend again once the minute has passed, and the newest code works', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       assert.equal((await ctx.t.api.post(RESEND_OTP, { email: account.email })).status, 200);
       await ctx.sink.waitForMail(account.email, 2);
       ctx.t.clock.advance(60_000);
@@ -117,15 +109,15 @@ for (const dialect of DIALECTS) {
     });
 
     it('limits each address on its own: another e-mail is not throttled', async () => {
-      const first = await register(ctx.t);
-      const second = await register(ctx.t);
+      const first = await newPartner(ctx, 'registered');
+      const second = await newPartner(ctx, 'registered');
       assert.equal((await ctx.t.api.post(RESEND_OTP, { email: first.email })).status, 200);
       const other = await ctx.t.api.post(RESEND_OTP, { email: second.email });
       assert.equal(other.status, 200, other.text);
     });
 
     it('lets only one of 10 concurrent resends for one address through', async () => {
-      const account = await register(ctx.t);
+      const account = await newPartner(ctx, 'registered');
       const responses = await Promise.all(
         Array.from({ length: 10 }, () => ctx.t.api.post(RESEND_OTP, { email: account.email })),
       );
@@ -139,7 +131,7 @@ for (const dialect of DIALECTS) {
     it('returns 422 naming email when it is missing or malformed', async () => {
       for (const email of [undefined, '', '  ', 'not-an-email', 42, null, ['a@example.com']]) {
         const response = await ctx.t.api.post(RESEND_OTP, email === undefined ? {} : { email });
-        assertFieldError(response, 'email');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       }
     });
   });

@@ -1,25 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  assertError,
-  auditActions,
-  BUSINESS_INFO,
-  LOGIN,
-  LOGOUT,
-  useAppWithSink,
-  verifiedAccount,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { newPartner } from '../support/partners.js';
+import { BUSINESS_INFO, LOGIN, LOGOUT } from '../support/paths.js';
+import { auditActions, sessionsOf } from '../support/records.js';
 
 const SESSION_TTL_MS = 7200 * 1000;
 
 for (const dialect of DIALECTS) {
   describe(`session tokens and logout [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('lets a session token read GET /client/onboarding/business-info', async () => {
-      const partner = await createPartner(ctx.t, ctx.sink);
+      const partner = await newPartner(ctx, 'signed-in');
       const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.data.company_id, partner.companyId);
@@ -28,7 +22,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns 401 UNAUTHENTICATED for a missing, empty, malformed or unknown credential', async () => {
-      const partner = await createPartner(ctx.t, ctx.sink);
+      const partner = await newPartner(ctx, 'signed-in');
       // With the RFC 6750 (section 3) challenge each answer carries: no bearer credential, a malformed
       // one, or a well-formed one that is not accepted.
       const plain = 'Bearer realm="baas"';
@@ -65,14 +59,14 @@ for (const dialect of DIALECTS) {
     });
 
     it('keeps a token valid shortly before 7200 seconds have passed', async () => {
-      const partner = await createPartner(ctx.t, ctx.sink);
+      const partner = await newPartner(ctx, 'signed-in');
       ctx.t.clock.advance(SESSION_TTL_MS - 5_000);
       const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(response.status, 200, response.text);
     });
 
     it('returns 401 TOKEN_EXPIRED once 7200 seconds have passed, on reads and on logout', async () => {
-      const partner = await createPartner(ctx.t, ctx.sink);
+      const partner = await newPartner(ctx, 'signed-in');
       ctx.t.clock.advance(SESSION_TTL_MS);
       const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
       assertError(response, 401, 'TOKEN_EXPIRED');
@@ -86,23 +80,19 @@ for (const dialect of DIALECTS) {
     });
 
     it('logs out with 200, after which the token gets 401 UNAUTHENTICATED', async () => {
-      const partner = await createPartner(ctx.t, ctx.sink);
+      const partner = await newPartner(ctx, 'signed-in');
       const logout = await ctx.t.api.post(LOGOUT, undefined, { token: partner.token });
       assert.equal(logout.status, 200, logout.text);
       assert.equal(logout.body.status, 'success');
       const response = await ctx.t.api.get(BUSINESS_INFO, { token: partner.token });
       assertError(response, 401, 'UNAUTHENTICATED');
-      const sessions = await ctx.t.db
-        .selectFrom('sessions')
-        .select('id')
-        .where('partner_id', '=', partner.companyId)
-        .execute();
+      const sessions = await sessionsOf(ctx.t, partner.companyId);
       assert.equal(sessions.length, 0);
       assert.equal((await auditActions(ctx.t, partner.companyId, 'account.logout')).length, 1);
     });
 
     it('returns 401 for a second logout with the same token', async () => {
-      const partner = await createPartner(ctx.t, ctx.sink);
+      const partner = await newPartner(ctx, 'signed-in');
       assert.equal((await ctx.t.api.post(LOGOUT, undefined, { token: partner.token })).status, 200);
       const second = await ctx.t.api.post(LOGOUT, undefined, { token: partner.token });
       assertError(second, 401, 'UNAUTHENTICATED');
@@ -114,7 +104,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('revokes only the calling session', async () => {
-      const account = await verifiedAccount(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'verified');
       const login = () => ctx.t.api.post(LOGIN, { email: account.email, password: account.password });
       const [first, second] = await Promise.all([login(), login()]);
       const [kept, revoked] = [first!.body.data.token, second!.body.data.token];
@@ -125,8 +115,8 @@ for (const dialect of DIALECTS) {
     });
 
     it("leaves another partner's session working when one partner logs out", async () => {
-      const alice = await createPartner(ctx.t, ctx.sink);
-      const bob = await createPartner(ctx.t, ctx.sink);
+      const alice = await newPartner(ctx, 'signed-in');
+      const bob = await newPartner(ctx, 'signed-in');
       const profile = await ctx.t.api.get(BUSINESS_INFO, { token: bob.token });
       assert.equal(profile.body.data.company_id, bob.companyId);
       assert.equal((await ctx.t.api.post(LOGOUT, undefined, { token: alice.token })).status, 200);

@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { type AddressInfo, createServer, type Server, type Socket } from 'node:net';
 import { afterEach, describe, it } from 'node:test';
-import { eventually, RESEND_OTP, register, VERIFY_OTP } from '../support/account-flows.js';
 import { createTestApp, createTestDatabase, DIALECTS, startApp, type TestApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
+import { newPartner, type Partner } from '../support/partners.js';
+import { RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 
 /** A TCP server that accepts connections and then never says a word (or drops them at once). */
@@ -83,9 +85,9 @@ for (const dialect of DIALECTS) {
         env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '400' },
       });
       const app = t;
-      const { result: account, ms } = await timed(() => register(app));
+      const { result: account, ms } = await timed(() => newPartner({ t: app }, 'registered'));
       assert.ok(ms < 400, `registration took ${Math.round(ms)} ms: it must not wait for the mail server`);
-      await eventually(() => bad!.sockets.length > 0, 'the worker to connect to the silent server');
+      await until('the worker to connect to the silent server', () => bad!.sockets.length > 0);
       // The silent server holds the connection: the attempt ends by the greeting timeout, not by hanging.
       const row = await firstMailWhen(
         app,
@@ -105,7 +107,7 @@ for (const dialect of DIALECTS) {
         env: { SMTP_URL: `smtp://127.0.0.1:${port}`, SMTP_TIMEOUT_MS: '2000', MAIL_RETRY_BASE_MS: '5000' },
       });
       const app = t;
-      const account = await register(app);
+      const account = await newPartner({ t: app }, 'registered');
       const dropped = await firstMailWhen(
         app,
         account.email,
@@ -137,7 +139,7 @@ for (const dialect of DIALECTS) {
         env: { SMTP_URL: `smtp://127.0.0.1:${port}`, MAIL_RETRY_BASE_MS: '60000' },
       });
       const app = t;
-      const account = await register(app);
+      const account = await newPartner({ t: app }, 'registered');
       const queued = await firstMailWhen(
         app,
         account.email,
@@ -175,9 +177,9 @@ for (const dialect of DIALECTS) {
       const database = await createTestDatabase(dialect.name);
       const port = await freePort();
       const first = await startApp(database, { env: { SMTP_URL: `smtp://127.0.0.1:${port}` } });
-      let account: Awaited<ReturnType<typeof register>>;
+      let account: Partner;
       try {
-        account = await register(first);
+        account = await newPartner({ t: first }, 'registered');
       } finally {
         await first.stop();
       }
@@ -197,7 +199,7 @@ for (const dialect of DIALECTS) {
     it('still counts the minute after a resend that was delivered', async () => {
       sink = await new SmtpSink().start();
       t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url } });
-      const account = await register(t);
+      const account = await newPartner({ t }, 'registered');
       assert.equal((await t.api.post(RESEND_OTP, { email: account.email })).status, 200);
       await sink.waitForMail(account.email, 2);
       const again = await t.api.post(RESEND_OTP, { email: account.email });

@@ -1,18 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  assertError,
-  assertFieldError,
-  auditActions,
-  LOGIN,
-  RESEND_OTP,
-  registerWithOtp,
-  useAppWithSink,
-  VERIFY_OTP,
-  wrongCode,
-} from '../support/account-flows.js';
-import { DIALECTS, type TestApp } from '../support/app.js';
-import { uniqueEmail } from '../support/factories.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { uniqueEmail, wrongCode } from '../support/factories.js';
+import { newPartner } from '../support/partners.js';
+import { LOGIN, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 const OTP_TTL_MS = 10 * 60 * 1000;
 
@@ -37,11 +30,12 @@ const verifiedAt = async (t: TestApp, partnerId: number) =>
 
 for (const dialect of DIALECTS) {
   describe(`POST /client/onboarding/verify-otp [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('returns 200 {company_id, email, verified: true} for the right code and marks the account verified', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
-      const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
+      const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code });
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.status, 'success');
       assert.deepEqual(response.body.data, {
@@ -57,17 +51,19 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts the e-mail in another letter case and the code with surrounding whitespace', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       const response = await ctx.t.api.post(VERIFY_OTP, {
         email: `  ${account.email.toUpperCase()} `,
-        otp: ` ${account.otp}\t`,
+        otp: ` ${code}\t`,
       });
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.data.email, account.email);
     });
 
     it('returns 422 VALIDATION_FAILED on otp when it is not exactly 6 digits, without using an attempt', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       for (const otp of [
         '12345',
         '1234567',
@@ -79,36 +75,37 @@ for (const dialect of DIALECTS) {
         '１２３４５６',
         '',
         '      ',
-        Number(account.otp),
+        Number(code),
         123456,
         null,
-        [account.otp],
-        { code: account.otp },
+        [code],
+        { code: code },
         true,
       ]) {
         const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp });
         assert.equal(response.status, 422, `${JSON.stringify(otp)}: ${response.text}`);
-        assertFieldError(response, 'otp');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['otp'] });
       }
       const missing = await ctx.t.api.post(VERIFY_OTP, { email: account.email });
-      assertFieldError(missing, 'otp');
+      assertError(missing, 422, 'VALIDATION_FAILED', { fields: ['otp'] });
       assert.equal(await attemptsOf(ctx.t, account.email), 0);
-      const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
+      const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code });
       assert.equal(response.status, 200, response.text);
     });
 
     it('returns 422 VALIDATION_FAILED on email when it is missing or malformed', async () => {
       for (const email of [undefined, '', 'not-an-email', 42]) {
         const response = await ctx.t.api.post(VERIFY_OTP, { email, otp: '123456' });
-        assertFieldError(response, 'email');
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['email'] });
       }
     });
 
     it('returns 422 OTP_INVALID for a wrong code and counts the attempt', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       const response = await ctx.t.api.post(VERIFY_OTP, {
         email: account.email,
-        otp: wrongCode(account.otp),
+        otp: wrongCode(code),
       });
       assertError(response, 422, 'OTP_INVALID');
       assert.equal(await attemptsOf(ctx.t, account.email), 1);
@@ -116,34 +113,37 @@ for (const dialect of DIALECTS) {
     });
 
     it('returns the same 422 OTP_INVALID body for an unknown e-mail as for a wrong code', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
-      const wrong = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(account.otp) });
-      const unknown = await ctx.t.api.post(VERIFY_OTP, { email: uniqueEmail('nobody'), otp: account.otp });
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
+      const wrong = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(code) });
+      const unknown = await ctx.t.api.post(VERIFY_OTP, { email: uniqueEmail('nobody'), otp: code });
       assertError(unknown, 422, 'OTP_INVALID');
       assert.deepEqual(unknown.body, wrong.body);
     });
 
     it('returns 429 OTP_ATTEMPTS_EXCEEDED for the right code after 5 wrong codes', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       for (let i = 1; i <= 5; i++) {
         const response = await ctx.t.api.post(VERIFY_OTP, {
           email: account.email,
-          otp: wrongCode(account.otp, i),
+          otp: wrongCode(code, i),
         });
         assertError(response, 422, 'OTP_INVALID');
       }
-      const right = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
+      const right = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code });
       assertError(right, 429, 'OTP_ATTEMPTS_EXCEEDED');
-      const wrong = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(account.otp) });
+      const wrong = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(code) });
       assertError(wrong, 429, 'OTP_ATTEMPTS_EXCEEDED');
       assert.equal(await attemptsOf(ctx.t, account.email), 5);
       assert.equal(await verifiedAt(ctx.t, account.companyId), null);
     });
 
     it('accepts a new code sent after the old one was killed by wrong guesses', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       for (let i = 1; i <= 5; i++) {
-        await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(account.otp, i) });
+        await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(code, i) });
       }
       const resend = await ctx.t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(resend.status, 200, resend.text);
@@ -153,27 +153,30 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts the code shortly before 10 minutes have passed', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       ctx.t.clock.advance(OTP_TTL_MS - 5_000);
-      const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
+      const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code });
       assert.equal(response.status, 200, response.text);
     });
 
     it('returns 422 OTP_EXPIRED for the right code after 10 minutes', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       ctx.t.clock.advance(OTP_TTL_MS + 1);
-      const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
+      const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code });
       assertError(response, 422, 'OTP_EXPIRED');
       assert.equal(await verifiedAt(ctx.t, account.companyId), null);
     });
 
     it('returns 409 ACCOUNT_ALREADY_VERIFIED when verifying twice', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
-      const first = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
+      const first = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code });
       assert.equal(first.status, 200, first.text);
       const firstVerifiedAt = await verifiedAt(ctx.t, account.companyId);
       ctx.t.clock.advance(1000);
-      for (const otp of [account.otp, wrongCode(account.otp)]) {
+      for (const otp of [code, wrongCode(code)]) {
         const again = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp });
         assertError(again, 409, 'ACCOUNT_ALREADY_VERIFIED');
       }
@@ -181,23 +184,23 @@ for (const dialect of DIALECTS) {
     });
 
     it('replaces the old code with a resent one: the old gives OTP_INVALID, the new works', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       const resend = await ctx.t.api.post(RESEND_OTP, { email: account.email });
       assert.equal(resend.status, 200, resend.text);
       const fresh = await ctx.sink.otpFor(account.email, 2);
-      assert.notEqual(fresh, account.otp, 'a resent code is a new code');
-      const old = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
+      assert.notEqual(fresh, code, 'a resent code is a new code');
+      const old = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code });
       assertError(old, 422, 'OTP_INVALID');
       const response = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: fresh });
       assert.equal(response.status, 200, response.text);
     });
 
     const raceRightCode = async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       const responses = await Promise.all(
-        Array.from({ length: 10 }, () =>
-          ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp }),
-        ),
+        Array.from({ length: 10 }, () => ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code })),
       );
       return { account, responses };
     };
@@ -229,10 +232,11 @@ for (const dialect of DIALECTS) {
     });
 
     it('compares at most 5 of 20 concurrent wrong guesses, and the right code then gets 429', async () => {
-      const account = await registerWithOtp(ctx.t, ctx.sink);
+      const account = await newPartner(ctx, 'registered');
+      const code = await ctx.sink.otpFor(account.email);
       const responses = await Promise.all(
         Array.from({ length: 20 }, (_, i) =>
-          ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(account.otp, i + 1) }),
+          ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: wrongCode(code, i + 1) }),
         ),
       );
       const invalid = responses.filter((r) => r.body.error_code === 'OTP_INVALID').length;
@@ -245,7 +249,7 @@ for (const dialect of DIALECTS) {
       }
       const attempts = await attemptsOf(ctx.t, account.email);
       assert.ok(attempts !== undefined && attempts <= 5, `attempts = ${attempts}`);
-      const right = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: account.otp });
+      const right = await ctx.t.api.post(VERIFY_OTP, { email: account.email, otp: code });
       assertError(right, 429, 'OTP_ATTEMPTS_EXCEEDED');
     });
   });

@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { normalizeName, normalizeProviderDate } from '../../src/modules/kyc/prembly.provider.js';
-import { DIALECTS, type TestApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { createIsolatedTestApp } from '../support/isolated-app.js';
-import { kycChecks, postRepresentative } from '../support/onboarding-suite.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { postRepresentative } from '../support/onboarding.js';
+import { newPartner } from '../support/partners.js';
 import { type PremblyReply, PremblyServer, premblyCode, premblyFound } from '../support/prembly-server.js';
-import { freePort, SmtpSink } from '../support/smtp-sink.js';
+import { kycChecks } from '../support/records.js';
+import { freePort } from '../support/smtp-sink.js';
 
 const CREDENTIALS = { appId: 'app-id-7f3a9c', apiKey: 'sk_prembly_test_5d1e2b' };
 const TIMEOUT_MS = 400;
@@ -257,28 +257,19 @@ const bvnOf = (index: number) => `3${String(index + 1).padStart(10, '0')}`;
 for (const dialect of DIALECTS) {
   describe(`Prembly KYC provider over HTTP [${dialect.name}]`, { skip: dialect.skip }, () => {
     let prembly: PremblyServer;
-    let sink: SmtpSink;
-    let t: TestApp;
     before(async () => {
       prembly = await new PremblyServer(CREDENTIALS).start();
-      sink = await new SmtpSink().start();
-      t = await createIsolatedTestApp(dialect.name, {
-        env: { SMTP_URL: sink.url, ...premblyEnv(prembly.url) },
-      });
       for (const [index, kycCase] of CASES.entries()) prembly.answer(bvnOf(index), kycCase.reply);
     });
-    after(async () => {
-      await t?.close();
-      await sink?.stop();
-      await prembly?.stop();
-    });
+    const app = useApp(dialect.name, () => ({ env: premblyEnv(prembly.url) }));
+    after(() => prembly?.stop());
 
     for (const [index, kycCase] of CASES.entries()) {
       it(`${kycCase.name}, recording a kyc_checks row`, async () => {
         const bvn = bvnOf(index);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner(app, 'signed-in');
         const started = Date.now();
-        const response = await postRepresentative(t, partner.token, { ...kycCase.fields, bvn });
+        const response = await postRepresentative(app.t, partner.token, { ...kycCase.fields, bvn });
         const elapsed = Date.now() - started;
         assert.equal(response.status, 201, response.text);
         assert.equal(response.body.data.kyc.ok, kycCase.ok, response.text);
@@ -296,13 +287,13 @@ for (const dialect of DIALECTS) {
         assert.equal(prembly.requestsFor(bvn).length, 1, 'one lookup per save');
         if (kycCase.outcome === 'error') assert.ok(elapsed < TIMEOUT_MS * 3, `answered in ${elapsed} ms`);
 
-        const checks = await kycChecks(t, partner.companyId);
+        const checks = await kycChecks(app.t, partner.companyId);
         assert.equal(checks.length, 1);
         assert.equal(checks[0]?.provider, 'prembly');
         assert.equal(checks[0]?.outcome, kycCase.outcome);
         assert.equal(checks[0]?.bvn_last4, bvn.slice(-4));
         if (kycCase.reason) assert.equal(checks[0]?.reason, kycCase.reason);
-        const representative = await t.db
+        const representative = await app.t.db
           .selectFrom('representatives')
           .select(['kyc_status', 'kyc_provider', 'bvn_verified_at'])
           .where('partner_id', '=', partner.companyId)
@@ -316,8 +307,8 @@ for (const dialect of DIALECTS) {
     it('sends POST /verification/bvn with app-id, x-api-key and a JSON body {number}', async () => {
       const bvn = '30000000777';
       prembly.answer(bvn, premblyFound(ADA));
-      const partner = await createPartner(t, sink);
-      const response = await postRepresentative(t, partner.token, { bvn });
+      const partner = await newPartner(app, 'signed-in');
+      const response = await postRepresentative(app.t, partner.token, { bvn });
       assert.equal(response.body.data.kyc.ok, true, response.text);
       const [request] = prembly.requestsFor(bvn);
       assert.ok(request);
@@ -334,57 +325,49 @@ for (const dialect of DIALECTS) {
       const good = '30000000999';
       prembly.answer(unavailable, premblyCode('02', 'Service unavailable'));
       prembly.answer(good, premblyFound(ADA));
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner(app, 'signed-in');
       assert.equal(
-        (await postRepresentative(t, partner.token, { bvn: unavailable })).body.data.kyc.ok,
+        (await postRepresentative(app.t, partner.token, { bvn: unavailable })).body.data.kyc.ok,
         false,
       );
-      const corrected = await postRepresentative(t, partner.token, { bvn: good });
+      const corrected = await postRepresentative(app.t, partner.token, { bvn: good });
       assert.equal(corrected.status, 200, corrected.text);
       assert.equal(corrected.body.data.kyc.ok, true);
-      const changed = await postRepresentative(t, partner.token, { bvn: unavailable });
+      const changed = await postRepresentative(app.t, partner.token, { bvn: unavailable });
       assert.equal(changed.status, 409, changed.text);
       assert.equal(changed.body.error_code, 'BVN_IMMUTABLE');
       assert.deepEqual(
-        (await kycChecks(t, partner.companyId)).map((check) => check.outcome),
+        (await kycChecks(app.t, partner.companyId)).map((check) => check.outcome),
         ['error', 'passed'],
       );
     });
 
     it('never writes a whole BVN to the logs, whatever the provider answered', () => {
       const bvns = [...CASES.keys()].map(bvnOf);
-      assert.ok(t.logs.length > 0);
-      for (const bvn of bvns) assert.ok(!t.logs.some((line) => line.includes(bvn)), `BVN ${bvn} logged`);
+      assert.ok(app.t.logs.length > 0);
+      for (const bvn of bvns) assert.ok(!app.t.logs.some((line) => line.includes(bvn)), `BVN ${bvn} logged`);
     });
   });
 
   describe(`Prembly KYC provider unreachable [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let sink: SmtpSink;
-    let t: TestApp;
+    let port: number;
     before(async () => {
-      sink = await new SmtpSink().start();
-      const port = await freePort();
-      t = await createIsolatedTestApp(dialect.name, {
-        env: { SMTP_URL: sink.url, ...premblyEnv(`http://127.0.0.1:${port}/`) },
-      });
+      port = await freePort();
     });
-    after(async () => {
-      await t?.close();
-      await sink?.stop();
-    });
+    const app = useApp(dialect.name, () => ({ env: premblyEnv(`http://127.0.0.1:${port}/`) }));
 
     it('asks to retry when the connection is refused, saving the representative and an error check', async () => {
-      const partner = await createPartner(t, sink);
-      const response = await postRepresentative(t, partner.token, { bvn: '30000000555' });
+      const partner = await newPartner(app, 'signed-in');
+      const response = await postRepresentative(app.t, partner.token, { bvn: '30000000555' });
       assert.equal(response.status, 201, response.text);
       assert.equal(response.body.data.kyc.ok, false);
       assert.match(response.body.data.kyc.message, RETRY);
-      const checks = await kycChecks(t, partner.companyId);
+      const checks = await kycChecks(app.t, partner.companyId);
       assert.deepEqual(
         checks.map((check) => [check.provider, check.outcome]),
         [['prembly', 'error']],
       );
-      assert.ok(!t.logs.some((line) => line.includes('30000000555')));
+      assert.ok(!app.t.logs.some((line) => line.includes('30000000555')));
     });
   });
 }

@@ -1,37 +1,27 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import type { Partner } from '../support/factories.js';
-import { JPEG_BYTES, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
+import { adminPost } from '../support/admin.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError, UUID } from '../support/assertions.js';
+import { fileOfSize, JPEG_BYTES, MIB, PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import {
-  ADMIN_PARTNERS,
-  adminPost,
-  assertError,
-  assertValidationError,
   CONTRACT_DOCUMENT_TYPES,
-  currentDocuments,
-  DOCUMENTS,
-  fileOfSize,
-  MIB,
-  newPartner,
   postDocument,
   postRepresentative,
   profileOf,
-  rejectedPartner,
   setBusinessType,
-  submittedPartner,
-  useSuiteApp,
-} from '../support/onboarding-suite.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+} from '../support/onboarding.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
+import { adminDocumentUrl, DOCUMENTS } from '../support/paths.js';
+import { currentDocuments } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding documents [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
     /** Only ever sent invalid requests. */
-    let idle: Partner;
+    let idle: PartnerAt<'signed-in'>;
     before(async () => {
-      idle = await newPartner(suite);
+      idle = await newPartner(suite, 'signed-in');
     });
 
     async function assertIdleHasNoDocuments() {
@@ -39,7 +29,7 @@ for (const dialect of DIALECTS) {
     }
 
     it('uploads a file: 201 with id, document_type, pending_review and uploaded_at', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const before = suite.t.clock.now();
       const response = await postDocument(
         suite.t,
@@ -79,7 +69,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('uploads a file_url: 201, kept as a URL and never stored as a file', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const response = await postDocument(suite.t, partner.token, {
         document_type: 'memart',
         file_url: 'https://files.acme.ng/memart.pdf',
@@ -93,7 +83,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts every document type of the contract enum', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const documentType of CONTRACT_DOCUMENT_TYPES) {
         const response = await postDocument(suite.t, partner.token, {
           document_type: documentType,
@@ -109,7 +99,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('supersedes the previous upload of a type: the profile shows only the new one', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       await setBusinessType(suite.t, partner.token, 'limited_liability');
       const first = await postDocument(
         suite.t,
@@ -156,30 +146,40 @@ for (const dialect of DIALECTS) {
           { document_type: documentType },
           { file: { bytes: PDF_BYTES } },
         );
-        assertValidationError(response, ['document_type']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['document_type'] });
       }
-      assertValidationError(await postDocument(suite.t, idle.token, {}, { file: { bytes: PDF_BYTES } }), [
-        'document_type',
-      ]);
+      assertError(
+        await postDocument(suite.t, idle.token, {}, { file: { bytes: PDF_BYTES } }),
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['document_type'] },
+      );
       await assertIdleHasNoDocuments();
     });
 
     it('refuses both file and file_url, or neither, with 422 naming file', async () => {
-      assertValidationError(
+      assertError(
         await postDocument(
           suite.t,
           idle.token,
           { document_type: 'memart', file_url: 'https://files.acme.ng/m.pdf' },
           { file: { bytes: PDF_BYTES } },
         ),
-        ['file'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
       );
-      assertValidationError(await postDocument(suite.t, idle.token, { document_type: 'memart' }), ['file']);
+      assertError(
+        await postDocument(suite.t, idle.token, { document_type: 'memart' }),
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
+      );
       await assertIdleHasNoDocuments();
     });
 
     it('decides the type by the bytes: refuses a text file named .pdf, accepts a PNG declared as PDF', async () => {
-      assertValidationError(
+      assertError(
         await postDocument(
           suite.t,
           idle.token,
@@ -192,20 +192,24 @@ for (const dialect of DIALECTS) {
             },
           },
         ),
-        ['file'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
       );
-      assertValidationError(
+      assertError(
         await postDocument(
           suite.t,
           idle.token,
           { document_type: 'memart' },
           { file: { bytes: Buffer.from('<html>hello</html>'), name: 'memart.png', type: 'image/png' } },
         ),
-        ['file'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
       );
       await assertIdleHasNoDocuments();
 
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const response = await postDocument(
         suite.t,
         partner.token,
@@ -218,21 +222,25 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses an empty file with 422 and an http file_url with 422 naming file_url', async () => {
-      assertValidationError(
+      assertError(
         await postDocument(
           suite.t,
           idle.token,
           { document_type: 'memart' },
           { file: { bytes: Buffer.alloc(0) } },
         ),
-        ['file'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file'] },
       );
-      assertValidationError(
+      assertError(
         await postDocument(suite.t, idle.token, {
           document_type: 'memart',
           file_url: 'http://files.acme.ng/m.pdf',
         }),
-        ['file_url'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['file_url'] },
       );
       await assertIdleHasNoDocuments();
     });
@@ -249,7 +257,7 @@ for (const dialect of DIALECTS) {
         'PAYLOAD_TOO_LARGE',
       );
       await assertIdleHasNoDocuments();
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const response = await postDocument(
         suite.t,
         partner.token,
@@ -269,7 +277,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('turns a rejected document into a missing checklist entry with the reason in requirements.errors', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       await setBusinessType(suite.t, partner.token, 'limited_liability');
       const upload = await postDocument(
         suite.t,
@@ -280,7 +288,7 @@ for (const dialect of DIALECTS) {
       const reason = 'The MEMART pages are out of order.';
       const rejected = await adminPost(
         suite.t,
-        `${ADMIN_PARTNERS}/${partner.companyId}/documents/${upload.body.data.id}/reject`,
+        adminDocumentUrl(partner.companyId, upload.body.data.id, 'reject'),
         { reason },
       );
       assert.equal(rejected.status, 200, rejected.text);
@@ -323,7 +331,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 409 ONBOARDING_LOCKED to uploads while under_review, changing nothing', async () => {
-      const partner = await submittedPartner(suite);
+      const partner = await newPartner(suite, 'submitted');
       const before = await currentDocuments(suite.t, partner.companyId);
       const response = await postDocument(
         suite.t,
@@ -341,7 +349,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 409 ONBOARDING_LOCKED to uploads and representative changes once rejected', async () => {
-      const partner = await rejectedPartner(suite);
+      const partner = await newPartner(suite, 'rejected');
       assertError(
         await postDocument(
           suite.t,
@@ -356,7 +364,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('leaves exactly one current document when uploads of one type race', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const responses = await Promise.all(
         Array.from({ length: 6 }, (_, index) =>
           postDocument(
@@ -382,7 +390,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts every one of several racing uploads of one type (none fails)', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const responses = await Promise.all(
         Array.from({ length: 8 }, (_, index) =>
           postDocument(suite.t, partner.token, {

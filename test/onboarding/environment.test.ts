@@ -1,31 +1,23 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import {
-  activePartner,
-  assertError,
-  assertValidationError,
-  auditActions,
-  ENVIRONMENT,
-  LOGIN,
-  newPartner,
-  profileOf,
-  rejectedPartner,
-  submittedPartner,
-  useSuiteApp,
-} from '../support/onboarding-suite.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { profileOf } from '../support/onboarding.js';
+import { newPartner } from '../support/partners.js';
+import { ENVIRONMENT, LOGIN } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`environment switch [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     const switchTo = (token: string, environment: unknown) =>
       suite.t.api.put(ENVIRONMENT, { environment }, { token });
 
     it('answers 403 ONBOARDING_NOT_APPROVED to live before the partner is active, leaving the session in sandbox', async () => {
-      const fresh = await newPartner(suite);
-      const submitted = await submittedPartner(suite);
-      const rejected = await rejectedPartner(suite);
+      const fresh = await newPartner(suite, 'signed-in');
+      const submitted = await newPartner(suite, 'submitted');
+      const rejected = await newPartner(suite, 'rejected');
       for (const partner of [fresh, submitted, rejected]) {
         assertError(await switchTo(partner.token, 'live'), 403, 'ONBOARDING_NOT_APPROVED');
         assert.equal((await profileOf(suite.t, partner.token)).environment, 'sandbox');
@@ -33,8 +25,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('always allows sandbox', async () => {
-      const fresh = await newPartner(suite);
-      const submitted = await submittedPartner(suite);
+      const fresh = await newPartner(suite, 'signed-in');
+      const submitted = await newPartner(suite, 'submitted');
       for (const partner of [fresh, submitted]) {
         const response = await switchTo(partner.token, 'sandbox');
         assert.equal(response.status, 200, response.text);
@@ -43,7 +35,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('switches an active partner to live for this session only, and back to sandbox', async () => {
-      const partner = await activePartner(suite);
+      const partner = await newPartner(suite, 'active');
       const live = await switchTo(partner.token, 'live');
       assert.equal(live.status, 200, live.text);
       assert.deepEqual(live.body.data, { environment: 'live' });
@@ -74,13 +66,18 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses an environment outside sandbox|live, or none, with 422 naming environment', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const environment of ['production', 'LIVE', '', 1, null]) {
-        assertValidationError(await switchTo(partner.token, environment), ['environment']);
+        assertError(await switchTo(partner.token, environment), 422, 'VALIDATION_FAILED', {
+          fields: ['environment'],
+        });
       }
-      assertValidationError(await suite.t.api.put(ENVIRONMENT, {}, { token: partner.token }), [
-        'environment',
-      ]);
+      assertError(
+        await suite.t.api.put(ENVIRONMENT, {}, { token: partner.token }),
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['environment'] },
+      );
     });
 
     it('needs a session token', async () => {

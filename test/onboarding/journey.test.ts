@@ -1,35 +1,23 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
-import { adminHeaders, approvePartner, completeOnboarding } from '../support/onboarding.js';
-import { SmtpSink } from '../support/smtp-sink.js';
+import { describe, it } from 'node:test';
+import { adminHeaders, approvePartner } from '../support/admin.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { completeOnboarding } from '../support/onboarding.js';
+import { newPartner } from '../support/partners.js';
+import { ADMIN_PARTNERS, BUSINESS_INFO, ENVIRONMENT, SUBMIT } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding journey [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
-    before(async () => {
-      sink = await new SmtpSink().start();
-      t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url } });
-    });
-    after(async () => {
-      await t?.close();
-      await sink?.stop();
-    });
+    const app = useApp(dialect.name);
 
     it('goes from registration to live with the operator review in between', async () => {
-      const partner = await createPartner(t, sink);
-      const early = await t.api.put(
-        `${V1}/client/onboarding/environment`,
-        { environment: 'live' },
-        { token: partner.token },
-      );
+      const { t, sink } = app;
+      const partner = await newPartner({ t, sink }, 'signed-in');
+      const early = await t.api.put(ENVIRONMENT, { environment: 'live' }, { token: partner.token });
       assert.equal(early.status, 403);
       assert.equal(early.body.error_code, 'ONBOARDING_NOT_APPROVED');
 
-      const incomplete = await t.api.post(`${V1}/client/onboarding/submit`, undefined, {
+      const incomplete = await t.api.post(SUBMIT, undefined, {
         token: partner.token,
       });
       assert.equal(incomplete.status, 409);
@@ -37,7 +25,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(incomplete.body.errors, { business_type: ['missing'], representative: ['missing'] });
 
       await completeOnboarding(t, partner.token);
-      const ready = await t.api.get(`${V1}/client/onboarding/business-info`, { token: partner.token });
+      const ready = await t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.deepEqual(ready.body.data.document_checklist, {
         cac_certificate: 'uploaded',
         memart: 'uploaded',
@@ -45,13 +33,13 @@ for (const dialect of DIALECTS) {
       });
       assert.deepEqual(ready.body.data.requirements.currently_due, ['submit']);
 
-      const submitted = await t.api.post(`${V1}/client/onboarding/submit`, undefined, {
+      const submitted = await t.api.post(SUBMIT, undefined, {
         token: partner.token,
       });
       assert.equal(submitted.status, 200, submitted.text);
       assert.equal(submitted.body.data.onboarding_status, 'under_review');
 
-      const queue = await t.api.get(`${V1}/admin/partners?onboarding_status=under_review`, {
+      const queue = await t.api.get(`${ADMIN_PARTNERS}?onboarding_status=under_review`, {
         headers: adminHeaders,
       });
       assert.ok(
@@ -59,14 +47,10 @@ for (const dialect of DIALECTS) {
       );
 
       await approvePartner(t, partner.companyId);
-      const live = await t.api.put(
-        `${V1}/client/onboarding/environment`,
-        { environment: 'live' },
-        { token: partner.token },
-      );
+      const live = await t.api.put(ENVIRONMENT, { environment: 'live' }, { token: partner.token });
       assert.equal(live.status, 200, live.text);
       assert.equal(live.body.data.environment, 'live');
-      const profile = await t.api.get(`${V1}/client/onboarding/business-info`, { token: partner.token });
+      const profile = await t.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(profile.body.data.onboarding_status, 'active');
       assert.equal(profile.body.data.environment, 'live');
       assert.ok(!profile.text.includes('22123456789'), 'no whole BVN in the profile');

@@ -1,24 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import { PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
+import { adminGet, adminHeaders, adminPost, currentAdminDocument } from '../support/admin.js';
+import { type AppContext, DIALECTS, useApp } from '../support/app.js';
+import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
+import { listAll } from '../support/http.js';
 import {
-  ADMIN_PARTNERS,
-  activePartner,
-  adminGet,
-  adminPost,
-  BUSINESS_INFO,
-  newPartner,
-  partnerRecord,
   postDocument,
   postRepresentative,
   profileOf,
-  type Suite,
   setBusinessType,
   submit,
-  submittedPartner,
-  useSuiteApp,
-} from '../support/onboarding-suite.js';
+} from '../support/onboarding.js';
+import { newPartner } from '../support/partners.js';
+import { ADMIN_PARTNERS, adminDocumentUrl, BUSINESS_INFO } from '../support/paths.js';
 
 interface QueueItem {
   company_id: number;
@@ -26,34 +20,21 @@ interface QueueItem {
   pending_review: string[];
 }
 
-async function queue(suite: Suite, pendingReview: boolean): Promise<Map<number, QueueItem>> {
-  const items = new Map<number, QueueItem>();
-  let cursor: string | null = null;
-  do {
-    const query: string = `?pending_review=${pendingReview}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page = await adminGet(suite.t, `${ADMIN_PARTNERS}${query}`);
-    assert.equal(page.status, 200, page.text);
-    for (const item of page.body.data.items as QueueItem[]) items.set(item.company_id, item);
-    cursor = page.body.data.next_cursor;
-  } while (cursor);
-  return items;
-}
-
-async function currentDocument(suite: Suite, companyId: number, documentType: string) {
-  const record = await partnerRecord(suite.t, companyId);
-  const document = (
-    record.documents as Array<{ id: string; document_type: string; current: boolean; status: string }>
-  ).find((candidate) => candidate.current && candidate.document_type === documentType);
-  assert.ok(document, `no current ${documentType}`);
-  return document;
+async function queue(suite: AppContext, pendingReview: boolean): Promise<Map<number, QueueItem>> {
+  const items: QueueItem[] = await listAll(
+    suite.t,
+    `${ADMIN_PARTNERS}?pending_review=${pendingReview}`,
+    adminHeaders,
+  );
+  return new Map(items.map((item) => [item.company_id, item]));
 }
 
 for (const dialect of DIALECTS) {
   describe(`changes after approval and the review queue [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     it('keeps an approved partner active when it uploads a new document, and queues the document for review until decided', async () => {
-      const partner = await activePartner(suite);
+      const partner = await newPartner(suite, 'active');
       assert.equal((await queue(suite, true)).has(partner.companyId), false, 'nothing awaits review yet');
 
       const upload = await postDocument(
@@ -72,11 +53,8 @@ for (const dialect of DIALECTS) {
       assert.equal(pending.get(partner.companyId)?.onboarding_status, 'active');
       assert.equal((await queue(suite, false)).has(partner.companyId), false);
 
-      const memart = await currentDocument(suite, partner.companyId, 'memart');
-      const approved = await adminPost(
-        suite.t,
-        `${ADMIN_PARTNERS}/${partner.companyId}/documents/${memart.id}/approve`,
-      );
+      const memart = await currentAdminDocument(suite.t, partner.companyId, 'memart');
+      const approved = await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart.id, 'approve'));
       assert.equal(approved.status, 200, approved.text);
       assert.equal((await queue(suite, true)).has(partner.companyId), false, 'decided: out of the queue');
       assert.ok((await queue(suite, false)).has(partner.companyId));
@@ -84,7 +62,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('queues a new representative of an approved partner (its ID is a new valid_id pending review)', async () => {
-      const partner = await activePartner(suite);
+      const partner = await newPartner(suite, 'active');
       const saved = await postRepresentative(
         suite.t,
         partner.token,
@@ -103,8 +81,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('lists applications under review as pending, and applications in progress (not submitted) as not', async () => {
-      const submitted = await submittedPartner(suite);
-      const inProgress = await newPartner(suite);
+      const submitted = await newPartner(suite, 'submitted');
+      const inProgress = await newPartner(suite, 'signed-in');
       await setBusinessType(suite.t, inProgress.token, 'limited_liability');
       await postDocument(
         suite.t,
@@ -128,7 +106,7 @@ for (const dialect of DIALECTS) {
 
     it('never writes a profile change after the application was submitted, however the two race (5 rounds of 15)', async () => {
       for (let round = 0; round < 5; round++) {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         await postRepresentative(suite.t, partner.token);
         for (const documentType of ['cac_certificate', 'memart']) {

@@ -1,27 +1,18 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import {
-  activePartner,
-  assertError,
-  assertValidationError,
-  auditActions,
-  BUSINESS_INFO,
-  CONTRACT_BUSINESS_TYPES,
-  CONTRACT_CHECKLISTS,
-  newPartner,
-  profileOf,
-  rejectedPartner,
-  submittedPartner,
-  useSuiteApp,
-} from '../support/onboarding-suite.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { CONTRACT_BUSINESS_TYPES, CONTRACT_CHECKLISTS, profileOf } from '../support/onboarding.js';
+import { newPartner } from '../support/partners.js';
+import { BUSINESS_INFO } from '../support/paths.js';
+import { auditActions } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding profile [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     it('starts with legal_business_name = business_name, no business_type, an empty checklist and nothing on file', async () => {
-      const partner = await newPartner(suite, {
+      const partner = await newPartner(suite, 'signed-in', {
         business_name: 'Zebra Logistics Ltd',
         phone: '+234 802 000 1111',
       });
@@ -59,7 +50,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 405 METHOD_NOT_ALLOWED to an unsupported method and 415 to a multipart update', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const deleted = await suite.t.api.delete(BUSINESS_INFO, { token: partner.token });
       assertError(deleted, 405, 'METHOD_NOT_ALLOWED');
       const form = new FormData();
@@ -70,7 +61,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('gives exactly the CONTRACT 3.4 checklist for each business_type', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const businessType of CONTRACT_BUSINESS_TYPES) {
         const expected = Object.fromEntries(
           CONTRACT_CHECKLISTS[businessType].map((type) => [type, 'missing']),
@@ -96,7 +87,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('changes only the fields sent in a partial update and audits which fields changed', async () => {
-      const partner = await newPartner(suite, { business_name: 'Partial Update Ltd' });
+      const partner = await newPartner(suite, 'signed-in', { business_name: 'Partial Update Ltd' });
       const first = await suite.t.api.put(
         BUSINESS_INFO,
         { business_type: 'sole_proprietorship', rc_number: 'BN42' },
@@ -141,7 +132,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('ignores unknown fields instead of assigning them', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const response = await suite.t.api.put(
         BUSINESS_INFO,
         { onboarding_status: 'active', business_name: 'Hijacked', company_id: 1, address: '1 Real Road' },
@@ -155,7 +146,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('accepts rc_number RC, BN or IT followed by 1 to 8 digits', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const rcNumber of ['RC123', 'BN1', 'IT12345678', 'RC00000001']) {
         const response = await suite.t.api.put(
           BUSINESS_INFO,
@@ -168,32 +159,32 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses a malformed rc_number with 422 naming rc_number', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const rcNumber of ['RC', 'XX123', 'RC123456789', 'rc123', 'RC12a', '123', 'RC-123']) {
         const response = await suite.t.api.put(
           BUSINESS_INFO,
           { rc_number: rcNumber },
           { token: partner.token },
         );
-        assertValidationError(response, ['rc_number']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['rc_number'] });
       }
       assert.equal((await profileOf(suite.t, partner.token)).rc_number, null);
     });
 
     it('refuses a business_type outside the enum with 422 naming business_type', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const businessType of ['llc', 'LIMITED_LIABILITY', 'ngo', 7, null]) {
         const response = await suite.t.api.put(
           BUSINESS_INFO,
           { business_type: businessType },
           { token: partner.token },
         );
-        assertValidationError(response, ['business_type']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['business_type'] });
       }
     });
 
     it('refuses a website that is not an https URL with 422 naming website', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       for (const website of [
         'http://acme.ng',
         'acme.ng',
@@ -202,7 +193,7 @@ for (const dialect of DIALECTS) {
         'javascript:alert(1)',
       ]) {
         const response = await suite.t.api.put(BUSINESS_INFO, { website }, { token: partner.token });
-        assertValidationError(response, ['website']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['website'] });
       }
       const ok = await suite.t.api.put(
         BUSINESS_INFO,
@@ -214,18 +205,22 @@ for (const dialect of DIALECTS) {
     });
 
     it('refuses over-long legal_business_name (191) and address (255) and accepts the maximum', async () => {
-      const partner = await newPartner(suite);
-      assertValidationError(
+      const partner = await newPartner(suite, 'signed-in');
+      assertError(
         await suite.t.api.put(
           BUSINESS_INFO,
           { legal_business_name: 'L'.repeat(192) },
           { token: partner.token },
         ),
-        ['legal_business_name'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['legal_business_name'] },
       );
-      assertValidationError(
+      assertError(
         await suite.t.api.put(BUSINESS_INFO, { address: 'A'.repeat(256) }, { token: partner.token }),
-        ['address'],
+        422,
+        'VALIDATION_FAILED',
+        { fields: ['address'] },
       );
       const longest = await suite.t.api.put(
         BUSINESS_INFO,
@@ -238,13 +233,13 @@ for (const dialect of DIALECTS) {
     });
 
     it('changes nothing when any field of the update is invalid', async () => {
-      const partner = await newPartner(suite, { business_name: 'Atomic Update Ltd' });
+      const partner = await newPartner(suite, 'signed-in', { business_name: 'Atomic Update Ltd' });
       const response = await suite.t.api.put(
         BUSINESS_INFO,
         { business_type: 'partnership', legal_business_name: 'Atomic Limited', rc_number: 'XX1' },
         { token: partner.token },
       );
-      assertValidationError(response, ['rc_number']);
+      assertError(response, 422, 'VALIDATION_FAILED', { fields: ['rc_number'] });
       assert.deepEqual(Object.keys(response.body.errors ?? {}), ['rc_number']);
       const profile = await profileOf(suite.t, partner.token);
       assert.equal(profile.business_type, null);
@@ -252,7 +247,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 409 ONBOARDING_LOCKED to a profile change while under_review, changing nothing', async () => {
-      const partner = await submittedPartner(suite);
+      const partner = await newPartner(suite, 'submitted');
       for (const change of [
         { address: '9 New Road' },
         { business_type: 'partnership' },
@@ -268,7 +263,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 409 ONBOARDING_LOCKED to a profile change once rejected', async () => {
-      const partner = await rejectedPartner(suite);
+      const partner = await newPartner(suite, 'rejected');
       assertError(
         await suite.t.api.put(BUSINESS_INFO, { address: '9 New Road' }, { token: partner.token }),
         409,
@@ -277,7 +272,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('lets an active partner change only address and website', async () => {
-      const partner = await activePartner(suite);
+      const partner = await newPartner(suite, 'active');
       const allowed = await suite.t.api.put(
         BUSINESS_INFO,
         { address: '1 Approved Avenue, Abuja', website: 'https://approved.example.ng' },

@@ -1,44 +1,39 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import type { Partner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
-import { form, JPEG_BYTES, PDF_BYTES, PNG_BYTES, representativeFields } from '../support/onboarding.js';
+import { adminGet, partnerRecord } from '../support/admin.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { dateBefore, pinClock } from '../support/clock.js';
 import {
-  ADMIN_PARTNERS,
-  AUDIT_EVENTS,
-  adminGet,
-  assertError,
-  assertValidationError,
+  fileOfSize,
+  form,
+  JPEG_BYTES,
+  MIB,
+  PDF_BYTES,
+  PNG_BYTES,
+  representativeFields,
+} from '../support/factories.js';
+import { postRepresentative, profileOf, setBusinessType } from '../support/onboarding.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
+import { AUDIT_EVENTS, adminPartnerUrl, BUSINESS_INFO, REPRESENTATIVE } from '../support/paths.js';
+import {
   auditActions,
   currentDocuments,
-  dateBefore,
-  fileOfSize,
   kycChecks,
-  MIB,
-  newPartner,
-  partnerRecord,
-  pinClock,
-  postRepresentative,
-  profileOf,
-  REPRESENTATIVE,
   readStoredFile,
-  setBusinessType,
   storedFiles,
-  submittedPartner,
-  useSuiteApp,
-} from '../support/onboarding-suite.js';
+} from '../support/records.js';
 
 const PASSING_BVN = '22123456789';
 const FAILING_BVN = '12345678901';
 
 for (const dialect of DIALECTS) {
   describe(`compliance representative [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
     /** Only ever sent invalid requests: nothing of it is saved, so the validation tests share it. */
-    let idle: Partner;
+    let idle: PartnerAt<'signed-in'>;
     before(async () => {
-      idle = await newPartner(suite);
+      idle = await newPartner(suite, 'signed-in');
     });
 
     async function assertNothingSaved() {
@@ -49,7 +44,7 @@ for (const dialect of DIALECTS) {
 
     describe('saving', () => {
       it('answers 201 on the first save and 200 afterwards, with only the names and the KYC result', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const first = await postRepresentative(suite.t, partner.token);
         assert.equal(first.status, 201, first.text);
         assert.equal(first.body.status, 'success');
@@ -75,7 +70,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('shows first_name, last_name and a lower-cased email in the profile and nothing more', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const saved = await postRepresentative(suite.t, partner.token, { email: '  Ada.Obi@ACME.ng ' });
         assert.equal(saved.status, 201, saved.text);
         const profile = await profileOf(suite.t, partner.token);
@@ -89,7 +84,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('stores every field and ignores unknown ones such as kyc_status', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const saved = await postRepresentative(suite.t, partner.token, {
           bvn: FAILING_BVN,
           kyc_status: 'passed',
@@ -116,7 +111,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts each designation, gender and id_type of the contract', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const designations = [
           'director',
           'compliance_officer',
@@ -144,12 +139,14 @@ for (const dialect of DIALECTS) {
           { id_file_url: 'https://files.acme.ng/id.pdf' },
           { id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' } },
         );
-        assertValidationError(response, ['id_file']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['id_file'] });
         await assertNothingSaved();
       });
 
       it('refuses neither id_file nor id_file_url with 422 naming id_file', async () => {
-        assertValidationError(await postRepresentative(suite.t, idle.token, {}, {}), ['id_file']);
+        assertError(await postRepresentative(suite.t, idle.token, {}, {}), 422, 'VALIDATION_FAILED', {
+          fields: ['id_file'],
+        });
         await assertNothingSaved();
       });
 
@@ -166,7 +163,7 @@ for (const dialect of DIALECTS) {
             },
           },
         );
-        assertValidationError(response, ['id_file']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['id_file'] });
         await assertNothingSaved();
         assert.deepEqual(
           storedFiles(suite.t).filter((file) => file.endsWith('.partial')),
@@ -175,7 +172,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts a PNG declared as application/pdf and records it as image/png', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await postRepresentative(
           suite.t,
           partner.token,
@@ -188,7 +185,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts JPEG and PDF ID files', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         for (const [bytes, type] of [
           [JPEG_BYTES, 'image/jpeg'],
           [PDF_BYTES, 'application/pdf'],
@@ -206,7 +203,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts an ID file of exactly 5 MiB', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await postRepresentative(
           suite.t,
           partner.token,
@@ -236,7 +233,7 @@ for (const dialect of DIALECTS) {
           {},
           { id_file: { bytes: Buffer.alloc(0), name: 'id.png', type: 'image/png' } },
         );
-        assertValidationError(response, ['id_file']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['id_file'] });
       });
 
       it('refuses an id_file_url that is not https with 422 naming id_file_url', async () => {
@@ -246,17 +243,20 @@ for (const dialect of DIALECTS) {
           'ftp://files.acme.ng/id.pdf',
         ]) {
           const response = await postRepresentative(suite.t, idle.token, { id_file_url: url }, {});
-          assertValidationError(response, ['id_file_url']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['id_file_url'] });
         }
         const tooLong = `https://files.acme.ng/${'a'.repeat(2048)}`;
-        assertValidationError(await postRepresentative(suite.t, idle.token, { id_file_url: tooLong }, {}), [
-          'id_file_url',
-        ]);
+        assertError(
+          await postRepresentative(suite.t, idle.token, { id_file_url: tooLong }, {}),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['id_file_url'] },
+        );
         await assertNothingSaved();
       });
 
       it('keeps an https id_file_url as the valid_id document without a stored file', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const filesBefore = storedFiles(suite.t).length;
         const response = await postRepresentative(
           suite.t,
@@ -272,7 +272,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('stores the ID under a generated name, never the client file name', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const clientName = 'passport-of-ada-obi-secret.png';
         const response = await postRepresentative(
           suite.t,
@@ -310,7 +310,7 @@ for (const dialect of DIALECTS) {
           '1985/04/12',
         ]) {
           const response = await postRepresentative(suite.t, idle.token, { dob });
-          assertValidationError(response, ['dob']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['dob'] });
         }
         await assertNothingSaved();
       });
@@ -318,12 +318,12 @@ for (const dialect of DIALECTS) {
       it('refuses a representative under 18 or over 120 with 422 naming dob', async () => {
         for (const dob of [dateBefore(suite.t, 17), dateBefore(suite.t, 0, 1), dateBefore(suite.t, 121)]) {
           const response = await postRepresentative(suite.t, idle.token, { dob });
-          assertValidationError(response, ['dob']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['dob'] });
         }
       });
 
       it('accepts representatives aged 18 years and a day, and 119', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         for (const dob of [dateBefore(suite.t, 18, 1), dateBefore(suite.t, 119)]) {
           const response = await postRepresentative(suite.t, partner.token, { dob });
           assert.ok([200, 201].includes(response.status), `${dob}: ${response.text}`);
@@ -333,9 +333,9 @@ for (const dialect of DIALECTS) {
       it('refuses a representative who turns 18 tomorrow', async () => {
         const restore = pinClock(suite.t, '2024-02-29T12:00:00.000Z');
         try {
-          const partner = await newPartner(suite);
+          const partner = await newPartner(suite, 'signed-in');
           const response = await postRepresentative(suite.t, partner.token, { dob: '2006-03-01' });
-          assertValidationError(response, ['dob']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['dob'] });
         } finally {
           restore();
         }
@@ -344,7 +344,7 @@ for (const dialect of DIALECTS) {
       it('accepts a representative on their 18th birthday', async () => {
         const restore = pinClock(suite.t, '2026-03-01T06:00:00.000Z');
         try {
-          const partner = await newPartner(suite);
+          const partner = await newPartner(suite, 'signed-in');
           const response = await postRepresentative(suite.t, partner.token, { dob: '2008-03-01' });
           assert.equal(response.status, 201, response.text);
         } finally {
@@ -353,7 +353,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('accepts a representative aged 120 and a half (age 120 in completed years)', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await postRepresentative(suite.t, partner.token, {
           dob: dateBefore(suite.t, 120, 180),
         });
@@ -370,7 +370,7 @@ for (const dialect of DIALECTS) {
           '+2212345678',
         ]) {
           const response = await postRepresentative(suite.t, idle.token, { bvn });
-          assertValidationError(response, ['bvn']);
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['bvn'] });
           assert.ok(!response.text.includes(bvn), 'the refused BVN is not echoed');
         }
         await assertNothingSaved();
@@ -382,24 +382,31 @@ for (const dialect of DIALECTS) {
           designation: 'ceo',
           id_type: 'passport',
         });
-        assertValidationError(response, ['gender', 'designation', 'id_type']);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: ['gender', 'designation', 'id_type'] });
         await assertNothingSaved();
       });
 
       it('refuses first_name or last_name over 100 chars and phone over 20, and accepts the maxima', async () => {
-        assertValidationError(
+        assertError(
           await postRepresentative(suite.t, idle.token, { first_name: 'A'.repeat(101) }),
-          ['first_name'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['first_name'] },
         );
-        assertValidationError(await postRepresentative(suite.t, idle.token, { last_name: 'O'.repeat(101) }), [
-          'last_name',
-        ]);
-        assertValidationError(
+        assertError(
+          await postRepresentative(suite.t, idle.token, { last_name: 'O'.repeat(101) }),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['last_name'] },
+        );
+        assertError(
           await postRepresentative(suite.t, idle.token, { phone: `+${'1'.repeat(20)}` }),
-          ['phone'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['phone'] },
         );
         await assertNothingSaved();
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const longest = await postRepresentative(suite.t, partner.token, {
           first_name: 'A'.repeat(100),
           last_name: 'O'.repeat(100),
@@ -413,24 +420,29 @@ for (const dialect of DIALECTS) {
           token: idle.token,
           body: form({ first_name: '   ', id_file_url: 'https://files.acme.ng/id.pdf' }),
         });
-        assertValidationError(response, [
-          'first_name',
-          'last_name',
-          'email',
-          'phone',
-          'dob',
-          'gender',
-          'designation',
-          'bvn',
-          'id_type',
-          'address',
-        ]);
+        assertError(response, 422, 'VALIDATION_FAILED', {
+          fields: [
+            'first_name',
+            'last_name',
+            'email',
+            'phone',
+            'dob',
+            'gender',
+            'designation',
+            'bvn',
+            'id_type',
+            'address',
+          ],
+        });
       });
 
       it('refuses an invalid email with 422 naming email', async () => {
-        assertValidationError(await postRepresentative(suite.t, idle.token, { email: 'not-an-email' }), [
-          'email',
-        ]);
+        assertError(
+          await postRepresentative(suite.t, idle.token, { email: 'not-an-email' }),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['email'] },
+        );
       });
 
       it('answers 415 UNSUPPORTED_MEDIA_TYPE to a JSON body', async () => {
@@ -477,7 +489,7 @@ for (const dialect of DIALECTS) {
 
     describe('sandbox KYC and the BVN', () => {
       it('passes a BVN starting with 22 and records a passed kyc_checks row', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const before = suite.t.clock.now();
         const response = await postRepresentative(suite.t, partner.token, { bvn: PASSING_BVN });
         assert.equal(response.status, 201, response.text);
@@ -494,7 +506,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('fails any other BVN with a not-found message and still saves the representative', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         const response = await postRepresentative(suite.t, partner.token, { bvn: FAILING_BVN });
         assert.equal(response.status, 201, response.text);
@@ -522,7 +534,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('lets the BVN be corrected while no check has passed', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const failed = await postRepresentative(suite.t, partner.token, { bvn: FAILING_BVN });
         assert.equal(failed.body.data.kyc.ok, false);
         const failedAgain = await postRepresentative(suite.t, partner.token, { bvn: '33333333333' });
@@ -553,7 +565,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 BVN_IMMUTABLE to another BVN after a check passed, and accepts the same BVN', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         assert.equal((await postRepresentative(suite.t, partner.token, { bvn: PASSING_BVN })).status, 201);
         const sealed = await suite.t.db
           .selectFrom('representatives')
@@ -589,15 +601,15 @@ for (const dialect of DIALECTS) {
 
       it('never shows the whole BVN: responses, admin record, audit trail, database and logs', async () => {
         const bvn = '22555016789';
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         const saved = await postRepresentative(suite.t, partner.token, { bvn });
         assert.equal(saved.status, 201, saved.text);
         const again = await postRepresentative(suite.t, partner.token, { bvn });
-        const profile = await suite.t.api.get(`${V1}/client/onboarding/business-info`, {
+        const profile = await suite.t.api.get(BUSINESS_INFO, {
           token: partner.token,
         });
-        const record = await adminGet(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}`);
+        const record = await adminGet(suite.t, adminPartnerUrl(partner.companyId));
         const audit = await adminGet(suite.t, `${AUDIT_EVENTS}?company_id=${partner.companyId}&limit=100`);
         for (const response of [saved, again, profile, record, audit]) {
           assert.ok(!response.text.includes(bvn), `whole BVN in ${response.text}`);
@@ -637,7 +649,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('audits the save and the KYC check with the request id and IP', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await suite.t.api.request('POST', REPRESENTATIVE, {
           token: partner.token,
           headers: { 'x-request-id': 'rep-save-audit-1' },
@@ -673,7 +685,7 @@ for (const dialect of DIALECTS) {
 
     describe('the ID as valid_id document', () => {
       it('makes the ID the valid_id document pending review, and a new save supersedes it', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         await postRepresentative(suite.t, partner.token);
         const first = await profileOf(suite.t, partner.token);
@@ -717,7 +729,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 ONBOARDING_LOCKED while under_review and keeps the representative', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const response = await postRepresentative(suite.t, partner.token, { first_name: 'Locked' });
         assertError(response, 409, 'ONBOARDING_LOCKED');
         const profile = await profileOf(suite.t, partner.token);

@@ -13,7 +13,7 @@ import {
   CONTRACT_CHECKLISTS,
   CONTRACT_DOCUMENT_TYPES,
   type ContractBusinessType,
-} from '../support/onboarding-suite.js';
+} from '../support/onboarding.js';
 
 type DocumentStatus = 'pending_review' | 'approved' | 'rejected';
 

@@ -2,67 +2,52 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { DIALECTS, TEST_ADMIN_KEY } from '../support/app.js';
-import type { Partner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
-import { adminHeaders, completeOnboarding, PDF_BYTES, PNG_BYTES } from '../support/onboarding.js';
 import {
-  ADMIN_PARTNERS,
-  AUDIT_EVENTS,
-  activePartner,
+  type AdminDocument,
   adminGet,
+  adminHeaders,
   adminPost,
-  assertError,
-  assertValidationError,
-  auditActions,
+  currentAdminDocument,
   downloadFile,
-  newPartner,
-  outboxEvents,
   partnerRecord,
+  rejectPartner,
+} from '../support/admin.js';
+import { DIALECTS, TEST_ADMIN_KEY, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
+import {
+  completeOnboarding,
   postDocument,
   postRepresentative,
   profileOf,
-  rejectedPartner,
-  type Suite,
   setBusinessType,
   submit,
-  submittedPartner,
-  useSuiteApp,
-} from '../support/onboarding-suite.js';
-
-interface AdminDocument {
-  id: string;
-  document_type: string;
-  status: string;
-  current: boolean;
-}
-
-async function currentDocumentId(suite: Suite, companyId: number, documentType: string): Promise<string> {
-  const record = await partnerRecord(suite.t, companyId);
-  const document = (record.documents as AdminDocument[]).find(
-    (candidate) => candidate.current && candidate.document_type === documentType,
-  );
-  assert.ok(document, `no current ${documentType}`);
-  return document.id;
-}
-
-const documentUrl = (companyId: number, documentId: string, action: string) =>
-  `${ADMIN_PARTNERS}/${companyId}/documents/${documentId}/${action}`;
+} from '../support/onboarding.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
+import {
+  ADMIN_PARTNERS,
+  AUDIT_EVENTS,
+  adminDocumentUrl,
+  adminPartnerUrl,
+  BUSINESS_INFO,
+  LOGIN,
+} from '../support/paths.js';
+import { auditActions, outboxEvents } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`submission and back-office review [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     describe('submit', () => {
       it('answers 409 ONBOARDING_INCOMPLETE naming business_type and representative for a fresh application', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const response = await submit(suite.t, partner.token);
         assertError(response, 409, 'ONBOARDING_INCOMPLETE');
         assert.deepEqual(response.body.errors, { business_type: ['missing'], representative: ['missing'] });
       });
 
       it('names each gap: representative.kyc and each missing checklist document', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await setBusinessType(suite.t, partner.token, 'limited_liability');
         await postRepresentative(suite.t, partner.token, { bvn: '12345678901' });
         await postDocument(
@@ -91,7 +76,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('moves a complete application to under_review, audits it and queues onboarding.status_changed', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await completeOnboarding(suite.t, partner.token);
         const response = await submit(suite.t, partner.token);
         assert.equal(response.status, 200, response.text);
@@ -121,9 +106,9 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 ONBOARDING_LOCKED to submit while under_review or active', async () => {
-        const submitted = await submittedPartner(suite);
+        const submitted = await newPartner(suite, 'submitted');
         assertError(await submit(suite.t, submitted.token), 409, 'ONBOARDING_LOCKED');
-        const active = await activePartner(suite);
+        const active = await newPartner(suite, 'active');
         assertError(await submit(suite.t, active.token), 409, 'ONBOARDING_LOCKED');
         assert.equal((await profileOf(suite.t, active.token)).onboarding_status, 'active');
       });
@@ -132,13 +117,13 @@ for (const dialect of DIALECTS) {
     describe('admin authentication', () => {
       const paths = (companyId: number) => [
         ['GET', ADMIN_PARTNERS],
-        ['GET', `${ADMIN_PARTNERS}/${companyId}`],
-        ['POST', `${ADMIN_PARTNERS}/${companyId}/approve`],
+        ['GET', adminPartnerUrl(companyId)],
+        ['POST', adminPartnerUrl(companyId, 'approve')],
         ['GET', `${AUDIT_EVENTS}?company_id=${companyId}`],
       ];
 
       it('answers 401 UNAUTHENTICATED without a key, with a wrong key, or with a partner session token', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         for (const [method, path] of paths(partner.companyId)) {
           const attempts: Array<Record<string, string>> = [
             {},
@@ -158,8 +143,8 @@ for (const dialect of DIALECTS) {
 
     describe('partner list', () => {
       it('pages through every partner with limit and next_cursor, without duplicates', async () => {
-        const created: Partner[] = [];
-        for (let index = 0; index < 3; index++) created.push(await newPartner(suite));
+        const created: PartnerAt<'signed-in'>[] = [];
+        for (let index = 0; index < 3; index++) created.push(await newPartner(suite, 'signed-in'));
         const seen: number[] = [];
         let cursor: string | null = null;
         let pages = 0;
@@ -197,8 +182,8 @@ for (const dialect of DIALECTS) {
       });
 
       it('filters by onboarding_status', async () => {
-        const waiting = await submittedPartner(suite);
-        const fresh = await newPartner(suite);
+        const waiting = await newPartner(suite, 'submitted');
+        const fresh = await newPartner(suite, 'signed-in');
         const queue = await adminGet(suite.t, `${ADMIN_PARTNERS}?onboarding_status=under_review&limit=100`);
         assert.equal(queue.status, 200, queue.text);
         const ids = queue.body.data.items.map((item: { company_id: number }) => item.company_id);
@@ -213,20 +198,30 @@ for (const dialect of DIALECTS) {
           Buffer.from('{"p":"x"}').toString('base64url'),
           'eyJwIjoxLjV9',
         ]) {
-          assertValidationError(await adminGet(suite.t, `${ADMIN_PARTNERS}?cursor=${cursor}`), ['cursor']);
+          assertError(
+            await adminGet(suite.t, `${ADMIN_PARTNERS}?cursor=${cursor}`),
+            422,
+            'VALIDATION_FAILED',
+            { fields: ['cursor'] },
+          );
         }
         for (const limit of ['0', '101', '-1', 'abc', '1.5']) {
-          assertValidationError(await adminGet(suite.t, `${ADMIN_PARTNERS}?limit=${limit}`), ['limit']);
+          assertError(await adminGet(suite.t, `${ADMIN_PARTNERS}?limit=${limit}`), 422, 'VALIDATION_FAILED', {
+            fields: ['limit'],
+          });
         }
-        assertValidationError(await adminGet(suite.t, `${ADMIN_PARTNERS}?onboarding_status=approved`), [
-          'onboarding_status',
-        ]);
+        assertError(
+          await adminGet(suite.t, `${ADMIN_PARTNERS}?onboarding_status=approved`),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['onboarding_status'] },
+        );
       });
     });
 
     describe('partner record', () => {
       it('shows the full record: documents with ids, representative with KYC result and masked BVN, KYC checks', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const record = await partnerRecord(suite.t, partner.companyId);
         assert.equal(record.company_id, partner.companyId);
         assert.equal(record.email, partner.email);
@@ -263,15 +258,15 @@ for (const dialect of DIALECTS) {
         const unknown = 2_000_000_000;
         const documentId = randomUUID();
         const requests: Array<[string, string, unknown?]> = [
-          ['GET', `${ADMIN_PARTNERS}/${unknown}`],
+          ['GET', adminPartnerUrl(unknown)],
           ['GET', `${ADMIN_PARTNERS}/abc`],
           ['GET', `${ADMIN_PARTNERS}/0`],
-          ['POST', `${ADMIN_PARTNERS}/${unknown}/approve`],
-          ['POST', `${ADMIN_PARTNERS}/${unknown}/request-changes`, { reason: 'x' }],
-          ['POST', `${ADMIN_PARTNERS}/${unknown}/reject`, { reason: 'x' }],
-          ['POST', documentUrl(unknown, documentId, 'approve')],
-          ['POST', documentUrl(unknown, documentId, 'reject'), { reason: 'x' }],
-          ['GET', documentUrl(unknown, documentId, 'file')],
+          ['POST', adminPartnerUrl(unknown, 'approve')],
+          ['POST', adminPartnerUrl(unknown, 'request-changes'), { reason: 'x' }],
+          ['POST', adminPartnerUrl(unknown, 'reject'), { reason: 'x' }],
+          ['POST', adminDocumentUrl(unknown, documentId, 'approve')],
+          ['POST', adminDocumentUrl(unknown, documentId, 'reject'), { reason: 'x' }],
+          ['GET', adminDocumentUrl(unknown, documentId, 'file')],
         ];
         for (const [method, path, body] of requests) {
           const response = await suite.t.api.request(method, path, {
@@ -283,17 +278,19 @@ for (const dialect of DIALECTS) {
       });
 
       it("answers 404 NOT_FOUND for an unknown document_id or another partner's document, changing nothing", async () => {
-        const owner = await submittedPartner(suite);
-        const other = await submittedPartner(suite);
-        const foreign = await currentDocumentId(suite, owner.companyId, 'memart');
+        const owner = await newPartner(suite, 'submitted');
+        const other = await newPartner(suite, 'submitted');
+        const foreign = (await currentAdminDocument(suite.t, owner.companyId, 'memart')).id;
         for (const documentId of [randomUUID(), 'not-a-uuid', foreign]) {
           assertError(
-            await adminPost(suite.t, documentUrl(other.companyId, documentId, 'approve')),
+            await adminPost(suite.t, adminDocumentUrl(other.companyId, documentId, 'approve')),
             404,
             'NOT_FOUND',
           );
           assertError(
-            await adminPost(suite.t, documentUrl(other.companyId, documentId, 'reject'), { reason: 'no' }),
+            await adminPost(suite.t, adminDocumentUrl(other.companyId, documentId, 'reject'), {
+              reason: 'no',
+            }),
             404,
             'NOT_FOUND',
           );
@@ -309,28 +306,37 @@ for (const dialect of DIALECTS) {
 
     describe('document decisions', () => {
       it('rejects a document only with a reason, and approves one', async () => {
-        const partner = await submittedPartner(suite);
-        const memart = await currentDocumentId(suite, partner.companyId, 'memart');
-        const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
-        assertValidationError(await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject')), [
-          'reason',
-        ]);
-        assertValidationError(
-          await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {}),
-          ['reason'],
+        const partner = await newPartner(suite, 'submitted');
+        const memart = (await currentAdminDocument(suite.t, partner.companyId, 'memart')).id;
+        const cac = (await currentAdminDocument(suite.t, partner.companyId, 'cac_certificate')).id;
+        assertError(
+          await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject')),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
         );
-        assertValidationError(
-          await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), { reason: '   ' }),
-          ['reason'],
+        assertError(
+          await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject'), {}),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
         );
-        assertValidationError(
-          await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {
+        assertError(
+          await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject'), { reason: '   ' }),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
+        );
+        assertError(
+          await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject'), {
             reason: 'r'.repeat(1001),
           }),
-          ['reason'],
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
         );
 
-        const rejected = await adminPost(suite.t, documentUrl(partner.companyId, memart, 'reject'), {
+        const rejected = await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'reject'), {
           reason: 'Unsigned MEMART.',
         });
         assert.equal(rejected.status, 200, rejected.text);
@@ -339,7 +345,7 @@ for (const dialect of DIALECTS) {
         assert.equal(rejected.body.data.rejection_reason, 'Unsigned MEMART.');
         assert.ok(!Number.isNaN(Date.parse(rejected.body.data.reviewed_at)));
 
-        const approved = await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'));
+        const approved = await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'approve'));
         assert.equal(approved.status, 200, approved.text);
         assert.equal(approved.body.data.status, 'approved');
         assert.equal(approved.body.data.rejection_reason, null);
@@ -356,12 +362,15 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 to deciding an already-decided document', async () => {
-        const partner = await submittedPartner(suite);
-        const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
-        assert.equal((await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'))).status, 200);
-        const again = await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'));
+        const partner = await newPartner(suite, 'submitted');
+        const cac = (await currentAdminDocument(suite.t, partner.companyId, 'cac_certificate')).id;
+        assert.equal(
+          (await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'approve'))).status,
+          200,
+        );
+        const again = await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'approve'));
         assert.equal(again.status, 409, again.text);
-        const flip = await adminPost(suite.t, documentUrl(partner.companyId, cac, 'reject'), {
+        const flip = await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'reject'), {
           reason: 'changed my mind',
         });
         assert.equal(flip.status, 409, flip.text);
@@ -373,7 +382,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 to deciding a superseded document', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const first = await postDocument(
           suite.t,
           partner.token,
@@ -388,12 +397,12 @@ for (const dialect of DIALECTS) {
         );
         const approve = await adminPost(
           suite.t,
-          documentUrl(partner.companyId, first.body.data.id, 'approve'),
+          adminDocumentUrl(partner.companyId, first.body.data.id, 'approve'),
         );
         assert.equal(approve.status, 409, approve.text);
         const reject = await adminPost(
           suite.t,
-          documentUrl(partner.companyId, first.body.data.id, 'reject'),
+          adminDocumentUrl(partner.companyId, first.body.data.id, 'reject'),
           {
             reason: 'old',
           },
@@ -402,11 +411,11 @@ for (const dialect of DIALECTS) {
       });
 
       it('writes a document.reviewed outbox event and an admin audit event for each decision', async () => {
-        const partner = await submittedPartner(suite);
-        const memart = await currentDocumentId(suite, partner.companyId, 'memart');
+        const partner = await newPartner(suite, 'submitted');
+        const memart = (await currentAdminDocument(suite.t, partner.companyId, 'memart')).id;
         const response = await adminPost(
           suite.t,
-          documentUrl(partner.companyId, memart, 'reject'),
+          adminDocumentUrl(partner.companyId, memart, 'reject'),
           { reason: 'Blurred.' },
           { 'x-request-id': 'admin-reject-memart-1' },
         );
@@ -436,10 +445,10 @@ for (const dialect of DIALECTS) {
 
     describe('application decisions', () => {
       it('answers 409 ONBOARDING_INCOMPLETE to approval while checklist documents are pending, writing nothing', async () => {
-        const partner = await submittedPartner(suite);
+        const partner = await newPartner(suite, 'submitted');
         const outboxBefore = (await outboxEvents(suite.t, partner.companyId)).length;
         const auditBefore = (await auditActions(suite.t, partner.companyId)).length;
-        const response = await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/approve`);
+        const response = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'approve'));
         assertError(response, 409, 'ONBOARDING_INCOMPLETE');
         assert.deepEqual(response.body.errors, {
           'documents.cac_certificate': ['not approved'],
@@ -447,9 +456,9 @@ for (const dialect of DIALECTS) {
           'documents.valid_id': ['not approved'],
         });
 
-        const cac = await currentDocumentId(suite, partner.companyId, 'cac_certificate');
-        await adminPost(suite.t, documentUrl(partner.companyId, cac, 'approve'));
-        const partial = await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/approve`);
+        const cac = (await currentAdminDocument(suite.t, partner.companyId, 'cac_certificate')).id;
+        await adminPost(suite.t, adminDocumentUrl(partner.companyId, cac, 'approve'));
+        const partial = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'approve'));
         assertError(partial, 409, 'ONBOARDING_INCOMPLETE');
         assert.deepEqual(Object.keys(partial.body.errors ?? {}).sort(), [
           'documents.memart',
@@ -474,7 +483,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 409 ONBOARDING_LOCKED to approving, requesting changes on or rejecting an application not under review', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         await completeOnboarding(suite.t, partner.token);
         for (const [action, body] of [
           ['approve', undefined],
@@ -482,7 +491,7 @@ for (const dialect of DIALECTS) {
           ['reject', { reason: 'x' }],
         ] as const) {
           assertError(
-            await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/${action}`, body),
+            await adminPost(suite.t, adminPartnerUrl(partner.companyId, action), body),
             409,
             'ONBOARDING_LOCKED',
           );
@@ -491,7 +500,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('approves a reviewed application: active, audited, onboarding.status_changed queued', async () => {
-        const partner = await activePartner(suite);
+        const partner = await newPartner(suite, 'active');
         const record = await partnerRecord(suite.t, partner.companyId);
         assert.equal(record.onboarding_status, 'active');
         assert.deepEqual(record.requirements, { currently_due: [], pending_review: [], errors: [] });
@@ -520,13 +529,15 @@ for (const dialect of DIALECTS) {
       });
 
       it('requests changes: back to in_progress with review_notes the partner sees, then resubmission works', async () => {
-        const partner = await submittedPartner(suite);
-        assertValidationError(
-          await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/request-changes`, {}),
-          ['reason'],
+        const partner = await newPartner(suite, 'submitted');
+        assertError(
+          await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'request-changes'), {}),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['reason'] },
         );
         const reason = 'Upload the certified true copy of the MEMART.';
-        const response = await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/request-changes`, {
+        const response = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'request-changes'), {
           reason,
         });
         assert.equal(response.status, 200, response.text);
@@ -564,7 +575,8 @@ for (const dialect of DIALECTS) {
 
       it('rejects an application for good: submit, representative and documents answer 409 ONBOARDING_LOCKED', async () => {
         const reason = 'The business model is not supported.';
-        const partner = await rejectedPartner(suite, reason);
+        const partner = await newPartner(suite, 'submitted');
+        await rejectPartner(suite.t, partner.companyId, reason);
         const profile = await profileOf(suite.t, partner.token);
         assert.equal(profile.onboarding_status, 'rejected');
         assert.equal(profile.review_notes, reason);
@@ -589,7 +601,7 @@ for (const dialect of DIALECTS) {
           ['reject', { reason: 'again' }],
         ] as const) {
           assertError(
-            await adminPost(suite.t, `${ADMIN_PARTNERS}/${partner.companyId}/${action}`, body),
+            await adminPost(suite.t, adminPartnerUrl(partner.companyId, action), body),
             409,
             'ONBOARDING_LOCKED',
           );
@@ -600,7 +612,7 @@ for (const dialect of DIALECTS) {
 
     describe('file download', () => {
       it('returns the exact bytes with the content-type detected from them, never the client file name', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const png = await postDocument(
           suite.t,
           partner.token,
@@ -626,7 +638,7 @@ for (const dialect of DIALECTS) {
       });
 
       it('answers 404 NOT_FOUND for a document given as a URL', async () => {
-        const partner = await newPartner(suite);
+        const partner = await newPartner(suite, 'signed-in');
         const byUrl = await postDocument(suite.t, partner.token, {
           document_type: 'memart',
           file_url: 'https://files.acme.ng/memart.pdf',
@@ -641,13 +653,13 @@ for (const dialect of DIALECTS) {
 
     describe('audit events', () => {
       it("lists a company's events with actor, action, target, request id and IP, newest first, paginated", async () => {
-        const partner = await submittedPartner(suite);
-        const bystander = await newPartner(suite);
-        const memart = await currentDocumentId(suite, partner.companyId, 'memart');
-        await adminPost(suite.t, documentUrl(partner.companyId, memart, 'approve'), undefined, {
+        const partner = await newPartner(suite, 'submitted');
+        const bystander = await newPartner(suite, 'signed-in');
+        const memart = (await currentAdminDocument(suite.t, partner.companyId, 'memart')).id;
+        await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart, 'approve'), undefined, {
           'x-request-id': 'audit-approve-memart',
         });
-        const failedLogin = await suite.t.api.post(`${V1}/client/onboarding/login`, {
+        const failedLogin = await suite.t.api.post(LOGIN, {
           email: partner.email,
           password: 'definitely-not-the-password',
         });
@@ -708,17 +720,21 @@ for (const dialect of DIALECTS) {
           'pages add up to the whole list, no duplicates',
         );
 
-        assertValidationError(await adminGet(suite.t, `${AUDIT_EVENTS}?cursor=bogus`), ['cursor']);
-        assertValidationError(await adminGet(suite.t, `${AUDIT_EVENTS}?company_id=abc`), ['company_id']);
+        assertError(await adminGet(suite.t, `${AUDIT_EVENTS}?cursor=bogus`), 422, 'VALIDATION_FAILED', {
+          fields: ['cursor'],
+        });
+        assertError(await adminGet(suite.t, `${AUDIT_EVENTS}?company_id=abc`), 422, 'VALIDATION_FAILED', {
+          fields: ['company_id'],
+        });
       });
     });
   });
 
   describe(`back office without ADMIN_API_KEY [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name, { env: { ADMIN_API_KEY: '' } });
+    const suite = useApp(dialect.name, { env: { ADMIN_API_KEY: '' } });
 
     it('answers 404 NOT_FOUND on every /admin path, with or without a bearer', async () => {
-      const partner = await newPartner(suite);
+      const partner = await newPartner(suite, 'signed-in');
       const upload = await postDocument(
         suite.t,
         partner.token,
@@ -730,13 +746,13 @@ for (const dialect of DIALECTS) {
       const requests: Array<[string, string, unknown?]> = [
         ['GET', ADMIN_PARTNERS],
         ['GET', `${ADMIN_PARTNERS}?onboarding_status=under_review`],
-        ['GET', `${ADMIN_PARTNERS}/${partner.companyId}`],
-        ['POST', `${ADMIN_PARTNERS}/${partner.companyId}/approve`],
-        ['POST', `${ADMIN_PARTNERS}/${partner.companyId}/request-changes`, { reason: 'x' }],
-        ['POST', `${ADMIN_PARTNERS}/${partner.companyId}/reject`, { reason: 'x' }],
-        ['POST', documentUrl(partner.companyId, documentId, 'approve')],
-        ['POST', documentUrl(partner.companyId, documentId, 'reject'), { reason: 'x' }],
-        ['GET', documentUrl(partner.companyId, documentId, 'file')],
+        ['GET', adminPartnerUrl(partner.companyId)],
+        ['POST', adminPartnerUrl(partner.companyId, 'approve')],
+        ['POST', adminPartnerUrl(partner.companyId, 'request-changes'), { reason: 'x' }],
+        ['POST', adminPartnerUrl(partner.companyId, 'reject'), { reason: 'x' }],
+        ['POST', adminDocumentUrl(partner.companyId, documentId, 'approve')],
+        ['POST', adminDocumentUrl(partner.companyId, documentId, 'reject'), { reason: 'x' }],
+        ['GET', adminDocumentUrl(partner.companyId, documentId, 'file')],
         ['GET', `${AUDIT_EVENTS}?company_id=${partner.companyId}`],
       ];
       for (const [method, path, body] of requests) {
@@ -753,8 +769,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('keeps the partner API working', async () => {
-      const partner = await newPartner(suite);
-      const response = await suite.t.api.get(`${V1}/client/onboarding/business-info`, {
+      const partner = await newPartner(suite, 'signed-in');
+      const response = await suite.t.api.get(BUSINESS_INFO, {
         token: partner.token,
       });
       assert.equal(response.status, 200, response.text);

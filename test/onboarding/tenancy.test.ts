@@ -1,24 +1,19 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import { PDF_BYTES } from '../support/onboarding.js';
-import {
-  BUSINESS_INFO,
-  currentDocuments,
-  newPartner,
-  postDocument,
-  postRepresentative,
-  profileOf,
-  useSuiteApp,
-} from '../support/onboarding-suite.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { PDF_BYTES } from '../support/factories.js';
+import { postDocument, postRepresentative, profileOf } from '../support/onboarding.js';
+import { newPartner } from '../support/partners.js';
+import { BUSINESS_INFO } from '../support/paths.js';
+import { currentDocuments } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`onboarding tenancy [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useSuiteApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     it("never shows partner A's profile, representative or documents to partner B", async () => {
-      const a = await newPartner(suite, { business_name: 'Alpha Tenancy Ltd' });
-      const b = await newPartner(suite, { business_name: 'Bravo Tenancy Ltd' });
+      const a = await newPartner(suite, 'signed-in', { business_name: 'Alpha Tenancy Ltd' });
+      const b = await newPartner(suite, 'signed-in', { business_name: 'Bravo Tenancy Ltd' });
       await suite.t.api.put(
         BUSINESS_INFO,
         { business_type: 'public_limited', rc_number: 'RC7' },
@@ -56,8 +51,8 @@ for (const dialect of DIALECTS) {
     });
 
     it("keeps each partner's writes to itself", async () => {
-      const a = await newPartner(suite);
-      const b = await newPartner(suite);
+      const a = await newPartner(suite, 'signed-in');
+      const b = await newPartner(suite, 'signed-in');
       const aMemart = await postDocument(
         suite.t,
         a.token,

@@ -1,18 +1,12 @@
 import assert from 'node:assert/strict';
-import http from 'node:http';
 import net from 'node:net';
-import { after, before, describe, it } from 'node:test';
-import {
-  assertError,
-  BUSINESS_INFO,
-  LOGIN,
-  type RawResponse,
-  REGISTER,
-  requestFrom,
-} from '../support/account-flows.js';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { describe, it } from 'node:test';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
 import { registration, uniqueEmail } from '../support/factories.js';
-import { type ApiResponse, V1 } from '../support/http.js';
+import type { ApiResponse } from '../support/http.js';
+import { API_PREFIX, BUSINESS_INFO, LOGIN, OPENAPI, REGISTER } from '../support/paths.js';
+import { type RawResponse, rawRequest } from '../support/raw-http.js';
 
 const ENVELOPE_KEYS = new Set(['status', 'message', 'data', 'error_code', 'errors']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -31,33 +25,6 @@ function assertCleanError(response: ApiResponse | RawResponse, status: number, e
   );
   assert.match(String(response.headers.get('content-type')), /^application\/json/);
   assert.match(String(response.headers.get('x-request-id')), REQUEST_ID);
-}
-
-/** A raw request with the body sent in chunks (no Content-Length): the server must count as it reads. */
-function chunkedPost(url: string, chunks: string[]): Promise<RawResponse> {
-  return new Promise((resolve, reject) => {
-    const request = http.request(
-      url,
-      { method: 'POST', headers: { 'content-type': 'application/json' }, agent: false },
-      (response) => {
-        const parts: Buffer[] = [];
-        response.on('data', (part: Buffer) => parts.push(part));
-        response.on('end', () => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (typeof value === 'string') headers.set(name, value);
-          }
-          resolve({ status: response.statusCode ?? 0, headers, text: Buffer.concat(parts).toString('utf8') });
-        });
-      },
-    );
-    // The server may answer 413 and close before every chunk is written.
-    request.on('error', (error: NodeJS.ErrnoException) => {
-      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
-    });
-    for (const chunk of chunks) request.write(chunk);
-    request.end();
-  });
 }
 
 /** Writes raw bytes on a fresh connection and splits whatever comes back. */
@@ -83,29 +50,23 @@ function rawExchange(
 
 for (const dialect of DIALECTS) {
   describe(`HTTP envelope and platform behaviour [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await createTestApp(dialect.name);
-    });
-    after(async () => {
-      await t?.close();
-    });
+    const app = useApp(dialect.name);
 
     const rawJson = (path: string, body: string, headers: Record<string, string> = {}) =>
-      t.api.request('POST', path, { body, headers: { 'content-type': 'application/json', ...headers } });
+      app.t.api.request('POST', path, { body, headers: { 'content-type': 'application/json', ...headers } });
 
     it('puts a distinct X-Request-Id on every response, successes and errors alike', async () => {
       const responses = [
-        await t.api.get('/healthz'),
-        await t.api.get('/readyz'),
-        await t.api.get(`${V1}/openapi.json`),
-        await t.api.get(`${V1}/no-such-route`),
-        await t.api.get(REGISTER),
+        await app.t.api.get('/healthz'),
+        await app.t.api.get('/readyz'),
+        await app.t.api.get(OPENAPI),
+        await app.t.api.get(`${API_PREFIX}/no-such-route`),
+        await app.t.api.get(REGISTER),
         await rawJson(REGISTER, '{"email":'),
-        await t.api.post(REGISTER, {}),
-        await t.api.get(BUSINESS_INFO),
+        await app.t.api.post(REGISTER, {}),
+        await app.t.api.get(BUSINESS_INFO),
       ];
-      const docs = await fetch(`${t.url}/docs`);
+      const docs = await fetch(`${app.t.url}/docs`);
       const ids = [...responses.map((r) => r.headers.get('x-request-id')), docs.headers.get('x-request-id')];
       for (const id of ids) assert.match(String(id), REQUEST_ID);
       assert.equal(new Set(ids).size, ids.length, 'request ids are unique');
@@ -113,13 +74,13 @@ for (const dialect of DIALECTS) {
 
     it("echoes a client's own sane X-Request-Id and replaces an unsafe one", async () => {
       for (const id of ['client-req-123', 'trace:4bf92f3577b34da6.a3ce929d0e0e4736_01', 'x'.repeat(128)]) {
-        const response = await t.api.get('/healthz', { headers: { 'x-request-id': id } });
+        const response = await app.t.api.get('/healthz', { headers: { 'x-request-id': id } });
         assert.equal(response.headers.get('x-request-id'), id);
-        const error = await t.api.get(`${V1}/nowhere`, { headers: { 'x-request-id': id } });
+        const error = await app.t.api.get(`${API_PREFIX}/nowhere`, { headers: { 'x-request-id': id } });
         assert.equal(error.headers.get('x-request-id'), id);
       }
       for (const id of ['has spaces in it', 'x'.repeat(129), '<script>alert(1)</script>', 'a/b', 'a"b', '']) {
-        const response = await t.api.get('/healthz', { headers: { 'x-request-id': id } });
+        const response = await app.t.api.get('/healthz', { headers: { 'x-request-id': id } });
         const echoed = response.headers.get('x-request-id');
         assert.notEqual(echoed, id, `unsafe id ${JSON.stringify(id)} was echoed`);
         assert.match(String(echoed), REQUEST_ID);
@@ -128,22 +89,22 @@ for (const dialect of DIALECTS) {
 
     it('answers an unknown route with 404 NOT_FOUND in the envelope', async () => {
       for (const path of [
-        `${V1}/no-such-route`,
+        `${API_PREFIX}/no-such-route`,
         '/no-such-route',
-        `${V1}/client/onboarding/registerx`,
-        `${V1}/client/onboarding/register/extra`,
+        `${API_PREFIX}/client/onboarding/registerx`,
+        `${REGISTER}/extra`,
         '/baas/api/v2/client/onboarding/register',
       ]) {
-        const response = await requestFrom('127.0.0.1', `${t.url}${path}`);
+        const response = await rawRequest(`${app.t.url}${path}`, { localAddress: '127.0.0.1' });
         assertCleanError(response, 404, 'NOT_FOUND');
       }
-      const post = await t.api.post(`${V1}/no-such-route`, { a: 1 });
+      const post = await app.t.api.post(`${API_PREFIX}/no-such-route`, { a: 1 });
       assertCleanError(post, 404, 'NOT_FOUND');
     });
 
     it('answers a URL with broken percent-encoding with the error envelope, request id and security headers', async () => {
-      for (const path of [`${V1}/%E0%A4%A`, '/%', `${V1}/client/onboarding/%zz`]) {
-        const response = await requestFrom('127.0.0.1', `${t.url}${path}`);
+      for (const path of [`${API_PREFIX}/%E0%A4%A`, '/%', `${API_PREFIX}/client/onboarding/%zz`]) {
+        const response = await rawRequest(`${app.t.url}${path}`, { localAddress: '127.0.0.1' });
         const code = response.status === 404 ? 'NOT_FOUND' : 'MALFORMED_REQUEST';
         assert.ok([400, 404].includes(response.status), `${path}: ${response.status}`);
         assertCleanError(response, response.status, code);
@@ -152,7 +113,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers an oversized header block or an unparseable request with the error envelope and a request id', async () => {
-      const port = Number(new URL(t.url).port);
+      const port = Number(new URL(app.t.url).port);
       const oversized = await rawExchange(
         port,
         `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
@@ -184,7 +145,7 @@ for (const dialect of DIALECTS) {
         ['POST', '/healthz', 'GET'],
       ];
       for (const [method, path, allowed] of cases) {
-        const response = await t.api.request(method, path);
+        const response = await app.t.api.request(method, path);
         assertCleanError(response, 405, 'METHOD_NOT_ALLOWED');
         const allow = String(response.headers.get('allow'))
           .split(',')
@@ -215,7 +176,15 @@ for (const dialect of DIALECTS) {
         i === 0 ? '{"business_name":"' : 'x'.repeat(4096),
       );
       chunks.push('"}');
-      assertCleanError(await chunkedPost(`${t.url}${REGISTER}`, chunks), 413, 'PAYLOAD_TOO_LARGE');
+      assertCleanError(
+        await rawRequest(`${app.t.url}${REGISTER}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: chunks,
+        }),
+        413,
+        'PAYLOAD_TOO_LARGE',
+      );
 
       // Just under the limit the body is read and validated instead.
       const under = JSON.stringify(registration({ business_name: 'x'.repeat(99 * 1024) }));
@@ -227,7 +196,7 @@ for (const dialect of DIALECTS) {
     it('answers text/plain, form and multipart bodies to a JSON endpoint with 415 UNSUPPORTED_MEDIA_TYPE', async () => {
       const json = JSON.stringify(registration());
       for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-        const response = await t.api.request('POST', REGISTER, {
+        const response = await app.t.api.request('POST', REGISTER, {
           body: json,
           headers: { 'content-type': contentType },
         });
@@ -235,14 +204,14 @@ for (const dialect of DIALECTS) {
       }
       const form = new FormData();
       for (const [key, value] of Object.entries(registration())) form.append(key, String(value));
-      const multipart = await t.api.request('POST', REGISTER, { body: form });
+      const multipart = await app.t.api.request('POST', REGISTER, { body: form });
       assertCleanError(multipart, 415, 'UNSUPPORTED_MEDIA_TYPE');
-      const rows = await t.db.selectFrom('partners').select('id').execute();
+      const rows = await app.t.db.selectFrom('partners').select('id').execute();
       assert.equal(rows.length, 0, 'nothing was registered');
     });
 
     it('accepts application/json with a charset parameter', async () => {
-      const response = await t.api.request('POST', REGISTER, {
+      const response = await app.t.api.request('POST', REGISTER, {
         body: '{}',
         headers: { 'content-type': 'application/json; charset=utf-8' },
       });
@@ -267,7 +236,7 @@ for (const dialect of DIALECTS) {
         assert.ok(response.status >= 400 && response.status < 500, `${body}: ${response.status}`);
         assertCleanError(response, response.status, String(response.body.error_code));
       }
-      const rows = await t.db.selectFrom('partners').select('id').execute();
+      const rows = await app.t.db.selectFrom('partners').select('id').execute();
       assert.equal(rows.length, 0, 'nothing was registered from prototype members');
     });
 
@@ -278,7 +247,7 @@ for (const dialect of DIALECTS) {
       assert.ok(response.status < 500, response.text);
       assert.equal(({} as Record<string, unknown>)['polluted'], undefined, 'Object.prototype was polluted');
       if (response.status === 201) {
-        const row = await t.db
+        const row = await app.t.db
           .selectFrom('partners')
           .selectAll()
           .where('email', '=', fields.email)
@@ -296,11 +265,11 @@ for (const dialect of DIALECTS) {
 
     it('sends security headers on successes and errors', async () => {
       const responses = [
-        await t.api.get('/healthz'),
-        await t.api.get(`${V1}/no-such-route`),
-        await t.api.get(REGISTER),
-        await t.api.post(REGISTER, {}),
-        await t.api.get(BUSINESS_INFO),
+        await app.t.api.get('/healthz'),
+        await app.t.api.get(`${API_PREFIX}/no-such-route`),
+        await app.t.api.get(REGISTER),
+        await app.t.api.post(REGISTER, {}),
+        await app.t.api.get(BUSINESS_INFO),
         await rawJson(REGISTER, '{'),
       ];
       for (const response of responses) {
@@ -312,13 +281,13 @@ for (const dialect of DIALECTS) {
 
     it('answers /healthz and /readyz with 200 in the envelope', async () => {
       for (const path of ['/healthz', '/readyz']) {
-        const response = await t.api.get(path);
+        const response = await app.t.api.get(path);
         assert.equal(response.status, 200, response.text);
         assert.equal(response.body.status, 'success');
         assert.equal(typeof response.body.message, 'string');
       }
       // The probes live at the root, not under the API prefix.
-      assertCleanError(await t.api.get(`${V1}/healthz`), 404, 'NOT_FOUND');
+      assertCleanError(await app.t.api.get(`${API_PREFIX}/healthz`), 404, 'NOT_FOUND');
     });
   });
 }

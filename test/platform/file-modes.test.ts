@@ -1,12 +1,11 @@
 import assert from 'node:assert/strict';
-import { chmodSync, existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { chmodSync, existsSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
-import { registration } from '../support/factories.js';
-import { V1 } from '../support/http.js';
-import { form, PDF_BYTES } from '../support/onboarding.js';
-import { PATHS, until } from '../support/proofs.js';
+import { form, PDF_BYTES, registration } from '../support/factories.js';
+import { DOCUMENTS, LOGIN, REGISTER, VERIFY_OTP } from '../support/paths.js';
+import { codeIn, outboxMail } from '../support/smtp-sink.js';
 
 /**
  * Everything under DATA_DIR is private to the service's user: directories 0700, files 0600 (the
@@ -56,24 +55,16 @@ for (const dialect of DIALECTS) {
     /** Registers, verifies from the outbox, logs in and uploads a document. */
     async function exercise(instance: Awaited<ReturnType<typeof startApp>>): Promise<void> {
       const body = registration();
-      assert.equal((await instance.api.post(`${V1}/client/onboarding/register`, body)).status, 201);
-      const outbox = path.join(dataDir, 'outbox');
-      const mail = await until('the outbox e-mail', () =>
-        existsSync(outbox)
-          ? readdirSync(outbox)
-              .map((name) => readFileSync(path.join(outbox, name), 'utf8'))
-              .find((text) => text.includes(body.email))
-          : undefined,
-      );
-      const otp = /verification code is (\d{6})/.exec(mail)?.[1];
-      const verified = await instance.api.post(`${V1}/client/onboarding/verify-otp`, {
+      assert.equal((await instance.api.post(REGISTER, body)).status, 201);
+      const otp = codeIn((await outboxMail(dataDir, body.email)).text);
+      const verified = await instance.api.post(VERIFY_OTP, {
         email: body.email,
         otp,
       });
       assert.equal(verified.status, 200, verified.text);
-      const login = await instance.api.post(PATHS.login, { email: body.email, password: body.password });
+      const login = await instance.api.post(LOGIN, { email: body.email, password: body.password });
       assert.equal(login.status, 200, login.text);
-      const upload = await instance.api.request('POST', PATHS.documents, {
+      const upload = await instance.api.request('POST', DOCUMENTS, {
         token: login.body.data.token,
         body: form({ document_type: 'other' }, { file: { bytes: PDF_BYTES, name: 'other.pdf' } }),
       });

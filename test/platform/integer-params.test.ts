@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { register, useAppWithSink } from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
-import { adminHeaders } from '../support/onboarding.js';
-import { assertError, PATHS } from '../support/proofs.js';
+import { adminHeaders } from '../support/admin.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { newPartner } from '../support/partners.js';
+import { AUDIT_EVENTS, adminPartnerUrl } from '../support/paths.js';
 
 /**
  * Integer path and query values are plain decimal digits. ajv's coercion alone would read `0x2`,
@@ -27,27 +28,27 @@ const aliases = (id: number): string[] => [
 
 for (const dialect of DIALECTS) {
   describe(`integer path and query values are plain digits [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const context = useAppWithSink(dialect.name);
+    const context = useApp(dialect.name);
     let companyId: number;
 
     before(async () => {
-      companyId = (await register(context.t)).companyId;
+      companyId = (await newPartner(context, 'registered')).companyId;
     });
 
     it('finds a partner by its plain id and answers 404 NOT_FOUND to every other spelling of it', async () => {
-      const found = await context.t.api.get(`${PATHS.adminPartners}/${companyId}`, { headers: adminHeaders });
+      const found = await context.t.api.get(adminPartnerUrl(companyId), { headers: adminHeaders });
       assert.equal(found.status, 200, found.text);
       assert.equal(found.body.data.company_id, companyId);
       for (const alias of aliases(companyId)) {
-        const response = await context.t.api.get(`${PATHS.adminPartners}/${alias}`, {
+        const response = await context.t.api.get(adminPartnerUrl(alias), {
           headers: adminHeaders,
         });
-        assertError(response, 404, 'NOT_FOUND', `/admin/partners/${alias}`);
+        assertError(response, 404, 'NOT_FOUND', { what: `/admin/partners/${alias}` });
       }
     });
 
     it('answers 422 VALIDATION_FAILED naming the field to a query integer in another notation', async () => {
-      const audit = `${PATHS.admin}audit-events`;
+      const audit = AUDIT_EVENTS;
       for (const [query, field] of [
         ...aliases(companyId).map((alias) => [`company_id=${alias}`, 'company_id'] as const),
         ['limit=1e1', 'limit'],
@@ -57,7 +58,7 @@ for (const dialect of DIALECTS) {
         ['limit=+10', 'limit'],
       ] as const) {
         const response = await context.t.api.get(`${audit}?${query}`, { headers: adminHeaders });
-        assertError(response, 422, 'VALIDATION_FAILED', `?${query}`);
+        assertError(response, 422, 'VALIDATION_FAILED', { what: `?${query}` });
         assert.ok(response.body.errors?.[field]?.length, `?${query} names ${field}: ${response.text}`);
       }
       const plain = await context.t.api.get(`${audit}?company_id=${companyId}&limit=10`, {

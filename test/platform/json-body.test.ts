@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { useAppWithSink } from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { envelopeOf } from '../support/assertions.js';
 import { registration } from '../support/factories.js';
-import { envelopeOf, PATHS } from '../support/proofs.js';
+import { REGISTER } from '../support/paths.js';
 import { rawHttp } from '../support/raw-http.js';
 
 /**
@@ -13,7 +13,7 @@ import { rawHttp } from '../support/raw-http.js';
 
 for (const dialect of DIALECTS) {
   describe(`JSON body encoding [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const context = useAppWithSink(dialect.name);
+    const context = useApp(dialect.name);
 
     /** POSTs a registration whose business_name holds `nameBytes`, as raw bytes. */
     async function registerWithBytes(nameBytes: Buffer, contentType = 'application/json') {
@@ -25,7 +25,7 @@ for (const dialect of DIALECTS) {
         port,
         Buffer.concat([
           Buffer.from(
-            `POST ${PATHS.register} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${contentType}\r\n` +
+            `POST ${REGISTER} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: ${contentType}\r\n` +
               `Content-Length: ${bytes.length}\r\nConnection: close\r\n\r\n`,
           ),
           bytes,

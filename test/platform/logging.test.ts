@@ -1,27 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  BUSINESS_INFO,
-  eventually,
-  LOGIN,
-  LOGOUT,
-  REGISTER,
-  RESEND_OTP,
-  randomPassword,
-  useAppWithSink,
-  VERIFY_OTP,
-  wrongCode,
-} from '../support/account-flows.js';
-import { DIALECTS } from '../support/app.js';
-import { registration } from '../support/factories.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
+import { randomPassword, registration, wrongCode } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
+import { BUSINESS_INFO, LOGIN, LOGOUT, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
 
 /** The code as a token of its own: six digits may occur inside ids and timestamps by chance. */
 const standalone = (digits: string) => new RegExp(`(?<![0-9A-Za-z])${digits}(?![0-9A-Za-z])`);
 
 for (const dialect of DIALECTS) {
   describe(`logs [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const ctx = useAppWithSink(dialect.name);
+    const ctx = useApp(dialect.name);
 
     it('never contain the password, the OTP or the session token, and log one JSON line per request with its id', async () => {
       const password = `Pw-${randomPassword(20)}`;
@@ -63,9 +53,8 @@ for (const dialect of DIALECTS) {
           .map((line) => JSON.parse(line) as Record<string, unknown>)
           .filter((l) => l['msg'] === 'request');
       // The access line is written after the response is sent.
-      await eventually(
-        () => ids.every((id) => requestLines().some((line) => line['reqId'] === id)),
-        'an access log line for every request',
+      await until('an access log line for every request', () =>
+        ids.every((id) => requestLines().some((line) => line['reqId'] === id)),
       );
       const lines = requestLines();
       for (const [index, id] of ids.entries()) {

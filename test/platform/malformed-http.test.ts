@@ -1,10 +1,12 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
+import { adminHeaders } from '../support/admin.js';
 import { createTestDatabase, startApp, type TestDatabase } from '../support/app.js';
-import { createPartner, type Partner } from '../support/factories.js';
-import { adminHeaders, form, PDF_BYTES } from '../support/onboarding.js';
-import { envelopeOf, PATHS } from '../support/proofs.js';
+import { envelopeOf } from '../support/assertions.js';
+import { form, PDF_BYTES } from '../support/factories.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
+import { API_PREFIX, adminDocumentUrl, DOCUMENTS, LOGIN } from '../support/paths.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
@@ -98,7 +100,7 @@ describe('answers Node would give by itself carry the envelope and the security 
     const body = '{"email":"nobody@example.com"}';
     const login = await rawHttp(
       port,
-      `POST ${PATHS.login} HTTP/1.1\r\nHost: x\r\nExpect: evil\r\nContent-Type: application/json\r\n` +
+      `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\nExpect: evil\r\nContent-Type: application/json\r\n` +
         `Content-Length: ${body.length}\r\n\r\n${body}`,
     );
     assertApiAnswer(login, 422, 'VALIDATION_FAILED');
@@ -107,7 +109,7 @@ describe('answers Node would give by itself carry the envelope and the security 
   it('still sends 100 Continue for an Expect list that holds 100-continue beside an unknown member', async () => {
     const body = '{"email":"nobody@example.com"}';
     const head =
-      `POST ${PATHS.login} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue, evil\r\n` +
+      `POST ${LOGIN} HTTP/1.1\r\nHost: x\r\nExpect: 100-continue, evil\r\n` +
       `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`;
     const result = await new Promise<string>((resolve) => {
       const socket = net.connect(port, '127.0.0.1', () => socket.write(head));
@@ -149,25 +151,25 @@ describe('answers Node would give by itself carry the envelope and the security 
     assertApiAnswer(websocket, 200, null);
     const h2c = await rawHttp(
       port,
-      'GET /baas/api/v1/nowhere HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n' +
+      `GET ${API_PREFIX}/nowhere HTTP/1.1\r\nHost: x\r\nConnection: Upgrade, HTTP2-Settings\r\n` +
         'Upgrade: h2c\r\nHTTP2-Settings: AAMAAABkAARAAAAAAAIAAAAA\r\n\r\n',
     );
     assertApiAnswer(h2c, 404, 'NOT_FOUND');
   });
 
   describe('a malformed request pipelined behind a download in progress', () => {
-    let partner: Partner;
+    let partner: PartnerAt<'signed-in'>;
     let documentUrl: string;
     const fileBytes = Buffer.concat([PDF_BYTES, Buffer.alloc(5 * 1024 * 1024 - PDF_BYTES.length, 0x20)]);
 
     before(async () => {
-      partner = await createPartner(instance, sink);
-      const upload = await instance.api.request('POST', PATHS.documents, {
+      partner = await newPartner({ t: instance, sink }, 'signed-in');
+      const upload = await instance.api.request('POST', DOCUMENTS, {
         token: partner.token,
         body: form({ document_type: 'other' }, { file: { bytes: fileBytes, name: 'big.pdf' } }),
       });
       assert.equal(upload.status, 201, upload.text);
-      documentUrl = `${PATHS.adminPartners}/${partner.companyId}/documents/${upload.body.data.id}/file`;
+      documentUrl = adminDocumentUrl(partner.companyId, upload.body.data.id, 'file');
     });
 
     it('never writes an error answer into the body of a response that has started', async () => {

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { until } from '../support/proofs.js';
+import { until } from '../support/assertions.js';
 import { freePort } from '../support/smtp-sink.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));

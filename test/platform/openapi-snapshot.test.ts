@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
-import { createTestApp, type TestApp } from '../support/app.js';
+import { describe, it } from 'node:test';
+import { useApp } from '../support/app.js';
+import { OPENAPI } from '../support/paths.js';
 
 const SNAPSHOT = new URL('../__snapshots__/openapi.json', import.meta.url);
 
@@ -11,16 +12,10 @@ const SNAPSHOT = new URL('../__snapshots__/openapi.json', import.meta.url);
  * rewrites it after an intended change.
  */
 describe('OpenAPI document snapshot', () => {
-  let t: TestApp;
-  before(async () => {
-    t = await createTestApp('sqlite');
-  });
-  after(async () => {
-    await t?.close();
-  });
+  const app = useApp('sqlite');
 
   it('matches the checked-in document', async () => {
-    const response = await fetch(`${t.url}/baas/api/v1/openapi.json`);
+    const response = await fetch(`${app.t.url}${OPENAPI}`);
     assert.equal(response.status, 200);
     const current = `${JSON.stringify(await response.json(), null, 2)}\n`;
     if (process.env['UPDATE_SNAPSHOTS'] === '1') writeFileSync(SNAPSHOT, current);

@@ -1,10 +1,9 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
-import { V1 } from '../support/http.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { API_PREFIX, OPENAPI } from '../support/paths.js';
 
-const OPENAPI = `${V1}/openapi.json`;
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
 /**
@@ -34,17 +33,13 @@ const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 for (const dialect of DIALECTS) {
   describe(`OpenAPI document and docs [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
+    const app = useApp(dialect.name);
     // biome-ignore lint/suspicious/noExplicitAny: the document is arbitrary JSON.
     let doc: any;
     before(async () => {
-      t = await createTestApp(dialect.name);
-      const response = await t.api.get(OPENAPI);
+      const response = await app.t.api.get(OPENAPI);
       assert.equal(response.status, 200, response.text);
       doc = response.body;
-    });
-    after(async () => {
-      await t?.close();
     });
 
     it('serves an OpenAPI 3.1.0 document at /baas/api/v1/openapi.json', () => {
@@ -55,14 +50,14 @@ for (const dialect of DIALECTS) {
     });
 
     it('lists every route the app serves, with its method', () => {
-      const served = servedRoutes(t.app).filter(
+      const served = servedRoutes(app.t.app).filter(
         ({ method, path }) =>
           method !== 'HEAD' && !path.startsWith('/docs') && path !== OPENAPI && !path.includes('*'),
       );
       // Sanity: the parser found the account routes, so an empty list cannot pass.
       for (const path of ['/register', '/verify-otp', '/resend-otp', '/login', '/logout']) {
         assert.ok(
-          served.some((route) => route.path === `${V1}/client/onboarding${path}`),
+          served.some((route) => route.path === `${API_PREFIX}/client/onboarding${path}`),
           `route tree parse missed ${path}`,
         );
       }
@@ -120,7 +115,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('documents the account endpoints with the contract status codes and error codes', () => {
-      const account = (path: string) => doc.paths[`${V1}/client/onboarding/${path}`].post;
+      const account = (path: string) => doc.paths[`${API_PREFIX}/client/onboarding/${path}`].post;
       const errorCodes = (operation: { responses: Record<string, unknown> }, status: string) => {
         const response = operation.responses[status] as
           | { content?: Record<string, { schema?: { properties?: { error_code?: { enum?: string[] } } } }> }
@@ -145,7 +140,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('serves human-readable docs as HTML at /docs', async () => {
-      const response = await fetch(`${t.url}/docs`);
+      const response = await fetch(`${app.t.url}/docs`);
       assert.equal(response.status, 200);
       assert.match(String(response.headers.get('content-type')), /^text\/html/);
       const html = await response.text();

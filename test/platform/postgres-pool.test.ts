@@ -2,18 +2,13 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import {
-  createTestDatabase,
-  DIALECTS,
-  TEST_DATABASE_URL,
-  TEST_ENCRYPTION_KEY,
-  type TestDatabase,
-} from '../support/app.js';
+import { createTestDatabase, DIALECTS, TEST_DATABASE_URL, type TestDatabase } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { Api } from '../support/http.js';
-import { until } from '../support/proofs.js';
 import {
   childDatabaseUrl,
   type ServerProcess,
+  serverEnv,
   spawnServer,
   stopServer,
   waitUntilReady,
@@ -45,15 +40,12 @@ describe('PostgreSQL connections that die while idle [postgres]', { skip: postgr
 
   before(async () => {
     database = await createTestDatabase('postgres');
-    server = spawnServer({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: String(await freePort()),
-      DATA_DIR: database.dataDir,
-      DATABASE_URL: `${childDatabaseUrl(database)}&application_name=${applicationName}`,
-      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      RATE_LIMIT_IP_PER_MINUTE: '0',
-    });
+    server = spawnServer(
+      serverEnv(database, {
+        PORT: String(await freePort()),
+        DATABASE_URL: `${childDatabaseUrl(database)}&application_name=${applicationName}`,
+      }),
+    );
     await waitUntilReady(server);
     api = new Api(server.url);
   });

@@ -1,117 +1,48 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
-import { once } from 'node:events';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { createTestDatabase, DIALECTS, TEST_ENCRYPTION_KEY, type TestDatabase } from '../support/app.js';
+import { fileURLToPath } from 'node:url';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { uniqueEmail } from '../support/factories.js';
-import { Api, V1 } from '../support/http.js';
-import { until } from '../support/proofs.js';
-import { childDatabaseUrl, spawnServer, stopServer, waitUntilReady } from '../support/server-process.js';
+import { RESEND_OTP } from '../support/paths.js';
+import { heldRequest, refusesConnections } from '../support/raw-http.js';
+import {
+  type ServerProcess,
+  serverEnv,
+  spawnServer,
+  stopServer,
+  waitUntilReady,
+} from '../support/server-process.js';
 import { freePort } from '../support/smtp-sink.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = path.join(ROOT, 'test', 'support', 'safety-net-child.ts');
-const TSX = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
-const RESEND_OTP = `${V1}/client/onboarding/resend-otp`;
 
-interface Child {
+interface Child extends ServerProcess {
   process: ChildProcess;
-  api: Api;
   port: number;
-  output(): string;
-  exited: Promise<number | string | null>;
   /** Parsed JSON log lines. */
   logs(): Array<Record<string, unknown>>;
 }
 
 async function startChild(database: TestDatabase, extra: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', TSX, CHILD], {
-    cwd: database.dataDir,
-    env: {
-      PATH: process.env['PATH'] ?? '/usr/bin:/bin',
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: String(port),
-      DATA_DIR: database.dataDir,
-      DATABASE_URL: childDatabaseUrl(database),
-      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-      RATE_LIMIT_IP_PER_MINUTE: '0',
-      ...extra,
-    },
-    stdio: ['pipe', 'pipe', 'pipe'],
+  const server = spawnServer(serverEnv(database, { PORT: String(port), ...extra }), {
+    script: CHILD,
+    stdin: 'pipe',
   });
-  let output = '';
-  child.stdout?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    output += String(chunk);
-  });
-  const exited = new Promise<number | string | null>((resolve) =>
-    child.once('exit', (code, signal) => resolve(code ?? signal)),
-  );
-  const api = new Api(`http://127.0.0.1:${port}`);
-  await until(
-    'the child server to answer /readyz',
-    async () => {
-      if (child.exitCode !== null) assert.fail(`the child exited early:\n${output}`);
-      return (await api.get('/readyz').catch(() => undefined))?.status === 200;
-    },
-    30_000,
-    50,
-  );
+  await waitUntilReady(server);
   const logs = () =>
-    output
+    server
+      .output()
       .split('\n')
       .filter((line) => line.startsWith('{'))
       .map((line) => JSON.parse(line) as Record<string, unknown>);
-  return { process: child, api, port, output: () => output, exited, logs };
+  return { ...server, process: server.child, port, logs };
 }
-
-/**
- * A resend-otp request whose headers are in and whose body is held back (Expect: 100-continue):
- * in flight until finish() sends the body.
- */
-async function requestInFlight(baseUrl: string) {
-  const body = JSON.stringify({ email: uniqueEmail('inflight') });
-  const request = http.request(`${baseUrl}${RESEND_OTP}`, {
-    method: 'POST',
-    agent: false,
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      expect: '100-continue',
-    },
-  });
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }));
-    });
-    request.on('error', reject);
-  });
-  const continued = once(request, 'continue');
-  request.flushHeaders();
-  await continued;
-  return { finish: () => request.end(body), response };
-}
-
-const refusesConnections = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
 
 for (const dialect of DIALECTS) {
   describe(`the process safety net [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -157,7 +88,10 @@ for (const dialect of DIALECTS) {
 
     it('on an uncaught exception logs it as fatal with the stack, lets the request in flight finish, closes the database and exits 1', async () => {
       const child = await start();
-      const inFlight = await requestInFlight(child.api.baseUrl);
+      const inFlight = await heldRequest(
+        `${child.api.baseUrl}${RESEND_OTP}`,
+        JSON.stringify({ email: uniqueEmail('inflight') }),
+      );
       child.process.stdin?.write('throw\n');
 
       const fatal = await until('the fatal log line', () =>
@@ -193,7 +127,10 @@ for (const dialect of DIALECTS) {
 
     it('exits 1 once the grace period is over even if a request in flight never finishes', async () => {
       const child = await start({ SAFETY_GRACE_MS: '500' });
-      const inFlight = await requestInFlight(child.api.baseUrl);
+      const inFlight = await heldRequest(
+        `${child.api.baseUrl}${RESEND_OTP}`,
+        JSON.stringify({ email: uniqueEmail('inflight') }),
+      );
       void inFlight.response.catch(() => undefined);
       const started = Date.now();
       child.process.stdin?.write('throw\n');
@@ -218,14 +155,7 @@ describe('the server process when nothing reads its log any more', () => {
   });
 
   it('still shuts down on SIGTERM and exits 0 (a log line it cannot write is dropped)', async () => {
-    const server = spawnServer({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'info',
-      PORT: String(await freePort()),
-      DATA_DIR: database.dataDir,
-      DATABASE_URL: childDatabaseUrl(database),
-      DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-    });
+    const server = spawnServer(serverEnv(database, { PORT: String(await freePort()) }));
     try {
       await waitUntilReady(server);
       // The log collector falls behind (lines left unread), then goes away: the server's next

@@ -1,21 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import {
-  BUSINESS_INFO,
-  type RawResponse,
-  randomLoopbackAddress,
-  requestFrom,
-  retryAfterSeconds,
-} from '../support/account-flows.js';
-import {
-  createTestApp,
-  createTestDatabase,
-  DIALECTS,
-  startApp,
-  type TestApp,
-  type TestDatabase,
-} from '../support/app.js';
-import { redisProblem, TEST_REDIS_URL } from '../support/proofs.js';
+import { createTestDatabase, DIALECTS, startApp, type TestDatabase, useApp } from '../support/app.js';
+import { retryAfterSeconds } from '../support/assertions.js';
+import { BUSINESS_INFO, LOGIN } from '../support/paths.js';
+import { type RawResponse, randomLoopbackAddress, rawRequest } from '../support/raw-http.js';
+import { redisProblem, TEST_REDIS_URL } from '../support/redis.js';
 
 const redisSkip = await redisProblem();
 
@@ -30,55 +19,50 @@ function assertRateLimited(response: RawResponse): void {
 
 for (const dialect of DIALECTS) {
   describe(`per-IP rate limit, in memory [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    before(async () => {
-      t = await createTestApp(dialect.name, { env: { RATE_LIMIT_IP_PER_MINUTE: '5' } });
-    });
-    after(async () => {
-      await t?.close();
-    });
+    const app = useApp(dialect.name, { env: { RATE_LIMIT_IP_PER_MINUTE: '5' } });
 
     it('answers the 6th request in a minute from one IP with 429 RATE_LIMITED and Retry-After', async () => {
       const ip = randomLoopbackAddress();
       for (let i = 1; i <= 5; i++) {
-        const response = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+        const response = await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip });
         assert.equal(response.status, 401, `request ${i}: ${response.text}`);
       }
-      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
-      assertRateLimited(
-        await requestFrom(ip, `${t.url}/baas/api/v1/client/onboarding/login`, { method: 'POST' }),
-      );
+      assertRateLimited(await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip }));
+      assertRateLimited(await rawRequest(`${app.t.url}${LOGIN}`, { method: 'POST', localAddress: ip }));
     });
 
     it('keeps /healthz and /readyz outside the budget', async () => {
       const ip = randomLoopbackAddress();
-      for (let i = 0; i < 6; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+      for (let i = 0; i < 6; i++) await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip });
       for (let i = 0; i < 10; i++) {
         for (const path of ['/healthz', '/readyz']) {
-          const response = await requestFrom(ip, `${t.url}${path}`);
+          const response = await rawRequest(`${app.t.url}${path}`, { localAddress: ip });
           assert.equal(response.status, 200, `${path}: ${response.text}`);
         }
       }
-      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
+      assertRateLimited(await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip }));
     });
 
     it('gives every IP its own budget and ignores a spoofed X-Forwarded-For', async () => {
       const ip = randomLoopbackAddress();
-      for (let i = 0; i < 5; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
-      const spoofed = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`, {
+      for (let i = 0; i < 5; i++) await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip });
+      const spoofed = await rawRequest(`${app.t.url}${BUSINESS_INFO}`, {
         headers: { 'x-forwarded-for': '203.0.113.9' },
+        localAddress: ip,
       });
       assertRateLimited(spoofed);
-      const other = await requestFrom(randomLoopbackAddress(), `${t.url}${BUSINESS_INFO}`);
+      const other = await rawRequest(`${app.t.url}${BUSINESS_INFO}`, {
+        localAddress: randomLoopbackAddress(),
+      });
       assert.equal(other.status, 401, other.text);
     });
 
     it('restores the budget once the minute has passed', async () => {
       const ip = randomLoopbackAddress();
-      for (let i = 0; i < 6; i++) await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
-      assertRateLimited(await requestFrom(ip, `${t.url}${BUSINESS_INFO}`));
-      t.clock.advance(60_000);
-      const response = await requestFrom(ip, `${t.url}${BUSINESS_INFO}`);
+      for (let i = 0; i < 6; i++) await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip });
+      assertRateLimited(await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip }));
+      app.t.clock.advance(60_000);
+      const response = await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip });
       assert.equal(response.status, 401, response.text);
     });
   });
@@ -105,16 +89,18 @@ for (const dialect of DIALECTS) {
       // A fresh source address, so no earlier run's Redis counter applies.
       const ip = randomLoopbackAddress();
       for (let i = 0; i < 3; i++) {
-        assert.equal((await requestFrom(ip, `${first.url}${BUSINESS_INFO}`)).status, 401);
+        assert.equal((await rawRequest(`${first.url}${BUSINESS_INFO}`, { localAddress: ip })).status, 401);
       }
       for (let i = 0; i < 2; i++) {
-        assert.equal((await requestFrom(ip, `${second.url}${BUSINESS_INFO}`)).status, 401);
+        assert.equal((await rawRequest(`${second.url}${BUSINESS_INFO}`, { localAddress: ip })).status, 401);
       }
-      assertRateLimited(await requestFrom(ip, `${second.url}${BUSINESS_INFO}`));
-      assertRateLimited(await requestFrom(ip, `${first.url}${BUSINESS_INFO}`));
-      const health = await requestFrom(ip, `${second.url}/healthz`);
+      assertRateLimited(await rawRequest(`${second.url}${BUSINESS_INFO}`, { localAddress: ip }));
+      assertRateLimited(await rawRequest(`${first.url}${BUSINESS_INFO}`, { localAddress: ip }));
+      const health = await rawRequest(`${second.url}/healthz`, { localAddress: ip });
       assert.equal(health.status, 200, 'the probes stay exempt');
-      const otherIp = await requestFrom(randomLoopbackAddress(), `${first.url}${BUSINESS_INFO}`);
+      const otherIp = await rawRequest(`${first.url}${BUSINESS_INFO}`, {
+        localAddress: randomLoopbackAddress(),
+      });
       assert.equal(otherIp.status, 401, otherIp.text);
     });
   });

@@ -1,154 +1,35 @@
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import http from 'node:http';
-import net from 'node:net';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { eventually, LOGIN, REGISTER, VERIFY_OTP } from '../support/account-flows.js';
-import {
-  createTestDatabase,
-  DIALECTS,
-  type DialectName,
-  TEST_DATABASE_URL,
-  type TestDatabase,
-} from '../support/app.js';
+import { createTestDatabase, DIALECTS, type DialectName, type TestDatabase } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import { registration } from '../support/factories.js';
-import { Api } from '../support/http.js';
-import { freePort } from '../support/smtp-sink.js';
+import type { Api } from '../support/http.js';
+import { LOGIN, REGISTER, VERIFY_OTP } from '../support/paths.js';
+import { heldRequest, refusesConnections } from '../support/raw-http.js';
+import {
+  childDatabaseUrl,
+  type ServerProcess,
+  spawnServer,
+  waitUntilReady,
+} from '../support/server-process.js';
+import { codeIn as codeInMail, freePort, outboxMail } from '../support/smtp-sink.js';
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const SERVER = path.join(ROOT, 'src', 'server.ts');
-const TSX = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 const START_TIMEOUT_MS = 30_000;
-
-interface ServerProcess {
-  child: ChildProcess;
-  url: string;
-  stdout: () => string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-/**
- * `node --import tsx src/server.ts`, from an empty working directory (so no .env is read) and with
- * only the given environment.
- */
-function spawnServer(env: Record<string, string>, cwd: string): ServerProcess {
-  const child = spawn(process.execPath, ['--import', TSX, SERVER], {
-    cwd,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.on('data', (chunk) => {
-    stdout += String(chunk);
-  });
-  child.stderr?.on('data', (chunk) => {
-    stderr += String(chunk);
-  });
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    url: `http://127.0.0.1:${env['PORT']}`,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
-  };
-}
-
-/** Resolves once /healthz answers; fails if the process exits first. */
-async function waitUntilServing(server: ServerProcess): Promise<void> {
-  let exitCode: number | null | undefined;
-  void server.exited.then((code) => {
-    exitCode = code;
-  });
-  const deadline = Date.now() + START_TIMEOUT_MS;
-  for (;;) {
-    if (exitCode !== undefined) assert.fail(`server exited with ${exitCode}: ${server.stderr()}`);
-    try {
-      const response = await fetch(`${server.url}/healthz`);
-      if (response.status === 200) return;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) assert.fail(`server did not start: ${server.stderr()}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /** Server environment for a dialect: SQLite by default under DATA_DIR, or a PostgreSQL schema of its own. */
 function databaseEnv(dialect: DialectName, database: TestDatabase): Record<string, string> {
   if (dialect === 'sqlite') return { DATA_DIR: database.dataDir };
-  const url = new URL(TEST_DATABASE_URL);
-  url.searchParams.set('options', `-c search_path=${database.pgSchema}`);
-  return { DATA_DIR: database.dataDir, DATABASE_URL: url.toString() };
-}
-
-/**
- * Sends the headers of a login with `Expect: 100-continue` and resolves once the server has answered
- * "100 Continue", i.e. it has accepted the request and is waiting for the body.
- */
-async function startLogin(baseUrl: string, body: string) {
-  const request = http.request(`${baseUrl}${LOGIN}`, {
-    method: 'POST',
-    agent: false,
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(body)),
-      expect: '100-continue',
-    },
-  });
-  const response = new Promise<{ status: number; body: string }>((resolve, reject) => {
-    request.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (chunk: Buffer) => chunks.push(chunk));
-      res.on('end', () =>
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }),
-      );
-    });
-    request.on('error', reject);
-  });
-  const continued = once(request, 'continue');
-  request.flushHeaders();
-  await continued;
-  return { finish: () => request.end(body), response };
-}
-
-const connectionRefused = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = net.connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
-  });
-
-/** The outbox .eml addressed to `email`, once written. */
-async function outboxMail(dataDir: string, email: string): Promise<{ file: string; text: string }> {
-  const dir = path.join(dataDir, 'outbox');
-  let found: { file: string; text: string } | undefined;
-  await eventually(() => {
-    if (!existsSync(dir)) return false;
-    for (const name of readdirSync(dir)) {
-      const text = readFileSync(path.join(dir, name), 'utf8');
-      if (text.includes(email)) found = { file: path.join(dir, name), text };
-    }
-    return found !== undefined;
-  }, `an outbox e-mail to ${email}`);
-  return found!;
+  return { DATA_DIR: database.dataDir, DATABASE_URL: childDatabaseUrl(database) };
 }
 
 const codeIn = (text: string): string => {
-  const match = /verification code is (\d{6})/.exec(text);
-  assert.ok(match?.[1], `no code in: ${text}`);
-  return match[1];
+  const code = codeInMail(text);
+  assert.ok(code, `no code in: ${text}`);
+  return code;
 };
 
 for (const dialect of DIALECTS) {
@@ -162,11 +43,16 @@ for (const dialect of DIALECTS) {
       database = await createTestDatabase(dialect.name);
       cwd = mkdtempSync(path.join(tmpdir(), 'baas-server-cwd-'));
       server = spawnServer(
-        { NODE_ENV: 'development', PORT: String(await freePort()), ...databaseEnv(dialect.name, database) },
-        cwd,
+        {
+          LOG_LEVEL: 'info',
+          NODE_ENV: 'development',
+          PORT: String(await freePort()),
+          ...databaseEnv(dialect.name, database),
+        },
+        { cwd },
       );
-      await waitUntilServing(server);
-      api = new Api(server.url);
+      await waitUntilReady(server, '/healthz');
+      api = server.api;
     });
     after(async () => {
       if (server && server.child.exitCode === null) {
@@ -200,7 +86,7 @@ for (const dialect of DIALECTS) {
       assert.equal(registered.status, 201, registered.text);
       const mail = await outboxMail(database.dataDir, body.email);
       const otp = codeIn(mail.text);
-      await eventually(() => server.stdout().includes('outbox'), 'the log line about the outbox');
+      await until('the log line about the outbox', () => server.stdout().includes('outbox'));
       assert.doesNotMatch(
         server.stdout(),
         new RegExp(`(?<![0-9A-Za-z])${otp}(?![0-9A-Za-z])`),
@@ -216,7 +102,7 @@ for (const dialect of DIALECTS) {
       const body = registration();
       assert.equal((await api.post(REGISTER, body)).status, 201);
       const mail = await outboxMail(database.dataDir, body.email);
-      await eventually(() => server.stdout().includes(body.email), 'the log line about the outbox');
+      await until('the log line about the outbox', () => server.stdout().includes(body.email));
       const line = server
         .stdout()
         .split('\n')
@@ -233,15 +119,15 @@ for (const dialect of DIALECTS) {
 
       const credentials = JSON.stringify({ email: body.email, password: body.password });
       const inFlight = await Promise.all(
-        Array.from({ length: 4 }, () => startLogin(server.url, credentials)),
+        Array.from({ length: 4 }, () => heldRequest(`${server.url}${LOGIN}`, credentials)),
       );
 
       server.child.kill('SIGTERM');
       const port = Number(new URL(server.url).port);
-      await eventually(() => server.stdout().includes('shutting down'), 'the shutdown log line');
+      await until('the shutdown log line', () => server.stdout().includes('shutting down'));
       let refused = false;
       for (let i = 0; i < 100 && !refused; i++) {
-        refused = await connectionRefused(port);
+        refused = await refusesConnections(port);
         if (!refused) await new Promise((resolve) => setTimeout(resolve, 20));
       }
       assert.ok(refused, 'new connections are still accepted after SIGTERM');
@@ -252,7 +138,8 @@ for (const dialect of DIALECTS) {
         assert.equal(response.status, 200, response.body);
         assert.equal(JSON.parse(response.body).data.token_type, 'Bearer');
       }
-      const code = await server.exited;
+      await server.exited;
+      const code = server.child.exitCode;
       assert.equal(code, 0, server.stderr());
     });
   });
@@ -274,9 +161,13 @@ for (const dialect of DIALECTS) {
 
     const expectRefusal = async (env: Record<string, string>, variable: string) => {
       const port = await freePort();
-      const server = spawnServer({ PORT: String(port), ...databaseEnv(dialect.name, database), ...env }, cwd);
+      const server = spawnServer(
+        { LOG_LEVEL: 'info', PORT: String(port), ...databaseEnv(dialect.name, database), ...env },
+        { cwd },
+      );
       const timeout = setTimeout(() => server.child.kill('SIGKILL'), START_TIMEOUT_MS);
-      const code = await server.exited;
+      await server.exited;
+      const code = server.child.exitCode;
       clearTimeout(timeout);
       assert.notEqual(code, 0, 'the server must not start');
       assert.notEqual(code, null, 'the server had to be killed');

@@ -4,19 +4,15 @@ import { after, before, describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
+import { createTestDatabase, DIALECTS, TEST_ADMIN_KEY, type TestDatabase } from '../support/app.js';
+import { until } from '../support/assertions.js';
+import { customerBody } from '../support/factories.js';
+import { Api, listAll } from '../support/http.js';
+import { createApiKey, newPartner } from '../support/partners.js';
+import { CREATE_ACCOUNT, creditUrl, VIRTUAL_ACCOUNTS, WEBHOOK } from '../support/paths.js';
 import {
-  createTestDatabase,
-  DIALECTS,
-  TEST_ADMIN_KEY,
-  TEST_ENCRYPTION_KEY,
-  type TestDatabase,
-} from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { Api } from '../support/http.js';
-import { createApiKey, creditUrl, customerBody, listAll, PATHS, until } from '../support/proofs.js';
-import {
-  childDatabaseUrl,
   type ServerProcess,
+  serverEnv,
   spawnServer,
   stopServer,
   waitUntilReady,
@@ -83,7 +79,7 @@ async function writeLoad(api: Api, key: string, seedAccounts: AckedAccount[], ki
       if ((index + round) % 2 === 0) {
         const body = customerBody();
         try {
-          const response = await api.post(PATHS.createAccount, body, { token: key });
+          const response = await api.post(CREATE_ACCOUNT, body, { token: key });
           if (response.status !== 201) outcome.refused.push(response.text);
           else {
             const account = response.body.data;
@@ -159,32 +155,27 @@ for (const dialect of DIALECTS) {
       database = await createTestDatabase(dialect.name);
       sink = await new SmtpSink().start();
       receiver = await new WebhookReceiver().start();
-      env = {
-        NODE_ENV: 'test',
+      env = serverEnv(database, {
         LOG_LEVEL: 'warn',
-        DATA_DIR: database.dataDir,
-        DATABASE_URL: childDatabaseUrl(database),
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         ADMIN_API_KEY: TEST_ADMIN_KEY,
-        RATE_LIMIT_IP_PER_MINUTE: '0',
         SMTP_URL: sink.url,
         WEBHOOK_ALLOW_PRIVATE: 'true',
         WEBHOOK_POLL_MS: '50',
         WEBHOOK_RETRY_BASE_MS: '100',
         // Leases last 3 × this, so the killed process's leases expire within the test.
         WEBHOOK_TIMEOUT_MS: '1000',
-      };
+      });
       const api = await start();
-      const partner = await createPartner({ api }, sink);
+      const partner = await newPartner({ t: { api }, sink }, 'signed-in');
       partnerId = partner.companyId;
-      key = (await createApiKey(api, partner.token, 'sandbox')).key;
-      const endpoint = await api.put(PATHS.webhook, { url: receiver.url }, { token: key });
+      key = (await createApiKey({ api }, partner.token, 'sandbox')).key;
+      const endpoint = await api.put(WEBHOOK, { url: receiver.url }, { token: key });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secret = endpoint.body.data.secret;
       seed = [];
       for (let i = 0; i < 3; i++) {
         const body = customerBody();
-        const created = await api.post(PATHS.createAccount, body, { token: key });
+        const created = await api.post(CREATE_ACCOUNT, body, { token: key });
         assert.equal(created.status, 201, created.text);
         seed.push({ ...created.body.data, email: String(body['email']) });
       }
@@ -227,7 +218,7 @@ for (const dialect of DIALECTS) {
     it('keeps every acknowledged account with its exact number', async () => {
       const api = new Api(server!.url);
       const listed = new Map(
-        (await listAll(api, PATHS.accounts, key)).map((account) => [
+        (await listAll({ api }, VIRTUAL_ACCOUNTS, key)).map((account) => [
           account.account_number as string,
           account,
         ]),
@@ -268,7 +259,7 @@ for (const dialect of DIALECTS) {
         assert.equal(Number(row.amount_kobo), credit.amountKobo);
         assert.equal(row.account_number, credit.accountNumber);
       }
-      const accounts = await listAll(api, PATHS.accounts, key);
+      const accounts = await listAll({ api }, VIRTUAL_ACCOUNTS, key);
       const acknowledgedIds = new Set(load.credits.map((credit) => credit.transactionId));
       for (const account of accounts) {
         const rows = ledger.filter((row) => row.account_number === account.account_number);

@@ -3,23 +3,13 @@ import { after, before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
-import { createPartner, type Partner } from '../support/factories.js';
+import { assertError, envelopeOf, until } from '../support/assertions.js';
+import { customerBody } from '../support/factories.js';
 import type { Api } from '../support/http.js';
-import {
-  assertError,
-  clearIpCounter,
-  createApiKey,
-  creditUrl,
-  customerBody,
-  envelopeOf,
-  loginSession,
-  PATHS,
-  randomLoopbackAddress,
-  rawRequest,
-  redisProblem,
-  TEST_REDIS_URL,
-  until,
-} from '../support/proofs.js';
+import { createApiKey, newPartner, type PartnerAt, signIn } from '../support/partners.js';
+import { BUSINESS_INFO, CREATE_ACCOUNT, creditUrl, LOGIN, LOGOUT, WEBHOOK } from '../support/paths.js';
+import { randomLoopbackAddress, rawRequest } from '../support/raw-http.js';
+import { clearIpCounter, redisProblem, TEST_REDIS_URL } from '../support/redis.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -50,7 +40,7 @@ for (const dialect of DIALECTS) {
     /** The same database and Redis with a small per-IP budget. */
     let limitedOne: Instance;
     let limitedTwo: Instance;
-    let partner: Partner;
+    let partner: PartnerAt<'signed-in'>;
     let key: string;
 
     before(async () => {
@@ -72,8 +62,8 @@ for (const dialect of DIALECTS) {
         startApp(database, { env: { ...shared, RATE_LIMIT_IP_PER_MINUTE: String(IP_BUDGET) } }),
       ]);
       handle = database.open();
-      partner = await createPartner(one, sink);
-      key = (await createApiKey(two.api, partner.token, 'sandbox')).key;
+      partner = await newPartner({ t: one, sink }, 'signed-in');
+      key = (await createApiKey(two, partner.token, 'sandbox')).key;
     });
     after(async () => {
       await Promise.all([one?.stop(), two?.stop(), limitedOne?.stop(), limitedTwo?.stop()]);
@@ -86,31 +76,27 @@ for (const dialect of DIALECTS) {
     const apis = (): Api[] => [one.api, two.api];
 
     it('accepts a session from a login on instance 1 on instance 2, and a logout on 2 revokes it on 1', async () => {
-      const token = await loginSession(one.api, partner.email, partner.password);
+      const token = await signIn(one, partner);
       for (const api of apis()) {
-        const profile = await api.get(PATHS.businessInfo, { token });
+        const profile = await api.get(BUSINESS_INFO, { token });
         assert.equal(profile.status, 200, profile.text);
         assert.equal(profile.body.data.company_id, partner.companyId);
       }
-      const logout = await two.api.post(PATHS.logout, undefined, { token });
+      const logout = await two.api.post(LOGOUT, undefined, { token });
       assert.equal(logout.status, 200, logout.text);
       for (const api of apis()) {
-        assertError(await api.get(PATHS.businessInfo, { token }), 401, 'UNAUTHENTICATED');
+        assertError(await api.get(BUSINESS_INFO, { token }), 401, 'UNAUTHENTICATED');
       }
-      const other = await two.api.get(PATHS.businessInfo, { token: partner.token });
+      const other = await two.api.get(BUSINESS_INFO, { token: partner.token });
       assert.equal(other.status, 200, 'only the logged-out session is revoked');
     });
 
     it('allocates 100 distinct valid NUBANs to 100 concurrent creates split across both instances', async () => {
       const responses = await Promise.all(
         Array.from({ length: 100 }, (_, index) =>
-          apis()[index % 2]!.post(
-            PATHS.createAccount,
-            customerBody({ email: `split-${index}@example.com` }),
-            {
-              token: key,
-            },
-          ),
+          apis()[index % 2]!.post(CREATE_ACCOUNT, customerBody({ email: `split-${index}@example.com` }), {
+            token: key,
+          }),
         ),
       );
       assert.deepEqual(
@@ -131,20 +117,20 @@ for (const dialect of DIALECTS) {
     });
 
     it('locks an e-mail after 10 failed logins spread over both instances: the 11th is 429 on either', async () => {
-      const victim = await createPartner(two, sink);
+      const victim = await newPartner({ t: two, sink }, 'signed-in');
       for (let attempt = 1; attempt <= 10; attempt++) {
-        const response = await apis()[attempt % 2]!.post(PATHS.login, {
+        const response = await apis()[attempt % 2]!.post(LOGIN, {
           email: victim.email,
           password: `wrong-password-${attempt}`,
         });
-        assertError(response, 401, 'INVALID_CREDENTIALS', `failed login ${attempt}`);
+        assertError(response, 401, 'INVALID_CREDENTIALS', { what: `failed login ${attempt}` });
       }
       for (const api of apis()) {
-        const locked = await api.post(PATHS.login, { email: victim.email, password: 'wrong-password-11' });
+        const locked = await api.post(LOGIN, { email: victim.email, password: 'wrong-password-11' });
         assertError(locked, 429, 'RATE_LIMITED');
         assert.match(locked.headers.get('retry-after') ?? '', /^[1-9][0-9]*$/);
-        const right = await api.post(PATHS.login, { email: victim.email, password: victim.password });
-        assertError(right, 429, 'RATE_LIMITED', 'even the right password while locked');
+        const right = await api.post(LOGIN, { email: victim.email, password: victim.password });
+        assertError(right, 429, 'RATE_LIMITED', { what: 'even the right password while locked' });
       }
     });
 
@@ -154,11 +140,11 @@ for (const dialect of DIALECTS) {
       const instances = [limitedOne, limitedTwo];
       const remaining: number[] = [];
       for (let i = 0; i < IP_BUDGET; i++) {
-        const response = await rawRequest(`${instances[i % 2]!.url}${PATHS.businessInfo}`, {
+        const response = await rawRequest(`${instances[i % 2]!.url}${BUSINESS_INFO}`, {
           localAddress: ip,
         });
         assert.equal(response.status, 401, `request ${i + 1} is within the budget: ${response.text}`);
-        remaining.push(Number(response.headers['x-ratelimit-remaining']));
+        remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
       }
       assert.deepEqual(
         remaining,
@@ -166,29 +152,29 @@ for (const dialect of DIALECTS) {
         'both instances count into one budget',
       );
       for (const instance of instances) {
-        const response = await rawRequest(`${instance.url}${PATHS.businessInfo}`, { localAddress: ip });
+        const response = await rawRequest(`${instance.url}${BUSINESS_INFO}`, { localAddress: ip });
         assert.equal(response.status, 429, response.text);
         assert.equal(envelopeOf(response.text).error_code, 'RATE_LIMITED');
-        assert.match(String(response.headers['retry-after']), /^[1-9][0-9]*$/);
+        assert.match(String(response.headers.get('retry-after')), /^[1-9][0-9]*$/);
       }
       const otherIp = randomLoopbackAddress();
       await clearIpCounter(otherIp);
-      const other = await rawRequest(`${limitedTwo.url}${PATHS.businessInfo}`, { localAddress: otherIp });
+      const other = await rawRequest(`${limitedTwo.url}${BUSINESS_INFO}`, { localAddress: otherIp });
       assert.equal(other.status, 401, 'another IP has its own budget');
       await clearIpCounter(ip);
       await clearIpCounter(otherIp);
     });
 
     it('delivers each webhook exactly once while four instances run the worker on one outbox', async () => {
-      const owner = await createPartner(one, sink);
-      const ownerKey = (await createApiKey(one.api, owner.token, 'sandbox')).key;
-      const endpoint = await two.api.put(PATHS.webhook, { url: receiver.url }, { token: ownerKey });
+      const owner = await newPartner({ t: one, sink }, 'signed-in');
+      const ownerKey = (await createApiKey(one, owner.token, 'sandbox')).key;
+      const endpoint = await two.api.put(WEBHOOK, { url: receiver.url }, { token: ownerKey });
       assert.equal(endpoint.status, 201, endpoint.text);
       receiver.secret = endpoint.body.data.secret;
       receiver.respond = () => 200;
       const created = await Promise.all(
         Array.from({ length: 20 }, (_, index) =>
-          apis()[index % 2]!.post(PATHS.createAccount, customerBody(), { token: ownerKey }),
+          apis()[index % 2]!.post(CREATE_ACCOUNT, customerBody(), { token: ownerKey }),
         ),
       );
       for (const response of created) assert.equal(response.status, 201, response.text);

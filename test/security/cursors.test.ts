@@ -1,19 +1,22 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
-import { adminHeaders } from '../support/onboarding.js';
+import { adminHeaders } from '../support/admin.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError, until } from '../support/assertions.js';
+import { customerBody, memberBody } from '../support/factories.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
-  type ActivePartner,
-  activePartner,
-  assertError,
+  ADMIN_PARTNERS,
+  API_KEYS,
+  AUDIT_EVENTS,
+  CREATE_ACCOUNT,
   creditUrl,
-  customerBody,
-  memberBody,
-  PATHS,
+  DELIVERIES,
+  TEAM,
   transactionsUrl,
-  until,
-} from '../support/proofs.js';
-import { SmtpSink } from '../support/smtp-sink.js';
+  VIRTUAL_ACCOUNTS,
+  WEBHOOK,
+} from '../support/paths.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -50,31 +53,28 @@ for (const dialect of DIALECTS) {
   describe(`pagination cursors are opaque and authenticated [${dialect.name}]`, {
     skip: dialect.skip,
   }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
+    const app = useApp(dialect.name, { env: { WEBHOOK_POLL_MS: '50' } });
     let receiver: WebhookReceiver;
-    let a: ActivePartner;
-    let b: ActivePartner;
+    let a: PartnerAt<'live'>;
+    let b: PartnerAt<'live'>;
     let accountNumber: string;
     let cases: ListCase[];
 
     before(async () => {
-      sink = await new SmtpSink().start();
       receiver = await new WebhookReceiver().start();
-      t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url, WEBHOOK_POLL_MS: '50' } });
-      a = await activePartner(t, sink);
-      b = await activePartner(t, sink);
-      const hook = await t.api.put(PATHS.webhook, { url: receiver.url }, { token: a.sandboxToken });
+      a = await newPartner(app, 'live');
+      b = await newPartner(app, 'live');
+      const hook = await app.t.api.put(WEBHOOK, { url: receiver.url }, { token: a.token });
       assert.equal(hook.status, 201, hook.text);
       for (let i = 0; i < 3; i++) {
-        const created = await t.api.post(PATHS.createAccount, customerBody(), { token: a.sandboxKey });
+        const created = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
         assert.equal(created.status, 201, created.text);
         accountNumber = created.body.data.account_number;
-        const member = await t.api.post(PATHS.team, memberBody(), { token: a.sandboxToken });
+        const member = await app.t.api.post(TEAM, memberBody(), { token: a.token });
         assert.equal(member.status, 201, member.text);
       }
       for (let i = 0; i < 3; i++) {
-        const credit = await t.api.post(
+        const credit = await app.t.api.post(
           creditUrl(accountNumber),
           { amount: 100 + i },
           { token: a.sandboxKey },
@@ -82,7 +82,7 @@ for (const dialect of DIALECTS) {
         assert.equal(credit.status, 201, credit.text);
       }
       await until('three delivery attempts', async () => {
-        const log = await t.api.get(`${PATHS.deliveries}?limit=100`, { token: a.sandboxToken });
+        const log = await app.t.api.get(`${DELIVERIES}?limit=100`, { token: a.token });
         return log.body.data.items.length >= 3;
       });
       const partnerLists = (url: string, owner: string): ListCase => ({
@@ -90,37 +90,33 @@ for (const dialect of DIALECTS) {
         url,
         owner: bearer(owner),
         strangers: [
-          { label: 'another partner', headers: bearer(b.sandboxToken) },
+          { label: 'another partner', headers: bearer(b.token) },
           { label: 'another environment', headers: bearer(a.liveToken) },
         ],
       });
       cases = [
-        partnerLists(PATHS.accounts, a.sandboxKey),
+        partnerLists(VIRTUAL_ACCOUNTS, a.sandboxKey),
         {
-          ...partnerLists(transactionsUrl(accountNumber), a.sandboxToken),
-          strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken), url: PATHS.accounts }],
+          ...partnerLists(transactionsUrl(accountNumber), a.token),
+          strangers: [{ label: 'another partner', headers: bearer(b.token), url: VIRTUAL_ACCOUNTS }],
         },
         {
-          ...partnerLists(PATHS.team, a.sandboxToken),
-          strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken) }],
+          ...partnerLists(TEAM, a.token),
+          strangers: [{ label: 'another partner', headers: bearer(b.token) }],
         },
         {
-          ...partnerLists(PATHS.apiKeys, a.sandboxToken),
-          strangers: [{ label: 'another partner', headers: bearer(b.sandboxToken) }],
+          ...partnerLists(API_KEYS, a.token),
+          strangers: [{ label: 'another partner', headers: bearer(b.token) }],
         },
-        partnerLists(PATHS.deliveries, a.sandboxToken),
-        { name: 'admin partners', url: PATHS.adminPartners, owner: adminHeaders, strangers: [] },
-        { name: 'admin audit', url: `${PATHS.admin}audit-events`, owner: adminHeaders, strangers: [] },
+        partnerLists(DELIVERIES, a.token),
+        { name: 'admin partners', url: ADMIN_PARTNERS, owner: adminHeaders, strangers: [] },
+        { name: 'admin audit', url: AUDIT_EVENTS, owner: adminHeaders, strangers: [] },
       ];
     });
-    after(async () => {
-      await t?.close();
-      await receiver?.stop();
-      await sink?.stop();
-    });
+    after(() => receiver?.stop());
 
     const firstCursor = async (list: ListCase): Promise<string> => {
-      const page = await t.api.get(`${list.url}?limit=1`, { headers: list.owner });
+      const page = await app.t.api.get(`${list.url}?limit=1`, { headers: list.owner });
       assert.equal(page.status, 200, `${list.name}: ${page.text}`);
       const cursor = page.body.data.next_cursor as string | null;
       assert.ok(cursor, `${list.name} has a second page`);
@@ -130,7 +126,7 @@ for (const dialect of DIALECTS) {
     it('follows its own cursors to the next page', async () => {
       for (const list of cases) {
         const cursor = await firstCursor(list);
-        const next = await t.api.get(`${list.url}?limit=1&cursor=${encodeURIComponent(cursor)}`, {
+        const next = await app.t.api.get(`${list.url}?limit=1&cursor=${encodeURIComponent(cursor)}`, {
           headers: list.owner,
         });
         assert.equal(next.status, 200, `${list.name}: ${next.text}`);
@@ -149,10 +145,12 @@ for (const dialect of DIALECTS) {
           `${payload}.`,
         ];
         for (const bad of [...CRAFTED, ...altered]) {
-          const response = await t.api.get(`${list.url}?cursor=${encodeURIComponent(bad)}`, {
+          const response = await app.t.api.get(`${list.url}?cursor=${encodeURIComponent(bad)}`, {
             headers: list.owner,
           });
-          assertError(response, 422, 'VALIDATION_FAILED', `${list.name} with ${JSON.stringify(bad)}`);
+          assertError(response, 422, 'VALIDATION_FAILED', {
+            what: `${list.name} with ${JSON.stringify(bad)}`,
+          });
           assert.ok(response.body.errors?.['cursor'], response.text);
         }
       }
@@ -164,18 +162,20 @@ for (const dialect of DIALECTS) {
       for (const list of cases) {
         for (const other of cases) {
           if (other === list || (other.owner === adminHeaders) !== (list.owner === adminHeaders)) continue;
-          const response = await t.api.get(
+          const response = await app.t.api.get(
             `${list.url}?cursor=${encodeURIComponent(cursors.get(other.name)!)}`,
             { headers: list.owner },
           );
-          assertError(response, 422, 'VALIDATION_FAILED', `${other.name}'s cursor on ${list.name}`);
+          assertError(response, 422, 'VALIDATION_FAILED', { what: `${other.name}'s cursor on ${list.name}` });
         }
         for (const stranger of list.strangers) {
-          const response = await t.api.get(
+          const response = await app.t.api.get(
             `${stranger.url ?? list.url}?cursor=${encodeURIComponent(cursors.get(list.name)!)}`,
             { headers: stranger.headers },
           );
-          assertError(response, 422, 'VALIDATION_FAILED', `${list.name}'s cursor used by ${stranger.label}`);
+          assertError(response, 422, 'VALIDATION_FAILED', {
+            what: `${list.name}'s cursor used by ${stranger.label}`,
+          });
         }
       }
     });

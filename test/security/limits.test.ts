@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { adminHeaders } from '../support/admin.js';
 import {
   createTestDatabase,
   startApp,
@@ -11,21 +12,40 @@ import {
   TEST_ENCRYPTION_KEY,
   type TestDatabase,
 } from '../support/app.js';
-import { createPartner, type Partner, registration } from '../support/factories.js';
-import type { Api } from '../support/http.js';
-import { adminHeaders, form, PDF_BYTES, PNG_BYTES, representativeFields } from '../support/onboarding.js';
+import { assertError, envelopeOf, until } from '../support/assertions.js';
 import {
-  assertError,
-  createApiKey,
-  creditUrl,
   customerBody,
-  envelopeOf,
-  listAll,
+  form,
   memberBody,
-  PATHS,
+  PDF_BYTES,
+  PNG_BYTES,
+  registration,
+  representativeFields,
+} from '../support/factories.js';
+import type { Api } from '../support/http.js';
+import { listAll } from '../support/http.js';
+import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
+import {
+  ADMIN_PARTNERS,
+  ADMIN_PREFIX,
+  API_KEYS,
+  API_PREFIX,
+  AUDIT_EVENTS,
+  accountUrl,
+  CREATE_ACCOUNT,
+  creditUrl,
+  DELIVERIES,
+  DOCUMENTS,
+  LOGIN,
+  memberUrl,
+  OPENAPI,
+  REGISTER,
+  REPRESENTATIVE,
+  TEAM,
   transactionsUrl,
-  until,
-} from '../support/proofs.js';
+  VIRTUAL_ACCOUNTS,
+  WEBHOOK,
+} from '../support/paths.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -171,7 +191,7 @@ describe('resource limits: slow clients (buildApp server, timeouts scaled down)'
     const result = await stallingClient(
       port,
       [
-        'POST /baas/api/v1/client/onboarding/login HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+        `POST ${LOGIN} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
           'Content-Type: application/json\r\nContent-Length: 200\r\n\r\n',
         '{"email":"slow@example.com",',
       ],
@@ -202,7 +222,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
   let instance: Awaited<ReturnType<typeof startApp>>;
   let api: Api;
   let port: number;
-  let partner: Partner;
+  let partner: PartnerAt<'signed-in'>;
   let key: string;
   /** A slow-header client started with the suite, checked at its end against the real 10 s timeout. */
   let realSlowClient: Promise<Exchange | 'still open'>;
@@ -217,9 +237,9 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     api = instance.api;
     port = (instance.app.server.address() as net.AddressInfo).port;
     realSlowClient = stallingClient(port, ['GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: '], 12_500);
-    partner = await createPartner(instance, sink);
-    key = (await createApiKey(api, partner.token, 'sandbox')).key;
-    const representative = await api.request('POST', PATHS.representative, {
+    partner = await newPartner({ t: instance, sink }, 'signed-in');
+    key = (await createApiKey({ api }, partner.token, 'sandbox')).key;
+    const representative = await api.request('POST', REPRESENTATIVE, {
       token: partner.token,
       body: form(representativeFields(), {
         id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' },
@@ -239,7 +259,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
   const upload = (fields: Record<string, string>, files: Array<{ name: string; bytes: Buffer }>) => {
     const body = form(fields);
     for (const file of files) body.append(file.name, new Blob([file.bytes]), `${file.name}.pdf`);
-    return api.request('POST', PATHS.documents, { token: partner.token, body });
+    return api.request('POST', DOCUMENTS, { token: partner.token, body });
   };
 
   it('accepts a file of exactly 5 MiB and refuses 5 MiB + 1 byte with 413 PAYLOAD_TOO_LARGE', async () => {
@@ -322,7 +342,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     };
     const exact = body(100 * KiB);
     assert.equal(Buffer.byteLength(exact), 100 * KiB);
-    const accepted = await api.request('POST', PATHS.register, {
+    const accepted = await api.request('POST', REGISTER, {
       body: exact,
       headers: { 'content-type': 'application/json' },
     });
@@ -333,7 +353,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     );
     const over = body(100 * KiB + 1);
     assertError(
-      await api.request('POST', PATHS.register, {
+      await api.request('POST', REGISTER, {
         body: over,
         headers: { 'content-type': 'application/json' },
       }),
@@ -343,27 +363,27 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
   });
 
   it('answers very long URLs with a 4xx, never a 5xx', async () => {
-    const longId = await api.get(`${PATHS.accounts}/${'9'.repeat(8 * KiB)}`, { token: key });
+    const longId = await api.get(accountUrl('9'.repeat(8 * KiB)), { token: key });
     assert.ok(longId.status >= 400 && longId.status < 500, `8 KiB path id: ${longId.status}`);
-    const longQuery = await api.get(`${PATHS.accounts}?cursor=${'c'.repeat(8 * KiB)}`, { token: key });
+    const longQuery = await api.get(`${VIRTUAL_ACCOUNTS}?cursor=${'c'.repeat(8 * KiB)}`, { token: key });
     assertError(longQuery, 422, 'VALIDATION_FAILED');
-    const longRoute = await api.get(`${PATHS.accounts}-${'x'.repeat(8 * KiB)}`, { token: key });
+    const longRoute = await api.get(`${VIRTUAL_ACCOUNTS}-${'x'.repeat(8 * KiB)}`, { token: key });
     assertError(longRoute, 404, 'NOT_FOUND');
     const huge = await rawExchange(
       port,
-      `GET /baas/api/v1/${'a'.repeat(20 * KiB)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET ${API_PREFIX}/${'a'.repeat(20 * KiB)} HTTP/1.1\r\nHost: x\r\n\r\n`,
     );
     assert.ok(huge.status >= 400 && huge.status < 500, `20 KiB URL: ${huge.status}`);
   });
 
   it('answers an undecodable path id with 404 NOT_FOUND in the contract envelope', async () => {
-    assertError(await api.get(`${PATHS.team}/%E0%A4%A`, { token: key }), 404, 'NOT_FOUND');
-    assertError(await api.get(`${PATHS.accounts}/%zz`, { token: key }), 404, 'NOT_FOUND');
+    assertError(await api.get(`${TEAM}/%E0%A4%A`, { token: key }), 404, 'NOT_FOUND');
+    assertError(await api.get(`${VIRTUAL_ACCOUNTS}/%zz`, { token: key }), 404, 'NOT_FOUND');
   });
 
   it('answers a path id longer than the router allows with 404 NOT_FOUND, like any invalid id', async () => {
-    assertError(await api.get(`${PATHS.accounts}/${'9'.repeat(300)}`, { token: key }), 404, 'NOT_FOUND');
-    assertError(await api.get(`${PATHS.team}/${'a'.repeat(300)}`, { token: key }), 404, 'NOT_FOUND');
+    assertError(await api.get(accountUrl('9'.repeat(300)), { token: key }), 404, 'NOT_FOUND');
+    assertError(await api.get(memberUrl('a'.repeat(300)), { token: key }), 404, 'NOT_FOUND');
   });
 
   it('answers many or oversized headers with a 4xx, never a 5xx', async () => {
@@ -371,7 +391,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       Array.from({ length: count }, (_, i) => `X-Filler-${i}: value-${i}\r\n`).join('');
     const many = await rawExchange(
       port,
-      `GET ${PATHS.accounts} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${headers(100)}Connection: close\r\n\r\n`,
+      `GET ${VIRTUAL_ACCOUNTS} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n${headers(100)}Connection: close\r\n\r\n`,
     );
     assert.equal(many.status, 200, `100 headers are fine: ${many.body}`);
     const tooMany = await rawExchange(port, `GET /healthz HTTP/1.1\r\nHost: x\r\n${headers(3000)}\r\n`);
@@ -385,7 +405,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
 
   it('answers an oversized URL or header section with 413 PAYLOAD_TOO_LARGE in the contract envelope', async () => {
     for (const request of [
-      `GET /baas/api/v1/${'a'.repeat(20 * KiB)} HTTP/1.1\r\nHost: x\r\n\r\n`,
+      `GET ${API_PREFIX}/${'a'.repeat(20 * KiB)} HTTP/1.1\r\nHost: x\r\n\r\n`,
       `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(32 * KiB)}\r\n\r\n`,
     ]) {
       const response = await rawExchange(port, request);
@@ -397,7 +417,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
 
   it('refuses ?limit=101 and ?limit=0 with 422 and returns at most 100 items for ?limit=100 on every list', async () => {
     // More than 100 rows behind every list.
-    const endpoint = await api.put(PATHS.webhook, { url: receiver.url }, { token: key });
+    const endpoint = await api.put(WEBHOOK, { url: receiver.url }, { token: key });
     assert.equal(endpoint.status, 201, endpoint.text);
     const inBatches = async (count: number, make: (i: number) => Promise<unknown>) => {
       for (let i = 0; i < count; i += 20) {
@@ -405,49 +425,49 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       }
     };
     await inBatches(101, async () => {
-      const created = await api.post(PATHS.createAccount, customerBody(), { token: key });
+      const created = await api.post(CREATE_ACCOUNT, customerBody(), { token: key });
       assert.equal(created.status, 201, created.text);
     });
-    const account = (await api.get(`${PATHS.accounts}?limit=1`, { token: key })).body.data.items[0];
+    const account = (await api.get(`${VIRTUAL_ACCOUNTS}?limit=1`, { token: key })).body.data.items[0];
     await inBatches(101, async () => {
       const credited = await api.post(creditUrl(account.account_number), { amount: 1 }, { token: key });
       assert.equal(credited.status, 201, credited.text);
     });
     await inBatches(101, async () => {
-      const added = await api.post(PATHS.team, memberBody(), { token: key });
+      const added = await api.post(TEAM, memberBody(), { token: key });
       assert.equal(added.status, 201, added.text);
     });
     await inBatches(100, async () => {
-      await createApiKey(api, partner.token, 'sandbox');
+      await createApiKey({ api }, partner.token, 'sandbox');
     });
     await inBatches(101, async () => {
-      const registered = await api.post(PATHS.register, registration());
+      const registered = await api.post(REGISTER, registration());
       assert.equal(registered.status, 201, registered.text);
     });
     await until(
       'over 100 delivery attempts',
-      async () => (await api.get(`${PATHS.deliveries}?limit=100`, { token: key })).body.data.next_cursor,
+      async () => (await api.get(`${DELIVERIES}?limit=100`, { token: key })).body.data.next_cursor,
       30_000,
       100,
     );
 
     const lists: Record<string, { path: string; headers: Record<string, string> }> = {
-      [`GET ${PATHS.apiKeys}`]: {
-        path: PATHS.apiKeys,
+      [`GET ${API_KEYS}`]: {
+        path: API_KEYS,
         headers: { authorization: `Bearer ${partner.token}` },
       },
-      [`GET ${PATHS.team}`]: { path: PATHS.team, headers: { authorization: `Bearer ${key}` } },
-      [`GET ${PATHS.accounts}`]: { path: PATHS.accounts, headers: { authorization: `Bearer ${key}` } },
-      [`GET ${PATHS.accounts}/{account_number}/transactions`]: {
+      [`GET ${TEAM}`]: { path: TEAM, headers: { authorization: `Bearer ${key}` } },
+      [`GET ${VIRTUAL_ACCOUNTS}`]: { path: VIRTUAL_ACCOUNTS, headers: { authorization: `Bearer ${key}` } },
+      [`GET ${VIRTUAL_ACCOUNTS}/{account_number}/transactions`]: {
         path: transactionsUrl(account.account_number),
         headers: { authorization: `Bearer ${key}` },
       },
-      [`GET ${PATHS.deliveries}`]: { path: PATHS.deliveries, headers: { authorization: `Bearer ${key}` } },
-      [`GET ${PATHS.adminPartners}`]: { path: PATHS.adminPartners, headers: adminHeaders },
-      [`GET ${PATHS.admin}audit-events`]: { path: `${PATHS.admin}audit-events`, headers: adminHeaders },
+      [`GET ${DELIVERIES}`]: { path: DELIVERIES, headers: { authorization: `Bearer ${key}` } },
+      [`GET ${ADMIN_PARTNERS}`]: { path: ADMIN_PARTNERS, headers: adminHeaders },
+      [`GET ${ADMIN_PREFIX}audit-events`]: { path: AUDIT_EVENTS, headers: adminHeaders },
     };
     // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document.
-    const doc = (await api.get(PATHS.openapi)).body as any as { paths: Record<string, Record<string, any>> };
+    const doc = (await api.get(OPENAPI)).body as any as { paths: Record<string, Record<string, any>> };
     const paginated = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(([, operation]) =>
@@ -468,7 +488,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     for (const [operation, list] of Object.entries(lists)) {
       for (const bad of ['101', '0', '-1', '1.5', 'abc']) {
         const refused = await api.get(`${list.path}?limit=${bad}`, { headers: list.headers });
-        assertError(refused, 422, 'VALIDATION_FAILED', `${operation} ?limit=${bad}`);
+        assertError(refused, 422, 'VALIDATION_FAILED', { what: `${operation} ?limit=${bad}` });
         assert.ok(refused.body.errors?.['limit']?.length, refused.text);
       }
       const page = await api.get(`${list.path}?limit=100`, { headers: list.headers });
@@ -478,7 +498,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       const defaulted = await api.get(list.path, { headers: list.headers });
       assert.equal(defaulted.body.data.items.length, 20, `${operation}: default page size`);
     }
-    assert.ok((await listAll(api, PATHS.accounts, key)).length >= 101);
+    assert.ok((await listAll({ api }, VIRTUAL_ACCOUNTS, key)).length >= 101);
   });
 
   it('drops a slow-header client within about the real 10 s header timeout', async () => {

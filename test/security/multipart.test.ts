@@ -1,21 +1,16 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import {
-  createTestDatabase,
-  DIALECTS,
-  TEST_ADMIN_KEY,
-  TEST_ENCRYPTION_KEY,
-  type TestDatabase,
-} from '../support/app.js';
-import { createPartner, type Partner } from '../support/factories.js';
+import { createTestDatabase, DIALECTS, TEST_ADMIN_KEY, type TestDatabase } from '../support/app.js';
+import { envelopeOf } from '../support/assertions.js';
+import { PDF_BYTES } from '../support/factories.js';
 import { Api } from '../support/http.js';
-import { PDF_BYTES } from '../support/onboarding.js';
-import { envelopeOf, PATHS } from '../support/proofs.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
+import { BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE } from '../support/paths.js';
 import { type RawHttpResponse, rawHttp } from '../support/raw-http.js';
 import {
-  childDatabaseUrl,
   type ServerProcess,
+  serverEnv,
   spawnServer,
   stopServer,
   waitUntilReady,
@@ -148,27 +143,24 @@ for (const dialect of DIALECTS) {
     let sink: SmtpSink;
     let server: ServerProcess;
     let api: Api;
-    let partner: Partner;
+    let partner: PartnerAt<'signed-in'>;
     let port: number;
 
     before(async () => {
       database = await createTestDatabase(dialect.name);
       sink = await new SmtpSink().start();
       port = await freePort();
-      server = spawnServer({
-        NODE_ENV: 'test',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        DATA_DIR: database.dataDir,
-        DATABASE_URL: childDatabaseUrl(database),
-        DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
-        ADMIN_API_KEY: TEST_ADMIN_KEY,
-        RATE_LIMIT_IP_PER_MINUTE: '0',
-        SMTP_URL: sink.url,
-      });
+      server = spawnServer(
+        serverEnv(database, {
+          LOG_LEVEL: 'warn',
+          PORT: String(port),
+          ADMIN_API_KEY: TEST_ADMIN_KEY,
+          SMTP_URL: sink.url,
+        }),
+      );
       await waitUntilReady(server);
       api = new Api(server.url);
-      partner = await createPartner({ api }, sink);
+      partner = await newPartner({ t: { api }, sink }, 'signed-in');
     });
     after(async () => {
       await stopServer(server);
@@ -179,7 +171,7 @@ for (const dialect of DIALECTS) {
     /** The same server process still answers, on a new connection, after the request under test. */
     async function assertStillServing(): Promise<void> {
       assert.equal(server.child.exitCode, null, `the server exited:\n${server.output()}`);
-      const profile = await api.get(PATHS.businessInfo, { token: partner.token }).catch((error: Error) => {
+      const profile = await api.get(BUSINESS_INFO, { token: partner.token }).catch((error: Error) => {
         assert.fail(`the server stopped serving (${error.message}):\n${server.output()}`);
       });
       assert.equal(profile.status, 200, profile.text);
@@ -195,7 +187,7 @@ for (const dialect of DIALECTS) {
       'the preamble (no boundary at all)': 'AAAA',
     };
 
-    for (const path of [PATHS.documents, PATHS.representative]) {
+    for (const path of [DOCUMENTS, REPRESENTATIVE]) {
       for (const [what, start] of Object.entries(truncatedBodies)) {
         it(`answers 400 MALFORMED_REQUEST to ${path.split('/').pop()} ending inside ${what}, and keeps serving`, async () => {
           const body = /filename/.test(start) ? `${start}AAAA` : start;
@@ -209,13 +201,13 @@ for (const dialect of DIALECTS) {
     it('answers the repro from the security test (file part without closing boundary) with 400 and serves the next request on the same server', async () => {
       const body = `--x\r\nContent-Disposition: form-data; name="file"; filename="a.png"\r\n\r\nAAAA`;
       for (let i = 0; i < 3; i++) {
-        const response = await rawHttp(port, multipartRequest(PATHS.documents, partner.token, body));
+        const response = await rawHttp(port, multipartRequest(DOCUMENTS, partner.token, body));
         assertEnvelope(response, 400, 'MALFORMED_REQUEST', `attempt ${i + 1}`);
       }
       const upload = new FormData();
       upload.append('document_type', 'other');
       upload.append('file', new Blob([PDF_BYTES]), 'other.pdf');
-      const accepted = await api.request('POST', PATHS.documents, {
+      const accepted = await api.request('POST', DOCUMENTS, {
         token: partner.token,
         body: upload,
       });
@@ -225,7 +217,7 @@ for (const dialect of DIALECTS) {
     it('refuses a Content-Length over the multipart cap with 413 PAYLOAD_TOO_LARGE before reading the body', async () => {
       const response = await rawHttp(
         port,
-        `POST ${PATHS.documents} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${partner.token}\r\n` +
+        `POST ${DOCUMENTS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${partner.token}\r\n` +
           `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\nContent-Length: ${BODY_CAP + 1}\r\n\r\n`,
       );
       assertEnvelope(response, 413, 'PAYLOAD_TOO_LARGE', 'Content-Length over the cap');
@@ -234,7 +226,7 @@ for (const dialect of DIALECTS) {
 
     it('stops a chunked upload under an unknown file field at the multipart cap with 413 PAYLOAD_TOO_LARGE', async () => {
       const head =
-        `POST ${PATHS.documents} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${partner.token}\r\n` +
+        `POST ${DOCUMENTS} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${partner.token}\r\n` +
         `Content-Type: multipart/form-data; boundary=${BOUNDARY}\r\n`;
       const { response, sent } = await streamChunked(
         port,
@@ -257,7 +249,7 @@ for (const dialect of DIALECTS) {
         new Blob([Buffer.concat([PDF_BYTES, Buffer.alloc(5 * MiB - PDF_BYTES.length, 0x20)])]),
         'other.pdf',
       );
-      const accepted = await api.request('POST', PATHS.documents, {
+      const accepted = await api.request('POST', DOCUMENTS, {
         token: partner.token,
         body: upload,
       });

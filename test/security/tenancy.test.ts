@@ -2,25 +2,31 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
+import { adminHeaders } from '../support/admin.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
+import { assertError, until } from '../support/assertions.js';
+import { customerBody, memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
-import { adminHeaders } from '../support/onboarding.js';
+import { listAll } from '../support/http.js';
+import { type Credential, newPartner, type PartnerAt } from '../support/partners.js';
 import {
-  type ActivePartner,
+  ADMIN_PREFIX,
+  API_KEYS,
   accountUrl,
-  activePartner,
-  assertError,
-  type Credential,
+  adminPartnerUrl,
+  apiKeyUrl,
+  BUSINESS_INFO,
+  CREATE_ACCOUNT,
   creditUrl,
-  customerBody,
-  listAll,
-  memberBody,
-  PATHS,
+  DELIVERIES,
+  memberUrl,
+  OPENAPI,
   retryUrl,
+  TEAM,
   transactionsUrl,
-  until,
-} from '../support/proofs.js';
-import { SmtpSink } from '../support/smtp-sink.js';
+  VIRTUAL_ACCOUNTS,
+  WEBHOOK,
+} from '../support/paths.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -30,7 +36,7 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
  */
 
 interface PartnerData {
-  partner: ActivePartner;
+  partner: PartnerAt<'live'>;
   memberId: string;
   sandboxAccount: { id: string; account_number: string; bank_code: string };
   liveAccount: { id: string; account_number: string; bank_code: string };
@@ -71,46 +77,46 @@ const unknownAccount = (a: () => PartnerData) => (target: Target) =>
 /** Every id-taking operation outside /admin, keyed `METHOD /path/{param}` as in the OpenAPI document. */
 function idCases(a: () => PartnerData): Record<string, IdCase> {
   return {
-    [`DELETE ${PATHS.apiKeys}/{id}`]: {
+    [`DELETE ${API_KEYS}/{id}`]: {
       targets: (p) => [
         { label: 'sandbox key', id: p.partner.sandboxKeyId },
         { label: 'live key', id: p.partner.liveKeyId },
       ],
       unknown: () => randomUUID(),
-      request: (id) => ({ method: 'DELETE', path: `${PATHS.apiKeys}/${id}` }),
+      request: (id) => ({ method: 'DELETE', path: apiKeyUrl(id) }),
       // Key management takes session tokens only: an API key is refused before any lookup.
       expected: (credential) =>
         credential.kind === 'session' ? notFound() : { status: 403, code: 'FORBIDDEN' },
     },
-    [`GET ${PATHS.team}/{memberId}`]: {
+    [`GET ${TEAM}/{memberId}`]: {
       targets: (p) => [{ label: 'member', id: p.memberId }],
       unknown: () => randomUUID(),
-      request: (id) => ({ method: 'GET', path: `${PATHS.team}/${id}` }),
+      request: (id) => ({ method: 'GET', path: memberUrl(id) }),
       expected: notFound,
     },
-    [`PUT ${PATHS.team}/{memberId}`]: {
+    [`PUT ${TEAM}/{memberId}`]: {
       targets: (p) => [{ label: 'member', id: p.memberId }],
       unknown: () => randomUUID(),
       request: (id) => ({
         method: 'PUT',
-        path: `${PATHS.team}/${id}`,
+        path: memberUrl(id),
         json: memberBody({ first_name: 'Mallory', bvn: undefined }),
       }),
       expected: notFound,
     },
-    [`DELETE ${PATHS.team}/{memberId}`]: {
+    [`DELETE ${TEAM}/{memberId}`]: {
       targets: (p) => [{ label: 'member', id: p.memberId }],
       unknown: () => randomUUID(),
-      request: (id) => ({ method: 'DELETE', path: `${PATHS.team}/${id}` }),
+      request: (id) => ({ method: 'DELETE', path: memberUrl(id) }),
       expected: notFound,
     },
-    [`GET ${PATHS.accounts}/{account_number}`]: {
+    [`GET ${VIRTUAL_ACCOUNTS}/{account_number}`]: {
       targets: accountTargets,
       unknown: unknownAccount(a),
       request: (id) => ({ method: 'GET', path: accountUrl(id) }),
       expected: notFound,
     },
-    [`POST ${PATHS.accounts}/{account_number}/simulate-credit`]: {
+    [`POST ${VIRTUAL_ACCOUNTS}/{account_number}/simulate-credit`]: {
       targets: accountTargets,
       unknown: unknownAccount(a),
       request: (id) => ({ method: 'POST', path: creditUrl(id), json: { amount: 1000 } }),
@@ -118,13 +124,13 @@ function idCases(a: () => PartnerData): Record<string, IdCase> {
       expected: (credential) =>
         credential.environment === 'sandbox' ? notFound() : { status: 403, code: 'SANDBOX_ONLY' },
     },
-    [`GET ${PATHS.accounts}/{account_number}/transactions`]: {
+    [`GET ${VIRTUAL_ACCOUNTS}/{account_number}/transactions`]: {
       targets: accountTargets,
       unknown: unknownAccount(a),
       request: (id) => ({ method: 'GET', path: transactionsUrl(id) }),
       expected: notFound,
     },
-    [`POST ${PATHS.deliveries}/{id}/retry`]: {
+    [`POST ${DELIVERIES}/{id}/retry`]: {
       targets: (p) => [{ label: 'delivery attempt', id: p.attemptId }],
       unknown: () => randomUUID(),
       request: (id) => ({ method: 'POST', path: retryUrl(id) }),
@@ -163,40 +169,41 @@ function operationsOf(doc: OpenApi): string[] {
 
 for (const dialect of DIALECTS) {
   describe(`tenancy matrix [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let sink: SmtpSink;
+    const app = useApp(dialect.name, {
+      env: { WEBHOOK_POLL_MS: '20', WEBHOOK_RETRY_BASE_MS: '50', WEBHOOK_TIMEOUT_MS: '2000' },
+    });
     let receiver: WebhookReceiver;
-    let t: TestApp;
     let doc: OpenApi;
     let a: PartnerData;
     let b: PartnerData;
 
     /** A partner with a member, accounts in both environments, a sandbox credit and delivery attempt. */
-    async function populate(partner: ActivePartner, withWebhook: boolean): Promise<PartnerData> {
+    async function populate(partner: PartnerAt<'live'>, withWebhook: boolean): Promise<PartnerData> {
       if (withWebhook) {
-        const endpoint = await t.api.put(PATHS.webhook, { url: receiver.url }, { token: partner.sandboxKey });
+        const endpoint = await app.t.api.put(WEBHOOK, { url: receiver.url }, { token: partner.sandboxKey });
         assert.equal(endpoint.status, 201, endpoint.text);
         receiver.secret = endpoint.body.data.secret;
       }
-      const member = await t.api.post(PATHS.team, memberBody(), { token: partner.sandboxToken });
+      const member = await app.t.api.post(TEAM, memberBody(), { token: partner.token });
       assert.equal(member.status, 201, member.text);
-      const sandbox = await t.api.post(PATHS.createAccount, customerBody(), { token: partner.sandboxKey });
+      const sandbox = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey });
       assert.equal(sandbox.status, 201, sandbox.text);
-      const live = await t.api.post(PATHS.createAccount, customerBody(), { token: partner.liveKey });
+      const live = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.liveKey });
       assert.equal(live.status, 201, live.text);
-      const credit = await t.api.post(
+      const credit = await app.t.api.post(
         creditUrl(sandbox.body.data.account_number),
         { amount: '2500.75', narration: 'tenancy' },
-        { token: partner.sandboxToken },
+        { token: partner.token },
       );
       assert.equal(credit.status, 201, credit.text);
       const attempt = withWebhook
         ? await until(
             'a sandbox delivery attempt',
-            async () => (await listAll(t.api, PATHS.deliveries, partner.sandboxKey))[0],
+            async () => (await listAll(app.t, DELIVERIES, partner.sandboxKey))[0],
             10_000,
           )
         : { id: randomUUID(), event_id: 'none' };
-      const record = await t.api.get(`${PATHS.adminPartners}/${partner.companyId}`, {
+      const record = await app.t.api.get(adminPartnerUrl(partner.companyId), {
         headers: adminHeaders,
       });
       assert.equal(record.status, 200, record.text);
@@ -229,30 +236,17 @@ for (const dialect of DIALECTS) {
     ];
 
     before(async () => {
-      sink = await new SmtpSink().start();
       receiver = await new WebhookReceiver().start();
-      t = await createTestApp(dialect.name, {
-        env: {
-          SMTP_URL: sink.url,
-          WEBHOOK_POLL_MS: '20',
-          WEBHOOK_RETRY_BASE_MS: '50',
-          WEBHOOK_TIMEOUT_MS: '2000',
-        },
-      });
-      doc = (await t.api.get(PATHS.openapi)).body as unknown as OpenApi;
-      a = await populate(await activePartner(t, sink, { business_name: 'Alpha Tenancy Ltd' }), true);
-      b = await populate(await activePartner(t, sink, { business_name: 'Bravo Tenancy Ltd' }), false);
+      doc = (await app.t.api.get(OPENAPI)).body as unknown as OpenApi;
+      a = await populate(await newPartner(app, 'live', { business_name: 'Alpha Tenancy Ltd' }), true);
+      b = await populate(await newPartner(app, 'live', { business_name: 'Bravo Tenancy Ltd' }), false);
       assert.ok(a.documentIds.length >= 3, 'A has its onboarding documents');
     });
-    after(async () => {
-      await t?.close();
-      await receiver?.stop();
-      await sink?.stop();
-    });
+    after(() => receiver?.stop());
 
     it('has a case for every operation that takes a path id (from the OpenAPI document)', () => {
       const withId = operationsOf(doc).filter((operation) => operation.includes('{'));
-      const admin = withId.filter((operation) => operation.includes(PATHS.admin));
+      const admin = withId.filter((operation) => operation.includes(ADMIN_PREFIX));
       assert.ok(admin.length >= 5, 'the back office has id-taking operations');
       const cases = idCases(() => a);
       const missing = withId.filter((operation) => !admin.includes(operation) && !(operation in cases));
@@ -265,9 +259,9 @@ for (const dialect of DIALECTS) {
       const cases = idCases(() => a);
       const before = {
         balance: (
-          await t.api.get(accountUrl(a.sandboxAccount.account_number), { token: a.partner.sandboxKey })
+          await app.t.api.get(accountUrl(a.sandboxAccount.account_number), { token: a.partner.sandboxKey })
         ).body.data.balance_kobo,
-        attempts: (await listAll(t.api, PATHS.deliveries, a.partner.sandboxKey)).length,
+        attempts: (await listAll(app.t, DELIVERIES, a.partner.sandboxKey)).length,
         received: receiver.received.length,
       };
       let probes = 0;
@@ -275,13 +269,13 @@ for (const dialect of DIALECTS) {
         for (const credential of b.partner.credentials) {
           for (const target of idCase.targets(a)) {
             const what = `${operation} on A's ${target.label} with B's ${credential.label}`;
-            const foreign = await send(t, credential.token, idCase.request(target.id));
+            const foreign = await send(app.t, credential.token, idCase.request(target.id));
             const expected = idCase.expected(credential);
-            assertError(foreign, expected.status, expected.code, what);
+            assertError(foreign, expected.status, expected.code, { what: what });
             assert.equal(foreign.body.data, undefined, `${what}: an error carries no data`);
             for (const secret of secretsOfA())
               assert.ok(!foreign.text.includes(secret), `${what} leaks ${secret}`);
-            const unknown = await send(t, credential.token, idCase.request(idCase.unknown(target)));
+            const unknown = await send(app.t, credential.token, idCase.request(idCase.unknown(target)));
             assertSameAnswer(foreign, unknown, what);
             probes += 1;
           }
@@ -290,18 +284,22 @@ for (const dialect of DIALECTS) {
       assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 1));
 
       // Nothing of A's changed: member, keys, ledger, delivery log.
-      const member = await t.api.get(`${PATHS.team}/${a.memberId}`, { token: a.partner.liveKey });
+      const member = await app.t.api.get(memberUrl(a.memberId), { token: a.partner.liveKey });
       assert.equal(member.status, 200, member.text);
       assert.equal(member.body.data.first_name, 'Chidi');
       for (const key of [a.partner.sandboxKey, a.partner.liveKey]) {
-        assert.equal((await t.api.get(PATHS.accounts, { token: key })).status, 200, 'A’s key still works');
+        assert.equal(
+          (await app.t.api.get(VIRTUAL_ACCOUNTS, { token: key })).status,
+          200,
+          'A’s key still works',
+        );
       }
-      const account = await t.api.get(accountUrl(a.sandboxAccount.account_number), {
+      const account = await app.t.api.get(accountUrl(a.sandboxAccount.account_number), {
         token: a.partner.sandboxKey,
       });
       assert.equal(account.body.data.balance_kobo, before.balance);
       assert.equal(before.balance, 250075);
-      assert.equal((await listAll(t.api, PATHS.deliveries, a.partner.sandboxKey)).length, before.attempts);
+      assert.equal((await listAll(app.t, DELIVERIES, a.partner.sandboxKey)).length, before.attempts);
       assert.equal(receiver.received.length, before.received, 'no delivery was retried for B');
     });
 
@@ -309,40 +307,40 @@ for (const dialect of DIALECTS) {
       for (const credential of b.partner.credentials) {
         const own = credential.environment === 'sandbox' ? b.sandboxAccount : b.liveAccount;
         const lists: Array<{ url: string; mustHold?: string }> = [
-          { url: PATHS.team, mustHold: b.memberId },
-          { url: PATHS.accounts, mustHold: own.account_number },
+          { url: TEAM, mustHold: b.memberId },
+          { url: VIRTUAL_ACCOUNTS, mustHold: own.account_number },
           {
             url: transactionsUrl(own.account_number),
             ...(credential.environment === 'sandbox' ? { mustHold: b.transactionId } : {}),
           },
-          { url: PATHS.deliveries },
-          { url: `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}` },
+          { url: DELIVERIES },
+          { url: `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}` },
         ];
         if (credential.kind === 'session') {
           lists.push({
-            url: PATHS.apiKeys,
+            url: API_KEYS,
             mustHold: credential.environment === 'sandbox' ? b.partner.sandboxKeyId : b.partner.liveKeyId,
           });
-          lists.push({ url: PATHS.businessInfo });
+          lists.push({ url: BUSINESS_INFO });
         }
         for (const list of lists) {
           const text =
-            list.url === PATHS.businessInfo
-              ? (await t.api.get(list.url, { token: credential.token })).text
-              : JSON.stringify(await listAll(t.api, list.url, credential.token));
+            list.url === BUSINESS_INFO
+              ? (await app.t.api.get(list.url, { token: credential.token })).text
+              : JSON.stringify(await listAll(app.t, list.url, credential.token));
           if (list.mustHold) assert.ok(text.includes(list.mustHold), `${list.url} with ${credential.label}`);
           for (const secret of secretsOfA()) {
             assert.ok(!text.includes(secret), `${list.url} with B's ${credential.label} shows A's ${secret}`);
           }
         }
         const filtered = await listAll(
-          t.api,
-          `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}`,
+          app.t,
+          `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}`,
           credential.token,
         );
         assert.deepEqual(filtered, [], `B's ${credential.label} filtered by A's event id`);
       }
-      const profile = await t.api.get(PATHS.businessInfo, { token: b.partner.sandboxToken });
+      const profile = await app.t.api.get(BUSINESS_INFO, { token: b.partner.token });
       assert.equal(profile.body.data.company_id, b.partner.companyId);
     });
 
@@ -352,30 +350,30 @@ for (const dialect of DIALECTS) {
         const mine = credential.environment === 'sandbox' ? a.sandboxAccount : a.liveAccount;
         const other = credential.environment === 'sandbox' ? a.liveAccount : a.sandboxAccount;
         const what = `A's ${credential.label}`;
-        const read = await t.api.get(accountUrl(mine.account_number), { token: credential.token });
+        const read = await app.t.api.get(accountUrl(mine.account_number), { token: credential.token });
         assert.equal(read.status, 200, `${what} reads its own environment's account: ${read.text}`);
         assertError(
-          await t.api.get(accountUrl(other.account_number), { token: credential.token }),
+          await app.t.api.get(accountUrl(other.account_number), { token: credential.token }),
           404,
           'NOT_FOUND',
-          `${what} GET other environment's account`,
+          { what: `${what} GET other environment's account` },
         );
         assertError(
-          await t.api.get(transactionsUrl(other.account_number), { token: credential.token }),
+          await app.t.api.get(transactionsUrl(other.account_number), { token: credential.token }),
           404,
           'NOT_FOUND',
-          `${what} transactions of other environment's account`,
+          { what: `${what} transactions of other environment's account` },
         );
-        const credit = await t.api.post(
+        const credit = await app.t.api.post(
           creditUrl(other.account_number),
           { amount: 1 },
           { token: credential.token },
         );
         if (credential.environment === 'sandbox')
-          assertError(credit, 404, 'NOT_FOUND', `${what} credit live`);
-        else assertError(credit, 403, 'SANDBOX_ONLY', `${what} credit`);
+          assertError(credit, 404, 'NOT_FOUND', { what: `${what} credit live` });
+        else assertError(credit, 403, 'SANDBOX_ONLY', { what: `${what} credit` });
 
-        const accounts = await listAll(t.api, PATHS.accounts, credential.token);
+        const accounts = await listAll(app.t, VIRTUAL_ACCOUNTS, credential.token);
         assert.ok(accounts.length > 0);
         assert.deepEqual(
           accounts.filter((account) => account.environment !== credential.environment),
@@ -385,10 +383,10 @@ for (const dialect of DIALECTS) {
         assert.ok(accounts.some((account) => account.account_number === mine.account_number));
         assert.ok(!accounts.some((account) => account.account_number === other.account_number));
 
-        const deliveries = await listAll(t.api, PATHS.deliveries, credential.token);
+        const deliveries = await listAll(app.t, DELIVERIES, credential.token);
         const filtered = await listAll(
-          t.api,
-          `${PATHS.deliveries}?event_id=${encodeURIComponent(a.eventId)}`,
+          app.t,
+          `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}`,
           credential.token,
         );
         if (credential.environment === 'sandbox') {
@@ -401,21 +399,18 @@ for (const dialect of DIALECTS) {
           assert.ok(!JSON.stringify(deliveries).includes(a.eventId), `${what} sees sandbox deliveries`);
           assert.deepEqual(filtered, []);
           assertError(
-            await t.api.post(retryUrl(a.attemptId), undefined, { token: credential.token }),
+            await app.t.api.post(retryUrl(a.attemptId), undefined, { token: credential.token }),
             404,
             'NOT_FOUND',
-            `${what} retries a sandbox attempt`,
+            { what: `${what} retries a sandbox attempt` },
           );
-          assertError(
-            await t.api.get(PATHS.webhook, { token: credential.token }),
-            404,
-            'NOT_FOUND',
-            `${what} reads the sandbox webhook endpoint`,
-          );
+          assertError(await app.t.api.get(WEBHOOK, { token: credential.token }), 404, 'NOT_FOUND', {
+            what: `${what} reads the sandbox webhook endpoint`,
+          });
         }
       }
       // The ledger holds only the one sandbox credit: nothing crossed over.
-      const ledger = await t.db
+      const ledger = await app.t.db
         .selectFrom('account_transactions')
         .select(['account_id', 'environment', 'amount_kobo'])
         .where('partner_id', '=', partner.companyId)
@@ -427,10 +422,10 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers 401 UNAUTHENTICATED to a partner session or API key on every back-office operation', async () => {
-      const adminOps = operationsOf(doc).filter((operation) => operation.includes(PATHS.admin));
+      const adminOps = operationsOf(doc).filter((operation) => operation.includes(ADMIN_PREFIX));
       assert.ok(adminOps.length >= 9, adminOps.join('\n'));
       const statusBefore = (
-        await t.api.get(`${PATHS.adminPartners}/${a.partner.companyId}`, { headers: adminHeaders })
+        await app.t.api.get(adminPartnerUrl(a.partner.companyId), { headers: adminHeaders })
       ).body.data.onboarding_status;
       assert.equal(statusBefore, 'active');
       for (const operation of adminOps) {
@@ -439,14 +434,14 @@ for (const dialect of DIALECTS) {
           .replace('{company_id}', String(a.partner.companyId))
           .replace('{document_id}', a.documentIds[0]!);
         for (const credential of [...a.partner.credentials, ...b.partner.credentials]) {
-          const response = await t.api.request(method, path, {
+          const response = await app.t.api.request(method, path, {
             token: credential.token,
             ...(method === 'POST' ? { json: { reason: 'Not the operator.' } } : {}),
           });
-          assertError(response, 401, 'UNAUTHENTICATED', `${operation} with a ${credential.label}`);
+          assertError(response, 401, 'UNAUTHENTICATED', { what: `${operation} with a ${credential.label}` });
         }
       }
-      const record = await t.api.get(`${PATHS.adminPartners}/${a.partner.companyId}`, {
+      const record = await app.t.api.get(adminPartnerUrl(a.partner.companyId), {
         headers: adminHeaders,
       });
       assert.equal(record.status, 200, 'the operator key does work');

@@ -1,42 +1,35 @@
 import assert from 'node:assert/strict';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
-import {
-  approvePartner,
-  completeOnboarding,
-  form,
-  PNG_BYTES,
-  representativeFields,
-} from '../support/onboarding.js';
+import { approvePartner } from '../support/admin.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
+import { customerBody, form, PNG_BYTES, representativeFields } from '../support/factories.js';
+import { completeOnboarding } from '../support/onboarding.js';
+import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   API_KEYS,
-  assertError,
+  apiKeyUrl,
+  BUSINESS_INFO,
   CREATE_ACCOUNT,
-  columnsContaining,
-  createApiKey,
-  customerBody,
-  type SandboxPartner,
+  DOCUMENTS,
+  ENVIRONMENT,
+  LOGOUT,
+  REPRESENTATIVE,
   SUBMIT,
-  sandboxPartner,
   TEAM,
-  useServicesApp,
   VIRTUAL_ACCOUNTS,
-} from '../support/services-suite.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+} from '../support/paths.js';
+import { columnsContaining } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`API keys [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
-    let a: SandboxPartner;
-    let b: SandboxPartner;
+    const suite = useApp(dialect.name);
+    let a: PartnerAt<'sandbox'>;
+    let b: PartnerAt<'sandbox'>;
     before(async () => {
-      a = await sandboxPartner(suite);
-      b = await sandboxPartner(suite);
+      a = await newPartner(suite, 'sandbox');
+      b = await newPartner(suite, 'sandbox');
     });
 
     it('creates a sandbox key shown once: 201 with id, name, environment, key (sk_sandbox_ + 256 bits), last4, created_at', async () => {
@@ -55,7 +48,7 @@ for (const dialect of DIALECTS) {
       assert.match(data.key, /^sk_sandbox_[A-Za-z0-9_-]{43}$/);
       assert.equal(Buffer.from(data.key.slice('sk_sandbox_'.length), 'base64url').length, 32);
       assert.equal(data.last4, data.key.slice(-4));
-      assert.match(data.created_at, ISO);
+      assert.match(data.created_at, ISO_INSTANT);
 
       const other = await createApiKey(t, a.token, 'sandbox', 'payments-backend');
       assert.notEqual(other.key, data.key);
@@ -86,9 +79,9 @@ for (const dialect of DIALECTS) {
 
     it('lists keys with last4 and status but never the key, paginated by cursor', async () => {
       const { t } = suite;
-      const owner = await sandboxPartner(suite);
-      const keys = [owner.keyId];
-      const secrets = [owner.key];
+      const owner = await newPartner(suite, 'sandbox');
+      const keys = [owner.sandboxKeyId];
+      const secrets = [owner.sandboxKey];
       for (let index = 0; index < 4; index++) {
         const created = await createApiKey(t, owner.token, 'sandbox', `key-${index}`);
         keys.push(created.id);
@@ -127,16 +120,16 @@ for (const dialect of DIALECTS) {
         await t.api.get(`${API_KEYS}?cursor=not-a-cursor`, { token: owner.token }),
         422,
         'VALIDATION_FAILED',
-        ['cursor'],
+        { fields: ['cursor'] },
       );
-      assertError(await t.api.get(`${API_KEYS}?limit=0`, { token: owner.token }), 422, 'VALIDATION_FAILED', [
-        'limit',
-      ]);
+      assertError(await t.api.get(`${API_KEYS}?limit=0`, { token: owner.token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
       assertError(
         await t.api.get(`${API_KEYS}?limit=101`, { token: owner.token }),
         422,
         'VALIDATION_FAILED',
-        ['limit'],
+        { fields: ['limit'] },
       );
     });
 
@@ -145,11 +138,11 @@ for (const dialect of DIALECTS) {
       const created = await createApiKey(t, a.token, 'sandbox', 'to-revoke');
       assert.equal((await t.api.get(TEAM, { token: created.key })).status, 200);
 
-      const revoked = await t.api.delete(`${API_KEYS}/${created.id}`, { token: a.token });
+      const revoked = await t.api.delete(apiKeyUrl(created.id), { token: a.token });
       assert.equal(revoked.status, 200, revoked.text);
       assert.equal(revoked.body.data.id, created.id);
       assert.equal(revoked.body.data.status, 'revoked');
-      assert.match(revoked.body.data.revoked_at, ISO);
+      assert.match(revoked.body.data.revoked_at, ISO_INSTANT);
       assert.ok(!revoked.text.includes(created.key));
 
       assertError(await t.api.get(TEAM, { token: created.key }), 401, 'UNAUTHENTICATED');
@@ -162,7 +155,7 @@ for (const dialect of DIALECTS) {
       const accounts = await t.db
         .selectFrom('virtual_accounts')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.equal(accounts.length, 0);
 
@@ -184,27 +177,27 @@ for (const dialect of DIALECTS) {
       const actions = events.map((event) => event.action).sort();
       assert.deepEqual(actions, ['api_key.created', 'api_key.revoked']);
       for (const event of events) {
-        assert.equal(event.partner_id, a.partner.companyId);
+        assert.equal(event.partner_id, a.companyId);
         assert.ok(!String(event.metadata).includes(created.key));
       }
       // The other keys of the partner keep working.
-      assert.equal((await t.api.get(TEAM, { token: a.key })).status, 200);
+      assert.equal((await t.api.get(TEAM, { token: a.sandboxKey })).status, 200);
     });
 
     it("answers 404 for revoking another partner's key, an unknown id or a malformed id, and the key keeps working", async () => {
       const { t } = suite;
-      assertError(await t.api.delete(`${API_KEYS}/${a.keyId}`, { token: b.token }), 404, 'NOT_FOUND');
-      assert.equal((await t.api.get(TEAM, { token: a.key })).status, 200);
+      assertError(await t.api.delete(apiKeyUrl(a.sandboxKeyId), { token: b.token }), 404, 'NOT_FOUND');
+      assert.equal((await t.api.get(TEAM, { token: a.sandboxKey })).status, 200);
       const row = await t.db
         .selectFrom('api_keys')
         .select('revoked_at')
-        .where('id', '=', a.keyId)
+        .where('id', '=', a.sandboxKeyId)
         .executeTakeFirstOrThrow();
       assert.equal(row.revoked_at, null);
       const revokedEvents = await t.db
         .selectFrom('audit_events')
         .select('id')
-        .where('target_id', '=', a.keyId)
+        .where('target_id', '=', a.sandboxKeyId)
         .where('action', '=', 'api_key.revoked')
         .execute();
       assert.equal(revokedEvents.length, 0);
@@ -219,7 +212,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a live key before approval (403 ONBOARDING_NOT_APPROVED) and issues sk_live_ after', async () => {
       const { t, sink } = suite;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       assertError(
         await t.api.post(API_KEYS, { name: 'prod', environment: 'live' }, { token: partner.token }),
         403,
@@ -256,33 +249,33 @@ for (const dialect of DIALECTS) {
 
     it('refuses an API key with 403 FORBIDDEN on every /client/onboarding/* endpoint and on key management', async () => {
       const { t } = suite;
-      const token = a.key;
+      const token = a.sandboxKey;
       const attempts = [
-        t.api.get(`${V1}/client/onboarding/business-info`, { token }),
-        t.api.put(`${V1}/client/onboarding/business-info`, { business_type: 'limited_liability' }, { token }),
-        t.api.request('POST', `${V1}/client/onboarding/representative`, {
+        t.api.get(BUSINESS_INFO, { token }),
+        t.api.put(BUSINESS_INFO, { business_type: 'limited_liability' }, { token }),
+        t.api.request('POST', REPRESENTATIVE, {
           token,
           body: form(representativeFields(), {
             id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' },
           }),
         }),
-        t.api.request('POST', `${V1}/client/onboarding/documents`, {
+        t.api.request('POST', DOCUMENTS, {
           token,
           body: form({ document_type: 'memart', file_url: 'https://files.acme.ng/memart.pdf' }),
         }),
-        t.api.post(`${V1}/client/onboarding/submit`, undefined, { token }),
-        t.api.put(`${V1}/client/onboarding/environment`, { environment: 'sandbox' }, { token }),
-        t.api.post(`${V1}/client/onboarding/logout`, undefined, { token }),
+        t.api.post(SUBMIT, undefined, { token }),
+        t.api.put(ENVIRONMENT, { environment: 'sandbox' }, { token }),
+        t.api.post(LOGOUT, undefined, { token }),
         t.api.get(API_KEYS, { token }),
         t.api.post(API_KEYS, { name: 'minted-by-a-key', environment: 'sandbox' }, { token }),
-        t.api.delete(`${API_KEYS}/${a.keyId}`, { token }),
+        t.api.delete(apiKeyUrl(a.sandboxKeyId), { token }),
       ];
       for (const response of await Promise.all(attempts)) assertError(response, 403, 'FORBIDDEN');
 
       const keys = await t.db
         .selectFrom('api_keys')
         .select(['name', 'revoked_at'])
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.ok(!keys.some((key) => key.name === 'minted-by-a-key'));
       assert.ok(keys.every((key) => key.name === 'to-revoke' || key.revoked_at === null));
@@ -290,7 +283,7 @@ for (const dialect of DIALECTS) {
       const dashboardEvents = await t.db
         .selectFrom('audit_events')
         .select('action')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where((eb) =>
           eb.or([
             eb('action', 'like', 'onboarding.%'),
@@ -300,7 +293,7 @@ for (const dialect of DIALECTS) {
         )
         .execute();
       assert.deepEqual(dashboardEvents, []);
-      const profile = await t.api.get(`${V1}/client/onboarding/business-info`, { token: a.token });
+      const profile = await t.api.get(BUSINESS_INFO, { token: a.token });
       assert.equal(profile.status, 200, 'the session survived the logout attempt');
       assert.equal(profile.body.data.representative, null);
       assert.equal(profile.body.data.business_type, null);
@@ -310,7 +303,7 @@ for (const dialect of DIALECTS) {
 
     it('answers 401 UNAUTHENTICATED for malformed, unknown, altered or wrong-environment keys', async () => {
       const { t } = suite;
-      const secret = a.key.slice('sk_sandbox_'.length);
+      const secret = a.sandboxKey.slice('sk_sandbox_'.length);
       const lastChar = secret.at(-1) === 'A' ? 'B' : 'A';
       const candidates = [
         'sk_sandbox_xxx',
@@ -319,7 +312,7 @@ for (const dialect of DIALECTS) {
         `sk_live_${randomBytes(32).toString('base64url')}`,
         `sk_sandbox_${secret.slice(0, -1)}${lastChar}`,
         `sk_live_${secret}`,
-        `${a.key}x`,
+        `${a.sandboxKey}x`,
       ];
       for (const token of candidates) {
         const refused = await t.api.get(VIRTUAL_ACCOUNTS, { token });
@@ -341,7 +334,7 @@ for (const dialect of DIALECTS) {
           environment: 'sandbox',
           key: chosen,
           id: randomUUID(),
-          partner_id: b.partner.companyId,
+          partner_id: b.companyId,
         },
         { token: a.token },
       );
@@ -352,7 +345,7 @@ for (const dialect of DIALECTS) {
         .select(['partner_id', 'id'])
         .where('id', '=', response.body.data.id)
         .executeTakeFirstOrThrow();
-      assert.equal(row.partner_id, a.partner.companyId);
+      assert.equal(row.partner_id, a.companyId);
       assertError(await t.api.get(VIRTUAL_ACCOUNTS, { token: chosen }), 401, 'UNAUTHENTICATED');
     });
 
@@ -362,49 +355,48 @@ for (const dialect of DIALECTS) {
       const before = await t.db
         .selectFrom('api_keys')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assertError(
         await t.api.post(API_KEYS, { environment: 'sandbox' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['name'],
+        { fields: ['name'] },
       );
       assertError(
         await t.api.post(API_KEYS, { name: '   ', environment: 'sandbox' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['name'],
+        { fields: ['name'] },
       );
       assertError(
         await t.api.post(API_KEYS, { name: 'x'.repeat(101), environment: 'sandbox' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['name'],
+        { fields: ['name'] },
       );
       assertError(
         await t.api.post(API_KEYS, { name: 42, environment: 'sandbox' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['name'],
+        { fields: ['name'] },
       );
-      assertError(await t.api.post(API_KEYS, { name: 'ci' }, { token }), 422, 'VALIDATION_FAILED', [
-        'environment',
-      ]);
+      assertError(await t.api.post(API_KEYS, { name: 'ci' }, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['environment'],
+      });
       assertError(
         await t.api.post(API_KEYS, { name: 'ci', environment: 'production' }, { token }),
         422,
         'VALIDATION_FAILED',
-        ['environment'],
+        { fields: ['environment'] },
       );
-      assertError(await t.api.post(API_KEYS, {}, { token }), 422, 'VALIDATION_FAILED', [
-        'name',
-        'environment',
-      ]);
+      assertError(await t.api.post(API_KEYS, {}, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['name', 'environment'],
+      });
       const after = await t.db
         .selectFrom('api_keys')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.equal(after.length, before.length);
 

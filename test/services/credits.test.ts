@@ -2,29 +2,22 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { DIALECTS } from '../support/app.js';
+import { type AppContext, DIALECTS, useApp } from '../support/app.js';
+import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
+import { nextMillisecond } from '../support/clock.js';
+import { customerBody } from '../support/factories.js';
+import { allPages } from '../support/http.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
-  allPages,
-  approvedPartner,
-  assertError,
+  accountUrl,
   CREATE_ACCOUNT,
   creditUrl,
-  customerBody,
-  type LivePartner,
-  nextMillisecond,
-  type SandboxPartner,
-  type ServicesSuite,
-  sandboxPartner,
   transactionsUrl,
-  useServicesApp,
   VIRTUAL_ACCOUNTS,
-} from '../support/services-suite.js';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+} from '../support/paths.js';
 
 async function openAccount(
-  suite: ServicesSuite,
+  suite: AppContext,
   token: string,
 ): Promise<{ id: string; account_number: string }> {
   const created = await suite.t.api.post(CREATE_ACCOUNT, customerBody(), { token });
@@ -32,7 +25,7 @@ async function openAccount(
   return created.body.data;
 }
 
-async function ledgerOf(suite: ServicesSuite, accountId: string) {
+async function ledgerOf(suite: AppContext, accountId: string) {
   return suite.t.db
     .selectFrom('account_transactions')
     .selectAll()
@@ -42,19 +35,19 @@ async function ledgerOf(suite: ServicesSuite, accountId: string) {
 
 for (const dialect of DIALECTS) {
   describe(`sandbox credits and balances [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
-    let a: SandboxPartner;
-    let b: SandboxPartner;
-    let live: LivePartner;
+    const suite = useApp(dialect.name);
+    let a: PartnerAt<'sandbox'>;
+    let b: PartnerAt<'sandbox'>;
+    let live: PartnerAt<'live'>;
     before(async () => {
-      a = await sandboxPartner(suite);
-      b = await sandboxPartner(suite);
-      live = await approvedPartner(suite);
+      a = await newPartner(suite, 'sandbox');
+      b = await newPartner(suite, 'sandbox');
+      live = await newPartner(suite, 'live');
     });
 
     it('credits a sandbox account: 201 with {transaction, account} and the balance as the exact sum in kobo and naira', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.key);
+      const account = await openAccount(suite, a.sandboxKey);
       const credits: Array<[unknown, number, string | undefined]> = [
         ['1500.50', 150050, 'Test transfer'],
         [0.29, 29, undefined],
@@ -68,7 +61,7 @@ for (const dialect of DIALECTS) {
         const response = await t.api.post(
           creditUrl(account.account_number),
           narration === undefined ? { amount } : { amount, narration },
-          { token: a.key },
+          { token: a.sandboxKey },
         );
         assert.equal(response.status, 201, response.text);
         expected += kobo;
@@ -81,17 +74,17 @@ for (const dialect of DIALECTS) {
         assert.equal(transaction.narration, narration ?? null);
         assert.equal(typeof transaction.reference, 'string');
         assert.ok(transaction.reference.length > 0);
-        assert.match(transaction.created_at, ISO);
+        assert.match(transaction.created_at, ISO_INSTANT);
         assert.equal(after.account_number, account.account_number);
         assert.equal(after.balance_kobo, expected);
         assert.equal(after.balance, expected / 100);
       }
       assert.equal(expected, 3_000_150_080);
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: a.token });
+      const read = await t.api.get(accountUrl(account.account_number), { token: a.token });
       assert.equal(read.body.data.balance_kobo, 3_000_150_080);
       assert.equal(read.body.data.balance, 30_001_500.8);
 
-      const listed = await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=100`, { token: a.key });
+      const listed = await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=100`, { token: a.sandboxKey });
       const item = listed.body.data.items.find(
         (entry: { account_number: string }) => entry.account_number === account.account_number,
       );
@@ -110,7 +103,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses amounts that are not > 0, ≤ 2 decimals and ≤ 10,000,000.00 with 422 errors.amount', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.key);
+      const account = await openAccount(suite, a.sandboxKey);
       const url = creditUrl(account.account_number);
       for (const amount of [
         0,
@@ -128,25 +121,27 @@ for (const dialect of DIALECTS) {
         [5],
         '0.00',
       ]) {
-        assertError(await t.api.post(url, { amount }, { token: a.key }), 422, 'VALIDATION_FAILED', [
-          'amount',
-        ]);
+        assertError(await t.api.post(url, { amount }, { token: a.sandboxKey }), 422, 'VALIDATION_FAILED', {
+          fields: ['amount'],
+        });
       }
-      assertError(await t.api.post(url, {}, { token: a.key }), 422, 'VALIDATION_FAILED', ['amount']);
+      assertError(await t.api.post(url, {}, { token: a.sandboxKey }), 422, 'VALIDATION_FAILED', {
+        fields: ['amount'],
+      });
       assertError(
-        await t.api.post(url, { amount: 1, narration: 'n'.repeat(256) }, { token: a.key }),
+        await t.api.post(url, { amount: 1, narration: 'n'.repeat(256) }, { token: a.sandboxKey }),
         422,
         'VALIDATION_FAILED',
-        ['narration'],
+        { fields: ['narration'] },
       );
       assert.deepEqual(await ledgerOf(suite, account.id), []);
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: a.key });
+      const read = await t.api.get(accountUrl(account.account_number), { token: a.sandboxKey });
       assert.equal(read.body.data.balance_kobo, 0);
     });
 
     it('keeps the balance exact under 50 concurrent credits, with 50 ledger rows', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.key);
+      const account = await openAccount(suite, a.sandboxKey);
       const pool: Array<[number | string, number]> = [
         [0.01, 1],
         [0.29, 29],
@@ -162,7 +157,9 @@ for (const dialect of DIALECTS) {
       const plan = Array.from({ length: 50 }, (_, index) => pool[index % pool.length]!);
       const expected = plan.reduce((sum, [, kobo]) => sum + kobo, 0);
       const responses = await Promise.all(
-        plan.map(([amount]) => t.api.post(creditUrl(account.account_number), { amount }, { token: a.key })),
+        plan.map(([amount]) =>
+          t.api.post(creditUrl(account.account_number), { amount }, { token: a.sandboxKey }),
+        ),
       );
       assert.deepEqual(
         responses.filter((response) => response.status !== 201).map((response) => response.text),
@@ -179,7 +176,7 @@ for (const dialect of DIALECTS) {
       }
       assert.equal(previous, expected);
 
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: a.token });
+      const read = await t.api.get(accountUrl(account.account_number), { token: a.token });
       assert.equal(read.body.data.balance_kobo, expected);
       assert.equal(read.body.data.balance, expected / 100);
       const ledger = await ledgerOf(suite, account.id);
@@ -201,28 +198,32 @@ for (const dialect of DIALECTS) {
         );
       }
       assert.deepEqual(await ledgerOf(suite, account.id), []);
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, {
+      const read = await t.api.get(accountUrl(account.account_number), {
         token: live.liveToken,
       });
       assert.equal(read.body.data.balance_kobo, 0);
 
-      const sandboxAccount = await openAccount(suite, live.sandboxToken);
+      const sandboxAccount = await openAccount(suite, live.token);
       const credited = await t.api.post(
         creditUrl(sandboxAccount.account_number),
         { amount: 1 },
-        { token: live.sandboxToken },
+        { token: live.token },
       );
       assert.equal(credited.status, 201, credited.text);
     });
 
     it('lists transactions newest first with cursor pagination', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.key);
+      const account = await openAccount(suite, a.sandboxKey);
       const amounts = ['1.01', '2.02', '3.03', '4.04', '5.05'];
       const references: string[] = [];
       for (const amount of amounts) {
         await nextMillisecond();
-        const response = await t.api.post(creditUrl(account.account_number), { amount }, { token: a.key });
+        const response = await t.api.post(
+          creditUrl(account.account_number),
+          { amount },
+          { token: a.sandboxKey },
+        );
         assert.equal(response.status, 201, response.text);
         references.push(response.body.data.transaction.reference);
       }
@@ -244,20 +245,26 @@ for (const dialect of DIALECTS) {
         );
         for (const item of items) assert.equal(item['type'], 'credit');
       }
-      const token = a.key;
+      const token = a.sandboxKey;
       const url = transactionsUrl(account.account_number);
-      assertError(await t.api.get(`${url}?cursor=nope`, { token }), 422, 'VALIDATION_FAILED', ['cursor']);
-      assertError(await t.api.get(`${url}?limit=0`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
-      assertError(await t.api.get(`${url}?limit=101`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
+      assertError(await t.api.get(`${url}?cursor=nope`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['cursor'],
+      });
+      assertError(await t.api.get(`${url}?limit=0`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
+      assertError(await t.api.get(`${url}?limit=101`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
 
-      const empty = await openAccount(suite, a.key);
+      const empty = await openAccount(suite, a.sandboxKey);
       const none = await t.api.get(transactionsUrl(empty.account_number), { token });
       assert.deepEqual(none.body.data, { items: [], next_cursor: null });
     });
 
     it("answers 404 for an unknown account number, another partner's, and a 9-digit, 11-digit or non-numeric one", async () => {
       const { t } = suite;
-      const theirs = await openAccount(suite, b.key);
+      const theirs = await openAccount(suite, b.sandboxKey);
       let unknown: string;
       do unknown = nuban('999999', String(randomInt(0, 1e9)).padStart(9, '0'));
       while (unknown === theirs.account_number);
@@ -270,9 +277,9 @@ for (const dialect of DIALECTS) {
         '12345abcde',
         '%20123456789',
       ];
-      for (const token of [a.key, a.token]) {
+      for (const token of [a.sandboxKey, a.token]) {
         for (const number of numbers) {
-          assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}/${number}`, { token }), 404, 'NOT_FOUND');
+          assertError(await t.api.get(accountUrl(number), { token }), 404, 'NOT_FOUND');
           assertError(await t.api.post(creditUrl(number), { amount: 1 }, { token }), 404, 'NOT_FOUND');
           assertError(await t.api.get(transactionsUrl(number), { token }), 404, 'NOT_FOUND');
         }

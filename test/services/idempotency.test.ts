@@ -2,31 +2,27 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { sql } from 'kysely';
-import { DIALECTS } from '../support/app.js';
+import { type AppContext, DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { customerBody, memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
+import { addRepresentative } from '../support/onboarding.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   API_KEYS,
-  addRepresentative,
-  approvedPartner,
-  assertError,
+  accountUrl,
+  apiKeyUrl,
   CREATE_ACCOUNT,
-  columnsContaining,
   creditUrl,
-  customerBody,
-  type LivePartner,
-  memberBody,
-  type SandboxPartner,
-  type ServicesSuite,
-  sandboxPartner,
   TEAM,
-  useServicesApp,
   VIRTUAL_ACCOUNTS,
-} from '../support/services-suite.js';
+} from '../support/paths.js';
+import { columnsContaining } from '../support/records.js';
 
 const REPLAYED = 'idempotent-replayed';
 const withKey = (key: string) => ({ 'idempotency-key': key });
 
-async function accountsFor(suite: ServicesSuite, partnerId: number, email: string) {
+async function accountsFor(suite: AppContext, partnerId: number, email: string) {
   return suite.t.db
     .selectFrom('virtual_accounts')
     .select(['id', 'account_number', 'environment'])
@@ -37,25 +33,25 @@ async function accountsFor(suite: ServicesSuite, partnerId: number, email: strin
 
 for (const dialect of DIALECTS) {
   describe(`idempotency [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
-    let a: SandboxPartner;
-    let b: SandboxPartner;
-    let live: LivePartner;
+    const suite = useApp(dialect.name);
+    let a: PartnerAt<'sandbox'>;
+    let b: PartnerAt<'sandbox'>;
+    let live: PartnerAt<'live'>;
     before(async () => {
-      a = await sandboxPartner(suite);
-      b = await sandboxPartner(suite);
-      live = await approvedPartner(suite);
+      a = await newPartner(suite, 'sandbox');
+      b = await newPartner(suite, 'sandbox');
+      live = await newPartner(suite, 'live');
     });
 
     it('replays the first status and body byte for byte with Idempotent-Replayed: true, creating one row', async () => {
       const { t } = suite;
       const key = randomUUID();
       const body = customerBody();
-      const first = await t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) });
+      const first = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey, headers: withKey(key) });
       assert.equal(first.status, 201, first.text);
       assert.equal(first.headers.get(REPLAYED), null);
 
-      const replay = await t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) });
+      const replay = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey, headers: withKey(key) });
       assert.equal(replay.status, 201);
       assert.equal(replay.headers.get(REPLAYED), 'true');
       assert.equal(replay.text, first.text);
@@ -71,11 +67,11 @@ for (const dialect of DIALECTS) {
       assert.equal(again.headers.get(REPLAYED), 'true');
       assert.equal(again.text, first.text);
 
-      assert.equal((await accountsFor(suite, a.partner.companyId, String(body['email']))).length, 1);
+      assert.equal((await accountsFor(suite, a.companyId, String(body['email']))).length, 1);
       const record = await t.db
         .selectFrom('idempotency_keys')
         .selectAll()
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where('key', '=', key)
         .execute();
       assert.equal(record.length, 1);
@@ -92,11 +88,11 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const key = randomUUID();
       const body = customerBody();
-      const first = await t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) });
+      const first = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey, headers: withKey(key) });
       assert.equal(first.status, 201, first.text);
       const changed = { ...body, email: `other-${randomUUID()}@example.com` };
       assertError(
-        await t.api.post(CREATE_ACCOUNT, changed, { token: a.key, headers: withKey(key) }),
+        await t.api.post(CREATE_ACCOUNT, changed, { token: a.sandboxKey, headers: withKey(key) }),
         422,
         'IDEMPOTENCY_KEY_REUSED',
       );
@@ -109,9 +105,9 @@ for (const dialect of DIALECTS) {
         422,
         'IDEMPOTENCY_KEY_REUSED',
       );
-      assert.deepEqual(await accountsFor(suite, a.partner.companyId, String(changed.email)), []);
+      assert.deepEqual(await accountsFor(suite, a.companyId, String(changed.email)), []);
       // The original is still replayed.
-      const replay = await t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) });
+      const replay = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey, headers: withKey(key) });
       assert.equal(replay.text, first.text);
     });
 
@@ -121,7 +117,7 @@ for (const dialect of DIALECTS) {
       const body = customerBody();
       const responses = await Promise.all(
         Array.from({ length: 10 }, () =>
-          t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) }),
+          t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey, headers: withKey(key) }),
         ),
       );
       const originals = responses.filter(
@@ -141,7 +137,7 @@ for (const dialect of DIALECTS) {
           assertError(response, 409, 'IDEMPOTENCY_IN_PROGRESS');
         }
       }
-      assert.equal((await accountsFor(suite, a.partner.companyId, String(body['email']))).length, 1);
+      assert.equal((await accountsFor(suite, a.companyId, String(body['email']))).length, 1);
     });
 
     it('scopes keys to partner and environment: the same key elsewhere is independent', async () => {
@@ -169,16 +165,19 @@ for (const dialect of DIALECTS) {
 
       // Another partner sending the very same key and body gets its own account, not a replay.
       const sameBody = customerBody();
-      const mine = await t.api.post(CREATE_ACCOUNT, sameBody, { token: a.key, headers: withKey(`${key}-x`) });
+      const mine = await t.api.post(CREATE_ACCOUNT, sameBody, {
+        token: a.sandboxKey,
+        headers: withKey(`${key}-x`),
+      });
       const theirs = await t.api.post(CREATE_ACCOUNT, sameBody, {
-        token: b.key,
+        token: b.sandboxKey,
         headers: withKey(`${key}-x`),
       });
       assert.equal(mine.status, 201, mine.text);
       assert.equal(theirs.status, 201, theirs.text);
       assert.equal(theirs.headers.get(REPLAYED), null);
       assert.notEqual(theirs.body.data.account_number, mine.body.data.account_number);
-      assert.equal((await accountsFor(suite, b.partner.companyId, String(sameBody['email']))).length, 1);
+      assert.equal((await accountsFor(suite, b.companyId, String(sameBody['email']))).length, 1);
 
       const records = await t.db
         .selectFrom('idempotency_keys')
@@ -225,12 +224,12 @@ for (const dialect of DIALECTS) {
       const record = await t.db
         .selectFrom('idempotency_keys')
         .select('response_body')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where('key', '=', key)
         .executeTakeFirstOrThrow();
       assert.ok(record.response_body && !record.response_body.includes(secret));
       // Revoked or not, a replay cannot hand the key out.
-      const revoked = await t.api.delete(`${API_KEYS}/${first.body.data.id}`, { token: a.token });
+      const revoked = await t.api.delete(apiKeyUrl(first.body.data.id), { token: a.token });
       assert.equal(revoked.status, 200, revoked.text);
       const afterRevoke = await t.api.post(
         API_KEYS,
@@ -244,20 +243,20 @@ for (const dialect of DIALECTS) {
     it('replays an error response too (409 VIRTUAL_ACCOUNT_EXISTS), as first answered', async () => {
       const { t } = suite;
       const body = customerBody();
-      const created = await t.api.post(CREATE_ACCOUNT, body, { token: a.key });
+      const created = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey });
       assert.equal(created.status, 201, created.text);
       const key = randomUUID();
-      const conflict = await t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) });
-      assertError(conflict, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+      const conflict = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey, headers: withKey(key) });
+      assertError(conflict, 409, 'VIRTUAL_ACCOUNT_EXISTS', { data: true });
       assert.equal(conflict.body.data.balance_kobo, 0);
 
       const credited = await t.api.post(
         creditUrl(created.body.data.account_number),
         { amount: 7 },
-        { token: a.key },
+        { token: a.sandboxKey },
       );
       assert.equal(credited.status, 201, credited.text);
-      const replay = await t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) });
+      const replay = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey, headers: withKey(key) });
       assert.equal(replay.status, 409);
       assert.equal(replay.headers.get(REPLAYED), 'true');
       assert.equal(replay.text, conflict.text);
@@ -267,20 +266,23 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       for (const key of ['', 'k'.repeat(256)]) {
         const body = customerBody();
-        const response = await t.api.post(CREATE_ACCOUNT, body, { token: a.key, headers: withKey(key) });
+        const response = await t.api.post(CREATE_ACCOUNT, body, {
+          token: a.sandboxKey,
+          headers: withKey(key),
+        });
         assertError(response, 422, 'VALIDATION_FAILED');
         assert.ok(
           Object.keys(response.body.errors ?? {}).some((field) => /idempotency/i.test(field)),
           response.text,
         );
-        assert.deepEqual(await accountsFor(suite, a.partner.companyId, String(body['email'])), []);
+        assert.deepEqual(await accountsFor(suite, a.companyId, String(body['email'])), []);
       }
     });
 
     it('takes an Idempotency-Key of 255 characters', async () => {
       const { t } = suite;
       const longest = await t.api.post(CREATE_ACCOUNT, customerBody(), {
-        token: a.key,
+        token: a.sandboxKey,
         headers: withKey('k'.repeat(255)),
       });
       assert.equal(longest.status, 201, longest.text);
@@ -288,7 +290,7 @@ for (const dialect of DIALECTS) {
 
     it('credits once for a simulate-credit retried 5 times with one key, sequentially or concurrently', async () => {
       const { t } = suite;
-      const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.key })).body.data;
+      const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey })).body.data;
       const url = creditUrl(account.account_number);
       const key = randomUUID();
       const responses = [];
@@ -297,7 +299,7 @@ for (const dialect of DIALECTS) {
           await t.api.post(
             url,
             { amount: '250.75', narration: 'retry me' },
-            { token: a.key, headers: withKey(key) },
+            { token: a.sandboxKey, headers: withKey(key) },
           ),
         );
       }
@@ -310,7 +312,7 @@ for (const dialect of DIALECTS) {
       const concurrentKey = randomUUID();
       const concurrent = await Promise.all(
         Array.from({ length: 5 }, () =>
-          t.api.post(url, { amount: 1 }, { token: a.key, headers: withKey(concurrentKey) }),
+          t.api.post(url, { amount: 1 }, { token: a.sandboxKey, headers: withKey(concurrentKey) }),
         ),
       );
       for (const response of concurrent) {
@@ -325,16 +327,16 @@ for (const dialect of DIALECTS) {
         ledger.map((row) => Number(row.amount_kobo)).sort((x, y) => x - y),
         [100, 25075],
       );
-      const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: a.key });
+      const read = await t.api.get(accountUrl(account.account_number), { token: a.sandboxKey });
       assert.equal(read.body.data.balance_kobo, 25175);
 
       // The same key and body for another account is another request.
-      const other = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.key })).body.data;
+      const other = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey })).body.data;
       assertError(
         await t.api.post(
           creditUrl(other.account_number),
           { amount: '250.75', narration: 'retry me' },
-          { token: a.key, headers: withKey(key) },
+          { token: a.sandboxKey, headers: withKey(key) },
         ),
         422,
         'IDEMPOTENCY_KEY_REUSED',
@@ -349,11 +351,11 @@ for (const dialect of DIALECTS) {
 
     it('answers 409 IDEMPOTENCY_IN_PROGRESS with Retry-After while the first request with the key is unfinished', async () => {
       const { t } = suite;
-      const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.key })).body.data;
+      const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey })).body.data;
       const key = randomUUID();
       const body = { amount: 3 };
       const first = await t.api.post(creditUrl(account.account_number), body, {
-        token: a.key,
+        token: a.sandboxKey,
         headers: withKey(key),
       });
       assert.equal(first.status, 201, first.text);
@@ -361,11 +363,11 @@ for (const dialect of DIALECTS) {
       await t.db
         .updateTable('idempotency_keys')
         .set({ status: 'in_progress', response_status: null, response_body: null })
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where('key', '=', key)
         .execute();
       const pending = await t.api.post(creditUrl(account.account_number), body, {
-        token: a.key,
+        token: a.sandboxKey,
         headers: withKey(key),
       });
       assertError(pending, 409, 'IDEMPOTENCY_IN_PROGRESS');
@@ -383,9 +385,9 @@ for (const dialect of DIALECTS) {
       await addRepresentative(t, b.token);
       const key = randomUUID();
       const body = memberBody();
-      const first = await t.api.post(TEAM, body, { token: b.key, headers: withKey(key) });
+      const first = await t.api.post(TEAM, body, { token: b.sandboxKey, headers: withKey(key) });
       assert.equal(first.status, 201, first.text);
-      const replay = await t.api.post(TEAM, body, { token: b.key, headers: withKey(key) });
+      const replay = await t.api.post(TEAM, body, { token: b.sandboxKey, headers: withKey(key) });
       assert.equal(replay.headers.get(REPLAYED), 'true');
       assert.equal(replay.text, first.text);
       const rows = await t.db
@@ -396,7 +398,7 @@ for (const dialect of DIALECTS) {
       assert.equal(rows.length, 1);
       // A key already used on another endpoint, with another body, is a reuse.
       assertError(
-        await t.api.post(CREATE_ACCOUNT, customerBody(), { token: b.key, headers: withKey(key) }),
+        await t.api.post(CREATE_ACCOUNT, customerBody(), { token: b.sandboxKey, headers: withKey(key) }),
         422,
         'IDEMPOTENCY_KEY_REUSED',
       );
@@ -404,18 +406,18 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`idempotency retention and server errors [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
 
     it('does not keep a 5xx answer: a retry with the key runs again', async () => {
       const { t } = suite;
-      const partner = await sandboxPartner(suite);
+      const partner = await newPartner(suite, 'sandbox');
       const key = randomUUID();
       const body = customerBody();
       // Fault injection from outside the app: the create's audit insert fails, so its transaction does.
       await sql`alter table audit_events rename to audit_events_offline`.execute(t.db);
       let failed: ApiResponse;
       try {
-        failed = await t.api.post(CREATE_ACCOUNT, body, { token: partner.key, headers: withKey(key) });
+        failed = await t.api.post(CREATE_ACCOUNT, body, { token: partner.sandboxKey, headers: withKey(key) });
       } finally {
         await sql`alter table audit_events_offline rename to audit_events`.execute(t.db);
       }
@@ -424,22 +426,26 @@ for (const dialect of DIALECTS) {
       const records = await t.db
         .selectFrom('idempotency_keys')
         .select('status')
-        .where('partner_id', '=', partner.partner.companyId)
+        .where('partner_id', '=', partner.companyId)
         .where('key', '=', key)
         .execute();
       assert.deepEqual(records, []);
-      assert.deepEqual(await accountsFor(suite, partner.partner.companyId, String(body['email'])), []);
+      assert.deepEqual(await accountsFor(suite, partner.companyId, String(body['email'])), []);
 
-      const retried = await t.api.post(CREATE_ACCOUNT, body, { token: partner.key, headers: withKey(key) });
+      const retried = await t.api.post(CREATE_ACCOUNT, body, {
+        token: partner.sandboxKey,
+        headers: withKey(key),
+      });
       assert.equal(retried.status, 201, retried.text);
       assert.equal(retried.headers.get(REPLAYED), null);
-      assert.equal((await accountsFor(suite, partner.partner.companyId, String(body['email']))).length, 1);
+      assert.equal((await accountsFor(suite, partner.companyId, String(body['email']))).length, 1);
     });
 
     it("records the response in the write's own transaction: a write whose response cannot be stored is not applied", async () => {
       const { t } = suite;
-      const partner = await sandboxPartner(suite);
-      const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.key })).body.data;
+      const partner = await newPartner(suite, 'sandbox');
+      const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey })).body
+        .data;
       const creditKey = randomUUID();
       const createKey = randomUUID();
       const customer = customerBody();
@@ -464,10 +470,10 @@ for (const dialect of DIALECTS) {
         credit = await t.api.post(
           creditUrl(account.account_number),
           { amount: 10 },
-          { token: partner.key, headers: withKey(creditKey) },
+          { token: partner.sandboxKey, headers: withKey(creditKey) },
         );
         create = await t.api.post(CREATE_ACCOUNT, customer, {
-          token: partner.key,
+          token: partner.sandboxKey,
           headers: withKey(createKey),
         });
       } finally {
@@ -485,19 +491,19 @@ for (const dialect of DIALECTS) {
           .where('account_id', '=', account.id)
           .execute();
       assert.deepEqual(await ledger(), []);
-      assert.deepEqual(await accountsFor(suite, partner.partner.companyId, String(customer['email'])), []);
+      assert.deepEqual(await accountsFor(suite, partner.companyId, String(customer['email'])), []);
 
       // Both keys were released with their failed writes, so the retries run once and then replay.
       for (const attempt of [1, 2]) {
         const retriedCredit = await t.api.post(
           creditUrl(account.account_number),
           { amount: 10 },
-          { token: partner.key, headers: withKey(creditKey) },
+          { token: partner.sandboxKey, headers: withKey(creditKey) },
         );
         assert.equal(retriedCredit.status, 201, retriedCredit.text);
         assert.equal(retriedCredit.headers.get(REPLAYED), attempt === 1 ? null : 'true');
         const retriedCreate = await t.api.post(CREATE_ACCOUNT, customer, {
-          token: partner.key,
+          token: partner.sandboxKey,
           headers: withKey(createKey),
         });
         assert.equal(retriedCreate.status, 201, retriedCreate.text);
@@ -507,19 +513,16 @@ for (const dialect of DIALECTS) {
         (await ledger()).map((row) => Number(row.amount_kobo)),
         [1000],
       );
-      assert.equal(
-        (await accountsFor(suite, partner.partner.companyId, String(customer['email']))).length,
-        1,
-      );
+      assert.equal((await accountsFor(suite, partner.companyId, String(customer['email']))).length, 1);
     });
 
     it('keeps a key 24 hours, after which it can be used again with a different body', async () => {
       const { t } = suite;
       // API keys do not expire, so they outlive the clock jumps (sessions last 2 hours).
-      const partner = await sandboxPartner(suite);
+      const partner = await newPartner(suite, 'sandbox');
       const key = randomUUID();
       const first = await t.api.post(CREATE_ACCOUNT, customerBody(), {
-        token: partner.key,
+        token: partner.sandboxKey,
         headers: withKey(key),
       });
       assert.equal(first.status, 201, first.text);
@@ -527,18 +530,24 @@ for (const dialect of DIALECTS) {
       t.clock.advance(24 * 3600 * 1000 - 1000);
       const second = customerBody();
       assertError(
-        await t.api.post(CREATE_ACCOUNT, second, { token: partner.key, headers: withKey(key) }),
+        await t.api.post(CREATE_ACCOUNT, second, { token: partner.sandboxKey, headers: withKey(key) }),
         422,
         'IDEMPOTENCY_KEY_REUSED',
       );
       t.clock.advance(1000 + 1);
-      const reused = await t.api.post(CREATE_ACCOUNT, second, { token: partner.key, headers: withKey(key) });
+      const reused = await t.api.post(CREATE_ACCOUNT, second, {
+        token: partner.sandboxKey,
+        headers: withKey(key),
+      });
       assert.equal(reused.status, 201, reused.text);
       assert.equal(reused.headers.get(REPLAYED), null);
       assert.notEqual(reused.body.data.account_number, first.body.data.account_number);
-      assert.equal((await accountsFor(suite, partner.partner.companyId, String(second['email']))).length, 1);
+      assert.equal((await accountsFor(suite, partner.companyId, String(second['email']))).length, 1);
 
-      const replay = await t.api.post(CREATE_ACCOUNT, second, { token: partner.key, headers: withKey(key) });
+      const replay = await t.api.post(CREATE_ACCOUNT, second, {
+        token: partner.sandboxKey,
+        headers: withKey(key),
+      });
       assert.equal(replay.headers.get(REPLAYED), 'true');
       assert.equal(replay.text, reused.text);
     });

@@ -1,35 +1,26 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
-import { SmtpSink } from '../support/smtp-sink.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { newPartner } from '../support/partners.js';
+import { API_KEYS, accountUrl, BUSINESS_INFO, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
   describe(`services journey [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
-    before(async () => {
-      sink = await new SmtpSink().start();
-      t = await createTestApp(dialect.name, { env: { SMTP_URL: sink.url } });
-    });
-    after(async () => {
-      await t?.close();
-      await sink?.stop();
-    });
+    const app = useApp(dialect.name);
 
     it('issues an account with an API key, replays a retried request and credits it in sandbox', async () => {
-      const partner = await createPartner(t, sink);
+      const { t, sink } = app;
+      const partner = await newPartner({ t, sink }, 'signed-in');
       const live = await t.api.post(
-        `${V1}/services/partner/settings/api-keys`,
+        API_KEYS,
         { name: 'prod', environment: 'live' },
         { token: partner.token },
       );
       assert.equal(live.status, 403);
       assert.equal(live.body.error_code, 'ONBOARDING_NOT_APPROVED');
       const created = await t.api.post(
-        `${V1}/services/partner/settings/api-keys`,
+        API_KEYS,
         { name: 'backend', environment: 'sandbox' },
         { token: partner.token },
       );
@@ -37,7 +28,7 @@ for (const dialect of DIALECTS) {
       const key: string = created.body.data.key;
       assert.match(key, /^sk_sandbox_[A-Za-z0-9_-]{43}$/);
 
-      const onDashboard = await t.api.get(`${V1}/client/onboarding/business-info`, { token: key });
+      const onDashboard = await t.api.get(BUSINESS_INFO, { token: key });
       assert.equal(onDashboard.status, 403);
       assert.equal(onDashboard.body.error_code, 'FORBIDDEN');
 
@@ -48,14 +39,14 @@ for (const dialect of DIALECTS) {
         phone: '+2348090000000',
       };
       const headers = { 'idempotency-key': 'create-tunde-1' };
-      const first = await t.api.post(`${V1}/services/virtual-account/create`, customer, {
+      const first = await t.api.post(CREATE_ACCOUNT, customer, {
         token: key,
         headers,
       });
       assert.equal(first.status, 201, first.text);
       assert.ok(isValidNuban(first.body.data.bank_code, first.body.data.account_number));
       assert.equal(first.body.data.account_name, 'Acme Payments Ltd/Tunde Bakare');
-      const replay = await t.api.post(`${V1}/services/virtual-account/create`, customer, {
+      const replay = await t.api.post(CREATE_ACCOUNT, customer, {
         token: key,
         headers,
       });
@@ -63,32 +54,26 @@ for (const dialect of DIALECTS) {
       assert.equal(replay.headers.get('idempotent-replayed'), 'true');
       assert.equal(replay.text, first.text);
       const reused = await t.api.post(
-        `${V1}/services/virtual-account/create`,
+        CREATE_ACCOUNT,
         { ...customer, first_name: 'Other' },
         { token: key, headers },
       );
       assert.equal(reused.status, 422);
       assert.equal(reused.body.error_code, 'IDEMPOTENCY_KEY_REUSED');
-      const duplicate = await t.api.post(`${V1}/services/virtual-account/create`, customer, { token: key });
+      const duplicate = await t.api.post(CREATE_ACCOUNT, customer, { token: key });
       assert.equal(duplicate.status, 409);
       assert.equal(duplicate.body.error_code, 'VIRTUAL_ACCOUNT_EXISTS');
       assert.equal(duplicate.body.data.account_number, first.body.data.account_number);
 
       const number = first.body.data.account_number;
       const credits = await Promise.all(
-        Array.from({ length: 20 }, () =>
-          t.api.post(
-            `${V1}/services/virtual-account/${number}/simulate-credit`,
-            { amount: 0.29 },
-            { token: key },
-          ),
-        ),
+        Array.from({ length: 20 }, () => t.api.post(creditUrl(number), { amount: 0.29 }, { token: key })),
       );
       assert.ok(
         credits.every((credit) => credit.status === 201),
         credits.map((credit) => credit.text).join('\n'),
       );
-      const account = await t.api.get(`${V1}/services/virtual-account/${number}`, { token: partner.token });
+      const account = await t.api.get(accountUrl(number), { token: partner.token });
       assert.equal(account.body.data.balance_kobo, 580);
       assert.equal(account.body.data.balance, 5.8);
     });

@@ -5,16 +5,11 @@ import { sql } from 'kysely';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
 import type { DatabaseHandle } from '../../src/platform/db/database.js';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
+import { assertError } from '../support/assertions.js';
+import { customerBody } from '../support/factories.js';
 import type { Api } from '../support/http.js';
-import {
-  assertError,
-  CREATE_ACCOUNT,
-  createApiKey,
-  creditUrl,
-  customerBody,
-  VIRTUAL_ACCOUNTS,
-} from '../support/services-suite.js';
+import { createApiKey, newPartner } from '../support/partners.js';
+import { accountUrl, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 type Instance = Awaited<ReturnType<typeof startApp>>;
@@ -40,7 +35,7 @@ for (const dialect of DIALECTS) {
       one = await startApp(database, { env: { SMTP_URL: sink.url } });
       two = await startApp(database, { env: { SMTP_URL: sink.url } });
       handle = database.open();
-      const partner = await createPartner(one, sink);
+      const partner = await newPartner({ t: one, sink }, 'signed-in');
       partnerId = partner.companyId;
       key = (await createApiKey(two, partner.token, 'sandbox')).key;
     });
@@ -90,7 +85,7 @@ for (const dialect of DIALECTS) {
       assert.equal(created.length, 1, responses.map((response) => response.text).join('\n'));
       for (const response of responses) {
         if (response === created[0]) continue;
-        assertError(response, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+        assertError(response, 409, 'VIRTUAL_ACCOUNT_EXISTS', { data: true });
         assert.equal(response.body.data.account_number, created[0]!.body.data.account_number);
       }
       const rows = await handle.db
@@ -145,7 +140,7 @@ for (const dialect of DIALECTS) {
       );
       const balances = responses.map((response) => response.body.data.account.balance_kobo as number);
       assert.equal(new Set(balances).size, 40, 'two credits saw the same balance');
-      const read = await two.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token: key });
+      const read = await two.api.get(accountUrl(account.account_number), { token: key });
       assert.equal(read.body.data.balance_kobo, 20 * 29 + 20 * 101);
     });
 

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import {
-  addRepresentative,
-  allPages,
-  approvedPartner,
-  assertError,
-  columnsContaining,
-  createApiKey,
-  memberBody,
-  type SandboxPartner,
-  sandboxPartner,
-  TEAM,
-  useServicesApp,
-} from '../support/services-suite.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
+import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
+import { memberBody } from '../support/factories.js';
+import { allPages } from '../support/http.js';
+import { addRepresentative } from '../support/onboarding.js';
+import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
+import { memberUrl, TEAM } from '../support/paths.js';
+import { columnsContaining } from '../support/records.js';
 
 const RECORD_FIELDS = [
   'address',
@@ -45,8 +38,6 @@ const REQUIRED_ON_UPDATE = [
   'id_file_url',
   'address',
 ];
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
 const newBvn = (): string => `22${String(randomInt(0, 1_000_000_000)).padStart(9, '0')}`;
 const withoutBvn = (body: Record<string, unknown>) => {
@@ -65,14 +56,18 @@ interface Member {
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 const YEAR_MS = 365.25 * 24 * 3600 * 1000;
 
+/** The stored team member, straight from the database. */
+const memberRow = (t: Pick<TestApp, 'db'>, id: string) =>
+  t.db.selectFrom('team_members').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+
 for (const dialect of DIALECTS) {
   describe(`team members [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
-    let a: SandboxPartner;
-    let b: SandboxPartner;
+    const suite = useApp(dialect.name);
+    let a: PartnerAt<'sandbox'>;
+    let b: PartnerAt<'sandbox'>;
     before(async () => {
-      a = await sandboxPartner(suite);
-      b = await sandboxPartner(suite);
+      a = await newPartner(suite, 'sandbox');
+      b = await newPartner(suite, 'sandbox');
       await addRepresentative(suite.t, a.token);
       await addRepresentative(suite.t, b.token);
     });
@@ -85,7 +80,7 @@ for (const dialect of DIALECTS) {
 
     it('returns 409 REPRESENTATIVE_REQUIRED before a representative is on file', async () => {
       const { t, sink } = suite;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       const key = await createApiKey(t, partner.token, 'sandbox');
       assertError(
         await t.api.post(TEAM, memberBody(), { token: partner.token }),
@@ -129,20 +124,16 @@ for (const dialect of DIALECTS) {
       assert.equal(member.id_type, 'drivers_license');
       assert.equal(member.id_file_url, body['id_file_url']);
       assert.equal(member.address, body['address']);
-      assert.match(member.created_at, ISO);
+      assert.match(member.created_at, ISO_INSTANT);
       assert.equal(member.updated_at, member.created_at);
 
-      const read = await t.api.get(`${TEAM}/${member.id}`, { token: a.token });
+      const read = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.equal(read.status, 200, read.text);
       assert.deepEqual(read.body.data, member);
       const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.token });
 
-      const row = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
-      assert.equal(row.partner_id, a.partner.companyId);
+      const row = await memberRow(t, member.id);
+      assert.equal(row.partner_id, a.companyId);
       assert.equal(row.bvn_last4, bvn.slice(-4));
       assert.notEqual(row.bvn_encrypted, bvn);
       assert.notEqual(row.bvn_hash, bvn);
@@ -160,18 +151,18 @@ for (const dialect of DIALECTS) {
         await t.api.post(TEAM, memberBody({ bvn: newBvn(), email: email.toUpperCase() }), { token: a.token }),
         422,
         'VALIDATION_FAILED',
-        ['email'],
+        { fields: ['email'] },
       );
       assertError(
-        await t.api.post(TEAM, memberBody({ bvn: newBvn(), email }), { token: a.key }),
+        await t.api.post(TEAM, memberBody({ bvn: newBvn(), email }), { token: a.sandboxKey }),
         422,
         'VALIDATION_FAILED',
-        ['email'],
+        { fields: ['email'] },
       );
       const rows = await t.db
         .selectFrom('team_members')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where('email', '=', email)
         .execute();
       assert.equal(rows.length, 1);
@@ -181,19 +172,16 @@ for (const dialect of DIALECTS) {
 
       const second = await addMember(a.token);
       const body = withoutBvn(memberBody({ email: ` ${email.toUpperCase()} ` }));
-      assertError(
-        await t.api.put(`${TEAM}/${second.id}`, body, { token: a.token }),
-        422,
-        'VALIDATION_FAILED',
-        ['email'],
-      );
-      const unchanged = await t.api.get(`${TEAM}/${second.id}`, { token: a.token });
+      assertError(await t.api.put(memberUrl(second.id), body, { token: a.token }), 422, 'VALIDATION_FAILED', {
+        fields: ['email'],
+      });
+      const unchanged = await t.api.get(memberUrl(second.id), { token: a.token });
       assert.equal(unchanged.body.data.email, second.email);
     });
 
     it('reads one member and lists them with cursor pagination (limit 1 and 2, to the end)', async () => {
       const { t, sink } = suite;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       await addRepresentative(t, partner.token);
       const ids: string[] = [];
       for (let index = 0; index < 3; index++)
@@ -214,21 +202,29 @@ for (const dialect of DIALECTS) {
       const first = await t.api.get(`${TEAM}?limit=1`, { token: partner.token });
       for (const item of first.body.data.items) assert.deepEqual(Object.keys(item).sort(), RECORD_FIELDS);
 
-      const one = await t.api.get(`${TEAM}/${ids[1]}`, { token: partner.token });
+      const one = await t.api.get(memberUrl(ids[1]!), { token: partner.token });
       assert.equal(one.status, 200, one.text);
       assert.equal(one.body.data.first_name, 'M1');
 
       const token = partner.token;
-      assertError(await t.api.get(`${TEAM}?cursor=bogus`, { token }), 422, 'VALIDATION_FAILED', ['cursor']);
+      assertError(await t.api.get(`${TEAM}?cursor=bogus`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['cursor'],
+      });
       assertError(
         await t.api.get(`${TEAM}?cursor=${Buffer.from('{"p":12}').toString('base64url')}`, { token }),
         422,
         'VALIDATION_FAILED',
-        ['cursor'],
+        { fields: ['cursor'] },
       );
-      assertError(await t.api.get(`${TEAM}?limit=0`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
-      assertError(await t.api.get(`${TEAM}?limit=101`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
-      assertError(await t.api.get(`${TEAM}?limit=abc`, { token }), 422, 'VALIDATION_FAILED', ['limit']);
+      assertError(await t.api.get(`${TEAM}?limit=0`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
+      assertError(await t.api.get(`${TEAM}?limit=101`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
+      assertError(await t.api.get(`${TEAM}?limit=abc`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
     });
 
     it('updates every field with PUT (200), keeping id and created_at', async () => {
@@ -247,7 +243,7 @@ for (const dialect of DIALECTS) {
         id_file_url: 'https://files.acme.ng/ids/ngozi.png',
         address: '1 Adeola Odeku, Victoria Island',
       };
-      const updated = await t.api.put(`${TEAM}/${member.id}`, changes, { token: a.token });
+      const updated = await t.api.put(memberUrl(member.id), changes, { token: a.token });
       assert.equal(updated.status, 200, updated.text);
       const data = updated.body.data;
       for (const [field, value] of Object.entries(changes)) assert.equal(data[field], value, field);
@@ -256,13 +252,9 @@ for (const dialect of DIALECTS) {
       assert.equal(data.created_at, member.created_at);
       assert.ok(Date.parse(data.updated_at) >= Date.parse(member.created_at) + 5000, data.updated_at);
 
-      const read = await t.api.get(`${TEAM}/${member.id}`, { token: a.token });
+      const read = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.deepEqual(read.body.data, data);
-      const row = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const row = await memberRow(t, member.id);
       for (const [field, value] of Object.entries(changes))
         assert.equal(row[field as keyof typeof row], value, field);
     });
@@ -272,7 +264,7 @@ for (const dialect of DIALECTS) {
       const bvn = newBvn();
       const member = await addMember(a.token, { bvn });
       const same = await t.api.put(
-        `${TEAM}/${member.id}`,
+        memberUrl(member.id),
         memberBody({ bvn, email: member.email, address: 'Same BVN Street' }),
         { token: a.token },
       );
@@ -280,15 +272,11 @@ for (const dialect of DIALECTS) {
       assert.equal(same.body.data.address, 'Same BVN Street');
       assert.equal(same.body.data.bvn, `*******${bvn.slice(-4)}`);
 
-      const before = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const before = await memberRow(t, member.id);
       const other = newBvn();
       assertError(
         await t.api.put(
-          `${TEAM}/${member.id}`,
+          memberUrl(member.id),
           memberBody({ bvn: other, email: member.email, address: 'Changed' }),
           {
             token: a.token,
@@ -297,59 +285,47 @@ for (const dialect of DIALECTS) {
         409,
         'BVN_IMMUTABLE',
       );
-      const after = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const after = await memberRow(t, member.id);
       assert.deepEqual(after, before);
     });
 
     it('refuses a PUT missing any required field with 422 naming it', async () => {
       const { t } = suite;
       const member = await addMember(a.token);
-      const before = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const before = await memberRow(t, member.id);
       const full = withoutBvn(memberBody({ email: member.email, address: 'Never saved' }));
       for (const field of REQUIRED_ON_UPDATE) {
         const { [field]: _removed, ...body } = full;
         assertError(
-          await t.api.put(`${TEAM}/${member.id}`, body, { token: a.token }),
+          await t.api.put(memberUrl(member.id), body, { token: a.token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
         assertError(
-          await t.api.put(`${TEAM}/${member.id}`, { ...body, [field]: '   ' }, { token: a.token }),
+          await t.api.put(memberUrl(member.id), { ...body, [field]: '   ' }, { token: a.token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
       }
-      const after = await t.db
-        .selectFrom('team_members')
-        .selectAll()
-        .where('id', '=', member.id)
-        .executeTakeFirstOrThrow();
+      const after = await memberRow(t, member.id);
       assert.deepEqual(after, before);
     });
 
     it('deletes a member (200), after which GET, PUT and DELETE answer 404', async () => {
       const { t } = suite;
       const member = await addMember(a.token);
-      const removed = await t.api.delete(`${TEAM}/${member.id}`, { token: a.token });
+      const removed = await t.api.delete(memberUrl(member.id), { token: a.token });
       assert.equal(removed.status, 200, removed.text);
       assert.equal(removed.body.data.id, member.id);
-      assertError(await t.api.get(`${TEAM}/${member.id}`, { token: a.token }), 404, 'NOT_FOUND');
+      assertError(await t.api.get(memberUrl(member.id), { token: a.token }), 404, 'NOT_FOUND');
       assertError(
-        await t.api.put(`${TEAM}/${member.id}`, withoutBvn(memberBody()), { token: a.token }),
+        await t.api.put(memberUrl(member.id), withoutBvn(memberBody()), { token: a.token }),
         404,
         'NOT_FOUND',
       );
-      assertError(await t.api.delete(`${TEAM}/${member.id}`, { token: a.token }), 404, 'NOT_FOUND');
+      assertError(await t.api.delete(memberUrl(member.id), { token: a.token }), 404, 'NOT_FOUND');
       const rows = await t.db.selectFrom('team_members').select('id').where('id', '=', member.id).execute();
       assert.deepEqual(rows, []);
       const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.token });
@@ -366,18 +342,18 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const member = await addMember(a.token);
       const update = withoutBvn(memberBody({ first_name: 'Hijacked' }));
-      for (const token of [b.token, b.key]) {
-        assertError(await t.api.get(`${TEAM}/${member.id}`, { token }), 404, 'NOT_FOUND');
-        assertError(await t.api.put(`${TEAM}/${member.id}`, update, { token }), 404, 'NOT_FOUND');
-        assertError(await t.api.delete(`${TEAM}/${member.id}`, { token }), 404, 'NOT_FOUND');
+      for (const token of [b.token, b.sandboxKey]) {
+        assertError(await t.api.get(memberUrl(member.id), { token }), 404, 'NOT_FOUND');
+        assertError(await t.api.put(memberUrl(member.id), update, { token }), 404, 'NOT_FOUND');
+        assertError(await t.api.delete(memberUrl(member.id), { token }), 404, 'NOT_FOUND');
       }
       for (const id of ['0190f0e4-7a2b-7c3d-8e4f-5a6b7c8d9e0f', 'not-a-uuid', '1', "1' or '1'='1"]) {
-        const path = `${TEAM}/${encodeURIComponent(id)}`;
+        const path = memberUrl(encodeURIComponent(id));
         assertError(await t.api.get(path, { token: a.token }), 404, 'NOT_FOUND');
         assertError(await t.api.put(path, update, { token: a.token }), 404, 'NOT_FOUND');
         assertError(await t.api.delete(path, { token: a.token }), 404, 'NOT_FOUND');
       }
-      const still = await t.api.get(`${TEAM}/${member.id}`, { token: a.token });
+      const still = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.equal(still.status, 200);
       assert.deepEqual(still.body.data, member);
     });
@@ -411,22 +387,24 @@ for (const dialect of DIALECTS) {
       const countBefore = await t.db
         .selectFrom('team_members')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       for (const [field, value] of cases) {
         const response = await t.api.post(TEAM, memberBody({ bvn: newBvn(), [field]: value }), {
           token: a.token,
         });
-        assertError(response, 422, 'VALIDATION_FAILED', [field]);
+        assertError(response, 422, 'VALIDATION_FAILED', { fields: [field] });
       }
       for (const field of [...REQUIRED_ON_UPDATE, 'bvn']) {
         const { [field]: _removed, ...body } = memberBody({ bvn: newBvn() });
-        assertError(await t.api.post(TEAM, body, { token: a.token }), 422, 'VALIDATION_FAILED', [field]);
+        assertError(await t.api.post(TEAM, body, { token: a.token }), 422, 'VALIDATION_FAILED', {
+          fields: [field],
+        });
       }
       const countAfter = await t.db
         .selectFrom('team_members')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.equal(countAfter.length, countBefore.length);
 
@@ -435,13 +413,13 @@ for (const dialect of DIALECTS) {
         if (field === 'bvn') continue;
         const body = { ...withoutBvn(memberBody({ email: member.email })), [field]: value };
         assertError(
-          await t.api.put(`${TEAM}/${member.id}`, body, { token: a.token }),
+          await t.api.put(memberUrl(member.id), body, { token: a.token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
       }
-      const row = await t.api.get(`${TEAM}/${member.id}`, { token: a.token });
+      const row = await t.api.get(memberUrl(member.id), { token: a.token });
       assert.deepEqual(row.body.data, member);
 
       // The limits themselves are allowed.
@@ -460,58 +438,58 @@ for (const dialect of DIALECTS) {
 
     it('works the same with an API key as with a session token', async () => {
       const { t } = suite;
-      const created = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), { token: a.key });
+      const created = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), { token: a.sandboxKey });
       assert.equal(created.status, 201, created.text);
       const id = created.body.data.id;
-      const bySession = await t.api.get(`${TEAM}/${id}`, { token: a.token });
+      const bySession = await t.api.get(memberUrl(id), { token: a.token });
       assert.deepEqual(bySession.body.data, created.body.data);
-      const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.key });
+      const listed = await t.api.get(`${TEAM}?limit=100`, { token: a.sandboxKey });
       assert.ok(listed.body.data.items.some((item: { id: string }) => item.id === id));
       const updated = await t.api.put(
-        `${TEAM}/${id}`,
+        memberUrl(id),
         withoutBvn(memberBody({ email: created.body.data.email, address: 'Via key' })),
         {
-          token: a.key,
+          token: a.sandboxKey,
         },
       );
       assert.equal(updated.status, 200, updated.text);
       assert.equal(updated.body.data.address, 'Via key');
-      const removed = await t.api.delete(`${TEAM}/${id}`, { token: a.key });
+      const removed = await t.api.delete(memberUrl(id), { token: a.sandboxKey });
       assert.equal(removed.status, 200, removed.text);
-      assertError(await t.api.get(`${TEAM}/${id}`, { token: a.token }), 404, 'NOT_FOUND');
+      assertError(await t.api.get(memberUrl(id), { token: a.token }), 404, 'NOT_FOUND');
     });
 
     it('keeps members partner-wide: the same from sandbox and live sessions and keys', async () => {
       const { t } = suite;
-      const partner = await approvedPartner(suite);
+      const partner = await newPartner(suite, 'live');
       const fromLive = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), { token: partner.liveKey });
       assert.equal(fromLive.status, 201, fromLive.text);
       const fromSandbox = await t.api.post(TEAM, memberBody({ bvn: newBvn() }), {
-        token: partner.sandboxToken,
+        token: partner.token,
       });
       assert.equal(fromSandbox.status, 201, fromSandbox.text);
       const ids = [fromLive.body.data.id, fromSandbox.body.data.id].sort();
 
-      for (const token of [partner.sandboxToken, partner.sandboxKey, partner.liveToken, partner.liveKey]) {
+      for (const token of [partner.token, partner.sandboxKey, partner.liveToken, partner.liveKey]) {
         const listed = await t.api.get(`${TEAM}?limit=100`, { token });
         assert.equal(listed.status, 200, listed.text);
         assert.deepEqual(listed.body.data.items.map((item: { id: string }) => item.id).sort(), ids);
-        for (const id of ids) assert.equal((await t.api.get(`${TEAM}/${id}`, { token })).status, 200);
+        for (const id of ids) assert.equal((await t.api.get(memberUrl(id), { token })).status, 200);
       }
       const updated = await t.api.put(
-        `${TEAM}/${fromSandbox.body.data.id}`,
+        memberUrl(fromSandbox.body.data.id),
         withoutBvn(memberBody({ email: fromSandbox.body.data.email, address: 'Updated from live' })),
         { token: partner.liveToken },
       );
       assert.equal(updated.status, 200, updated.text);
-      const seenInSandbox = await t.api.get(`${TEAM}/${fromSandbox.body.data.id}`, {
+      const seenInSandbox = await t.api.get(memberUrl(fromSandbox.body.data.id), {
         token: partner.sandboxKey,
       });
       assert.equal(seenInSandbox.body.data.address, 'Updated from live');
-      const removed = await t.api.delete(`${TEAM}/${fromLive.body.data.id}`, { token: partner.sandboxKey });
+      const removed = await t.api.delete(memberUrl(fromLive.body.data.id), { token: partner.sandboxKey });
       assert.equal(removed.status, 200, removed.text);
       assertError(
-        await t.api.get(`${TEAM}/${fromLive.body.data.id}`, { token: partner.liveKey }),
+        await t.api.get(memberUrl(fromLive.body.data.id), { token: partner.liveKey }),
         404,
         'NOT_FOUND',
       );

@@ -2,22 +2,22 @@ import assert from 'node:assert/strict';
 import { randomInt, randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError } from '../support/assertions.js';
+import { customerBody, memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   API_KEYS,
-  approvedPartner,
-  assertError,
+  accountUrl,
+  apiKeyUrl,
   CREATE_ACCOUNT,
   creditUrl,
-  customerBody,
-  type LivePartner,
-  memberBody,
+  memberUrl,
   TEAM,
   transactionsUrl,
-  useServicesApp,
   VIRTUAL_ACCOUNTS,
-} from '../support/services-suite.js';
+} from '../support/paths.js';
 
 interface Credential {
   label: string;
@@ -26,8 +26,8 @@ interface Credential {
   environment: 'sandbox' | 'live';
 }
 
-const credentialsOf = (partner: LivePartner): Credential[] => [
-  { label: 'sandbox session', token: partner.sandboxToken, kind: 'session', environment: 'sandbox' },
+const credentialsOf = (partner: PartnerAt<'live'>): Credential[] => [
+  { label: 'sandbox session', token: partner.token, kind: 'session', environment: 'sandbox' },
   { label: 'sandbox API key', token: partner.sandboxKey, kind: 'api_key', environment: 'sandbox' },
   { label: 'live session', token: partner.liveToken, kind: 'session', environment: 'live' },
   { label: 'live API key', token: partner.liveKey, kind: 'api_key', environment: 'live' },
@@ -45,17 +45,17 @@ for (const dialect of DIALECTS) {
   describe(`tenancy across partners, credentials and environments [${dialect.name}]`, {
     skip: dialect.skip,
   }, () => {
-    const suite = useServicesApp(dialect.name);
-    let a: LivePartner;
-    let b: LivePartner;
+    const suite = useApp(dialect.name);
+    let a: PartnerAt<'live'>;
+    let b: PartnerAt<'live'>;
     let member: Record<string, string>;
     let sandboxAccount: Record<string, string>;
     let liveAccount: Record<string, string>;
     before(async () => {
       const { t } = suite;
-      a = await approvedPartner(suite);
-      b = await approvedPartner(suite);
-      const added = await t.api.post(TEAM, memberBody(), { token: a.sandboxToken });
+      a = await newPartner(suite, 'live');
+      b = await newPartner(suite, 'live');
+      const added = await t.api.post(TEAM, memberBody(), { token: a.token });
       assert.equal(added.status, 201, added.text);
       member = added.body.data;
       const sandbox = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
@@ -76,7 +76,7 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const update = { ...memberBody({ first_name: 'Mallory' }), bvn: undefined };
       for (const credential of credentialsOf(b)) {
-        const path = `${TEAM}/${member['id']}`;
+        const path = memberUrl(member['id']!);
         const token = credential.token;
         assertError(await t.api.get(path, { token }), 404, 'NOT_FOUND');
         assertError(await t.api.put(path, update, { token }), 404, 'NOT_FOUND');
@@ -84,7 +84,7 @@ for (const dialect of DIALECTS) {
         const listed = await t.api.get(`${TEAM}?limit=100`, { token });
         assert.ok(!listed.text.includes(member['id']!), `${credential.label} lists A's member`);
       }
-      const read = await t.api.get(`${TEAM}/${member['id']}`, { token: a.liveKey });
+      const read = await t.api.get(memberUrl(member['id']!), { token: a.liveKey });
       assert.equal(read.status, 200);
       assert.deepEqual(read.body.data, member);
     });
@@ -93,8 +93,8 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       for (const credential of credentialsOf(b)) {
         for (const keyId of [a.sandboxKeyId, a.liveKeyId]) {
-          const foreign = await t.api.delete(`${API_KEYS}/${keyId}`, { token: credential.token });
-          const unknown = await t.api.delete(`${API_KEYS}/${randomUUID()}`, { token: credential.token });
+          const foreign = await t.api.delete(apiKeyUrl(keyId), { token: credential.token });
+          const unknown = await t.api.delete(apiKeyUrl(randomUUID()), { token: credential.token });
           if (credential.kind === 'session') assertError(foreign, 404, 'NOT_FOUND');
           else assertError(foreign, 403, 'FORBIDDEN');
           assertSameAnswer(foreign, unknown, `${credential.label} DELETE api-keys`);
@@ -108,7 +108,7 @@ for (const dialect of DIALECTS) {
       const keys = await t.db
         .selectFrom('api_keys')
         .select(['id', 'revoked_at'])
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .execute();
       assert.ok(keys.length >= 2);
       for (const key of keys) assert.equal(key.revoked_at, null, key.id);
@@ -123,7 +123,7 @@ for (const dialect of DIALECTS) {
         for (const account of [sandboxAccount, liveAccount]) {
           const number = account['account_number']!;
           const unknown = unknownAccountNumber(account['bank_code']!);
-          assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}/${number}`, { token }), 404, 'NOT_FOUND');
+          assertError(await t.api.get(accountUrl(number), { token }), 404, 'NOT_FOUND');
           assertError(await t.api.get(transactionsUrl(number), { token }), 404, 'NOT_FOUND');
           const credit = await t.api.post(creditUrl(number), { amount: 1 }, { token });
           if (credential.environment === 'sandbox') assertError(credit, 404, 'NOT_FOUND');
@@ -146,18 +146,18 @@ for (const dialect of DIALECTS) {
         .execute();
       assert.deepEqual(
         ledger.map((row) => ({ ...row, amount_kobo: Number(row.amount_kobo) })),
-        [{ account_id: sandboxAccount['id'], amount_kobo: 1000, partner_id: a.partner.companyId }],
+        [{ account_id: sandboxAccount['id'], amount_kobo: 1000, partner_id: a.companyId }],
       );
     });
 
     it("lets partner B open an account for the same end user without touching partner A's", async () => {
       const { t } = suite;
       const email = (sandboxAccount as unknown as { customer: { email: string } }).customer.email;
-      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.sandboxToken });
+      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.token });
       assert.equal(created.status, 201, created.text);
       assert.notEqual(created.body.data.account_number, sandboxAccount['account_number']);
-      const still = await t.api.get(`${VIRTUAL_ACCOUNTS}/${sandboxAccount['account_number']}`, {
-        token: a.sandboxToken,
+      const still = await t.api.get(accountUrl(sandboxAccount['account_number']!), {
+        token: a.token,
       });
       assert.equal(still.body.data.balance_kobo, 1000);
       assert.equal(still.body.data.id, sandboxAccount['id']);

@@ -2,26 +2,21 @@ import assert from 'node:assert/strict';
 import { randomInt } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { isValidNuban } from '../../src/modules/virtual-accounts/nuban.js';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
+import { nextMillisecond } from '../support/clock.js';
+import { customerBody } from '../support/factories.js';
+import { allPages } from '../support/http.js';
+import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
-  allPages,
-  approvedPartner,
-  assertError,
+  accountUrl,
   CREATE_ACCOUNT,
-  columnsContaining,
   creditUrl,
-  customerBody,
-  type LivePartner,
-  nextMillisecond,
-  type SandboxPartner,
-  sandboxPartner,
   transactionsUrl,
-  useServicesApp,
   VIRTUAL_ACCOUNTS,
-} from '../support/services-suite.js';
+} from '../support/paths.js';
+import { columnsContaining } from '../support/records.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 const ACCOUNT_FIELDS = [
   'account_name',
   'account_number',
@@ -77,27 +72,27 @@ function assertNewAccount(
     email: String(customer['email']).trim().toLowerCase(),
     phone: customer['phone'],
   });
-  assert.match(account['created_at'], ISO);
+  assert.match(account['created_at'], ISO_INSTANT);
 }
 
 for (const dialect of DIALECTS) {
   describe(`virtual accounts [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name);
+    const suite = useApp(dialect.name);
     const businessName = `Zenith Widgets ${randomInt(1e6)} Ltd`;
-    let a: SandboxPartner;
-    let b: SandboxPartner;
-    let live: LivePartner;
+    let a: PartnerAt<'sandbox'>;
+    let b: PartnerAt<'sandbox'>;
+    let live: PartnerAt<'live'>;
     before(async () => {
-      a = await sandboxPartner(suite, { business_name: businessName });
-      b = await sandboxPartner(suite);
-      live = await approvedPartner(suite);
+      a = await newPartner(suite, 'sandbox', { business_name: businessName });
+      b = await newPartner(suite, 'sandbox');
+      live = await newPartner(suite, 'live');
     });
 
     it('creates a sandbox account: 201 with the contract fields, a valid NUBAN for BANK_CODE_SANDBOX and balance 0', async () => {
       const { t } = suite;
       const customer = customerBody({ email: `  Tunde.B.${randomInt(1e9)}@Example.COM ` });
-      for (const token of [a.key, a.token]) {
-        const body = token === a.key ? customer : customerBody();
+      for (const token of [a.sandboxKey, a.token]) {
+        const body = token === a.sandboxKey ? customer : customerBody();
         const created = await t.api.post(CREATE_ACCOUNT, body, { token });
         assert.equal(created.status, 201, created.text);
         assert.equal(created.body.status, 'success');
@@ -116,13 +111,13 @@ for (const dialect of DIALECTS) {
           .selectAll()
           .where('id', '=', account.id)
           .executeTakeFirstOrThrow();
-        assert.equal(row.partner_id, a.partner.companyId);
+        assert.equal(row.partner_id, a.companyId);
         assert.equal(row.environment, 'sandbox');
         assert.equal(row.account_number, account.account_number);
         assert.equal(row.bank_code, DEFAULT_SANDBOX_CODE);
         assert.equal(row.customer_email, account.customer.email);
 
-        const read = await t.api.get(`${VIRTUAL_ACCOUNTS}/${account.account_number}`, { token });
+        const read = await t.api.get(accountUrl(account.account_number), { token });
         assert.equal(read.status, 200, read.text);
         assert.deepEqual(read.body.data, account);
       }
@@ -131,7 +126,7 @@ for (const dialect of DIALECTS) {
     it('takes an optional BVN, stores it encrypted and never returns it', async () => {
       const { t } = suite;
       const bvn = `22${String(randomInt(0, 1e9)).padStart(9, '0')}`;
-      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ bvn }), { token: a.key });
+      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ bvn }), { token: a.sandboxKey });
       assert.equal(created.status, 201, created.text);
       assert.ok(!created.text.includes(bvn));
       const row = await t.db
@@ -170,28 +165,28 @@ for (const dialect of DIALECTS) {
     it('allows one account per e-mail per partner per environment: 409 VIRTUAL_ACCOUNT_EXISTS with the existing account in data', async () => {
       const { t } = suite;
       const email = `unique-${randomInt(1e9)}@example.com`;
-      const first = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: a.key });
+      const first = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: a.sandboxKey });
       assert.equal(first.status, 201, first.text);
 
-      for (const token of [a.key, a.token]) {
+      for (const token of [a.sandboxKey, a.token]) {
         const again = await t.api.post(
           CREATE_ACCOUNT,
           customerBody({ email: email.toUpperCase(), first_name: 'Someone', last_name: 'Else' }),
           { token },
         );
-        assertError(again, 409, 'VIRTUAL_ACCOUNT_EXISTS');
+        assertError(again, 409, 'VIRTUAL_ACCOUNT_EXISTS', { data: true });
         assert.deepEqual(again.body.data, first.body.data);
       }
       const rows = await t.db
         .selectFrom('virtual_accounts')
         .select('id')
-        .where('partner_id', '=', a.partner.companyId)
+        .where('partner_id', '=', a.companyId)
         .where('customer_email', '=', email)
         .execute();
       assert.equal(rows.length, 1);
 
       // Another partner, and the same partner in the other environment, may use the e-mail.
-      const other = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.key });
+      const other = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.sandboxKey });
       assert.equal(other.status, 201, other.text);
       const inSandbox = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: live.sandboxKey });
       assert.equal(inSandbox.status, 201, inSandbox.text);
@@ -201,6 +196,7 @@ for (const dialect of DIALECTS) {
         await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: live.liveToken }),
         409,
         'VIRTUAL_ACCOUNT_EXISTS',
+        { data: true },
       );
       const numbers = [first, other, inSandbox, inLive].map((response) => response.body.data.account_number);
       assert.equal(new Set(numbers).size, 4);
@@ -208,12 +204,12 @@ for (const dialect of DIALECTS) {
 
     it('lists accounts newest first with cursor pagination, and reads one', async () => {
       const { t } = suite;
-      const owner = await sandboxPartner(suite);
+      const owner = await newPartner(suite, 'sandbox');
       const created: Account[] = [];
       for (let index = 0; index < 5; index++) {
         await nextMillisecond();
         const response = await t.api.post(CREATE_ACCOUNT, customerBody({ first_name: `C${index}` }), {
-          token: owner.key,
+          token: owner.sandboxKey,
         });
         assert.equal(response.status, 201, response.text);
         created.push(response.body.data);
@@ -231,20 +227,20 @@ for (const dialect of DIALECTS) {
           newestFirst,
         );
       }
-      const listed = await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=100`, { token: owner.key });
+      const listed = await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=100`, { token: owner.sandboxKey });
       assert.deepEqual(listed.body.data.items, [...created].reverse());
       assert.equal(listed.body.data.next_cursor, null);
 
-      const token = owner.key;
-      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?cursor=%%%`, { token }), 422, 'VALIDATION_FAILED', [
-        'cursor',
-      ]);
-      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=0`, { token }), 422, 'VALIDATION_FAILED', [
-        'limit',
-      ]);
-      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=101`, { token }), 422, 'VALIDATION_FAILED', [
-        'limit',
-      ]);
+      const token = owner.sandboxKey;
+      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?cursor=%%%`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['cursor'],
+      });
+      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=0`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
+      assertError(await t.api.get(`${VIRTUAL_ACCOUNTS}?limit=101`, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['limit'],
+      });
     });
 
     it('keeps environments apart: sandbox credentials never see live accounts and live credentials never see sandbox ones', async () => {
@@ -257,16 +253,12 @@ for (const dialect of DIALECTS) {
       assert.equal(liveAccount.environment, 'live');
 
       const pairs: Array<[string[], Account, Account]> = [
-        [[live.sandboxKey, live.sandboxToken], liveAccount, sandboxAccount],
+        [[live.sandboxKey, live.token], liveAccount, sandboxAccount],
         [[live.liveKey, live.liveToken], sandboxAccount, liveAccount],
       ];
       for (const [tokens, hidden, visible] of pairs) {
         for (const token of tokens) {
-          assertError(
-            await t.api.get(`${VIRTUAL_ACCOUNTS}/${hidden['account_number']}`, { token }),
-            404,
-            'NOT_FOUND',
-          );
+          assertError(await t.api.get(accountUrl(hidden['account_number']), { token }), 404, 'NOT_FOUND');
           assertError(
             await t.api.get(transactionsUrl(hidden['account_number']), { token }),
             404,
@@ -277,10 +269,7 @@ for (const dialect of DIALECTS) {
           assert.ok(!numbers.includes(hidden['account_number']), 'listed across environments');
           assert.ok(numbers.includes(visible['account_number']));
           for (const item of listed.body.data.items) assert.equal(item.environment, visible['environment']);
-          assert.equal(
-            (await t.api.get(`${VIRTUAL_ACCOUNTS}/${visible['account_number']}`, { token })).status,
-            200,
-          );
+          assert.equal((await t.api.get(accountUrl(visible['account_number']), { token })).status, 200);
         }
       }
       assertError(
@@ -298,11 +287,11 @@ for (const dialect of DIALECTS) {
 
     it('answers 100 concurrent creates (different e-mails, one API key) with 100 distinct valid numbers', async () => {
       const { t } = suite;
-      const owner = await sandboxPartner(suite);
+      const owner = await newPartner(suite, 'sandbox');
       const responses = await Promise.all(
         Array.from({ length: 100 }, (_, index) =>
           t.api.post(CREATE_ACCOUNT, customerBody({ email: `burst-${index}@example.com` }), {
-            token: owner.key,
+            token: owner.sandboxKey,
           }),
         ),
       );
@@ -318,7 +307,7 @@ for (const dialect of DIALECTS) {
       const rows = await t.db
         .selectFrom('virtual_accounts')
         .select(['account_number', 'customer_email'])
-        .where('partner_id', '=', owner.partner.companyId)
+        .where('partner_id', '=', owner.companyId)
         .execute();
       assert.equal(rows.length, 100);
       assert.equal(new Set(rows.map((row) => row.account_number)).size, 100);
@@ -334,7 +323,7 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const serials: number[] = [];
       for (let index = 0; index < 8; index++) {
-        const created = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: b.key });
+        const created = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: b.sandboxKey });
         assert.equal(created.status, 201, created.text);
         serials.push(Number(created.body.data.account_number.slice(0, 9)));
       }
@@ -356,10 +345,10 @@ for (const dialect of DIALECTS) {
         bank_code: '000011',
         bank_name: 'Chosen Bank',
         status: 'frozen',
-        partner_id: b.partner.companyId,
+        partner_id: b.companyId,
         id: '0190f0e4-7a2b-7c3d-8e4f-5a6b7c8d9e0f',
       });
-      const created = await t.api.post(CREATE_ACCOUNT, body, { token: a.key });
+      const created = await t.api.post(CREATE_ACCOUNT, body, { token: a.sandboxKey });
       assert.equal(created.status, 201, created.text);
       const account = created.body.data;
       assert.notEqual(account.id, body['id']);
@@ -375,7 +364,7 @@ for (const dialect of DIALECTS) {
         .select(['partner_id', 'account_number'])
         .where('id', '=', account.id)
         .executeTakeFirstOrThrow();
-      assert.equal(row.partner_id, a.partner.companyId);
+      assert.equal(row.partner_id, a.companyId);
       assert.equal(row.account_number, account.account_number);
       const ledger = await t.db
         .selectFrom('account_transactions')
@@ -387,22 +376,21 @@ for (const dialect of DIALECTS) {
 
     it('validates the body with 422 VALIDATION_FAILED naming the field, creating nothing', async () => {
       const { t } = suite;
-      const owner = await sandboxPartner(suite);
-      const token = owner.key;
-      assertError(await t.api.post(CREATE_ACCOUNT, {}, { token }), 422, 'VALIDATION_FAILED', [
-        'first_name',
-        'last_name',
-        'email',
-        'phone',
-      ]);
+      const owner = await newPartner(suite, 'sandbox');
+      const token = owner.sandboxKey;
+      assertError(await t.api.post(CREATE_ACCOUNT, {}, { token }), 422, 'VALIDATION_FAILED', {
+        fields: ['first_name', 'last_name', 'email', 'phone'],
+      });
       for (const field of ['first_name', 'last_name', 'email', 'phone']) {
         const { [field]: _removed, ...body } = customerBody();
-        assertError(await t.api.post(CREATE_ACCOUNT, body, { token }), 422, 'VALIDATION_FAILED', [field]);
+        assertError(await t.api.post(CREATE_ACCOUNT, body, { token }), 422, 'VALIDATION_FAILED', {
+          fields: [field],
+        });
         assertError(
           await t.api.post(CREATE_ACCOUNT, { ...body, [field]: '  ' }, { token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
       }
       const cases: Array<[string, unknown]> = [
@@ -425,13 +413,13 @@ for (const dialect of DIALECTS) {
           await t.api.post(CREATE_ACCOUNT, customerBody({ [field]: value }), { token }),
           422,
           'VALIDATION_FAILED',
-          [field],
+          { fields: [field] },
         );
       }
       const rows = await t.db
         .selectFrom('virtual_accounts')
         .select('id')
-        .where('partner_id', '=', owner.partner.companyId)
+        .where('partner_id', '=', owner.companyId)
         .execute();
       assert.deepEqual(rows, []);
 
@@ -445,13 +433,13 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`virtual accounts with configured bank codes [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useServicesApp(dialect.name, {
+    const suite = useApp(dialect.name, {
       env: { BANK_CODE_SANDBOX: '000011', BANK_CODE_LIVE: '950211', BANK_NAME: 'Kobo Microfinance Bank' },
     });
 
     it('uses BANK_CODE_SANDBOX, BANK_CODE_LIVE and BANK_NAME from the configuration', async () => {
       const { t } = suite;
-      const partner = await approvedPartner(suite);
+      const partner = await newPartner(suite, 'live');
       const sandbox = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey });
       assert.equal(sandbox.status, 201, sandbox.text);
       assert.equal(sandbox.body.data.bank_code, '000011');

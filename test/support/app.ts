@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
+import { after, before } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
@@ -13,6 +14,7 @@ import { type DatabaseHandle, openDatabase } from '../../src/platform/db/databas
 import type { Database } from '../../src/platform/db/schema.js';
 import { TestClock } from './clock.js';
 import { Api } from './http.js';
+import { SmtpSink } from './smtp-sink.js';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -187,4 +189,37 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
       await database.drop();
     },
   };
+}
+
+/** A suite's app and the SMTP sink its mail goes to; filled in by useApp's before() hook. */
+export interface AppContext {
+  dialect: DialectName;
+  t: TestApp;
+  sink: SmtpSink;
+}
+
+/**
+ * Inside a describe(): an SMTP sink and an app on a fresh database of `dialect` that sends through
+ * it, started in before() and closed in after(). Hooks registered after this one see them started.
+ * `options` may be a function, called once the before() hooks registered earlier have run (e.g. to
+ * point the app at a fake provider started there).
+ */
+export function useApp(
+  dialect: DialectName,
+  appOptions: TestAppOptions | (() => TestAppOptions) = {},
+): AppContext {
+  const context = { dialect } as AppContext;
+  before(async () => {
+    const options = typeof appOptions === 'function' ? appOptions() : appOptions;
+    context.sink = await new SmtpSink().start();
+    context.t = await createTestApp(dialect, {
+      ...options,
+      env: { SMTP_URL: context.sink.url, ...options.env },
+    });
+  });
+  after(async () => {
+    await context.t?.close();
+    await context.sink?.stop();
+  });
+  return context;
 }

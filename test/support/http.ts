@@ -1,3 +1,5 @@
+import assert from 'node:assert/strict';
+
 export interface ApiResponse<T = Record<string, unknown>> {
   status: number;
   headers: Headers;
@@ -64,4 +66,42 @@ export class Api {
   }
 }
 
-export const V1 = '/baas/api/v1';
+/**
+ * Every page of a list endpoint, following next_cursor with `limit` items a page; checks that no
+ * page is over the limit and that only the last one is short. `auth` is a bearer token or headers.
+ */
+export async function allPages<T = Record<string, unknown>>(
+  t: { api: Api },
+  url: string,
+  auth: string | Record<string, string>,
+  limit = 100,
+): Promise<T[][]> {
+  const access = typeof auth === 'string' ? { token: auth } : { headers: auth };
+  const separator = url.includes('?') ? '&' : '?';
+  const pages: T[][] = [];
+  let cursor: string | null = null;
+  for (let guard = 0; guard < 1000; guard++) {
+    const query: string = `limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const response = await t.api.get(`${url}${separator}${query}`, access);
+    assert.equal(response.status, 200, `${url}: ${response.text}`);
+    const items = response.body.data.items as T[];
+    assert.ok(items.length <= limit, `page of ${items.length} over limit ${limit}`);
+    pages.push(items);
+    cursor = response.body.data.next_cursor as string | null;
+    if (cursor === null) return pages;
+    assert.equal(typeof cursor, 'string');
+    assert.equal(items.length, limit, 'a page before the last one is full');
+  }
+  throw new Error(`${url}: pagination did not end`);
+}
+
+/** Every item of a list endpoint (see allPages). */
+export async function listAll(
+  t: { api: Api },
+  url: string,
+  auth: string | Record<string, string>,
+  limit = 100,
+  // biome-ignore lint/suspicious/noExplicitAny: list items as the API returns them.
+): Promise<any[]> {
+  return (await allPages(t, url, auth, limit)).flat();
+}

@@ -1,55 +1,75 @@
 import assert from 'node:assert/strict';
-import { TEST_ADMIN_KEY, type TestApp } from './app.js';
-import { V1 } from './http.js';
+import type { TestApp } from './app.js';
+import { type FileSpec, form, PDF_BYTES, PNG_BYTES, representativeFields } from './factories.js';
+import type { ApiResponse } from './http.js';
+import { BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE, SUBMIT } from './paths.js';
 
-/** Smallest valid files of each accepted type (the service decides types by these bytes). */
-export const PNG_BYTES = Buffer.from(
-  '89504e470d0a1a0a0000000d4948445200000001000000010806000000' +
-    '1f15c4890000000d49444154789c6360000002000154a24f5d0000000049454e44ae426082',
-  'hex',
-);
-export const PDF_BYTES = Buffer.from('%PDF-1.4\n1 0 obj<<>>endobj\ntrailer<<>>\n%%EOF\n');
-export const JPEG_BYTES = Buffer.from('ffd8ffe000104a46494600010100000100010000ffd9', 'hex');
+/** CONTRACT 3.4, written out here rather than read from the code under test. */
+export const CONTRACT_CHECKLISTS = {
+  limited_liability: ['cac_certificate', 'memart', 'valid_id'],
+  public_limited: ['cac_certificate', 'memart', 'cac_status_report', 'board_resolution', 'valid_id'],
+  sole_proprietorship: ['cac_certificate', 'cac_status_report', 'valid_id', 'proof_of_address'],
+  partnership: ['cac_certificate', 'cac_status_report', 'valid_id', 'proof_of_address'],
+  incorporated_trustees: ['cac_certificate', 'constitution', 'scuml_certificate', 'valid_id'],
+} as const;
+export type ContractBusinessType = keyof typeof CONTRACT_CHECKLISTS;
+export const CONTRACT_BUSINESS_TYPES = Object.keys(CONTRACT_CHECKLISTS) as ContractBusinessType[];
+export const CONTRACT_DOCUMENT_TYPES = [
+  ...new Set([...Object.values(CONTRACT_CHECKLISTS).flat(), 'tin_certificate', 'other']),
+];
 
-export function representativeFields(overrides: Record<string, string> = {}): Record<string, string> {
-  return {
-    first_name: 'Ada',
-    last_name: 'Obi',
-    email: 'ada.obi@acme.ng',
-    phone: '+2348031234567',
-    dob: '1985-04-12',
-    gender: 'female',
-    designation: 'director',
-    bvn: '22123456789',
-    id_type: 'national_id',
-    address: '12 Marina, Lagos',
-    ...overrides,
-  };
+const ID_FILE: Record<string, FileSpec> = {
+  id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' },
+};
+
+/** POST /representative with the default (sandbox-passing) fields and a PNG id_file unless told otherwise. */
+export function postRepresentative(
+  t: Pick<TestApp, 'api'>,
+  token: string,
+  overrides: Record<string, string> = {},
+  files: Record<string, FileSpec> = ID_FILE,
+): Promise<ApiResponse> {
+  return t.api.request('POST', REPRESENTATIVE, {
+    token,
+    body: form(representativeFields(overrides), files),
+  });
 }
 
-/** A multipart form: text fields plus optional named files. */
-export function form(
+/** Saves the compliance representative for the first time (so that team members may be added). */
+export async function addRepresentative(t: Pick<TestApp, 'api'>, token: string): Promise<void> {
+  const response = await postRepresentative(t, token);
+  assert.equal(response.status, 201, response.text);
+}
+
+export function postDocument(
+  t: Pick<TestApp, 'api'>,
+  token: string,
   fields: Record<string, string>,
-  files: Record<string, { bytes: Buffer; name?: string; type?: string }> = {},
-): FormData {
-  const data = new FormData();
-  for (const [name, value] of Object.entries(fields)) data.append(name, value);
-  for (const [name, file] of Object.entries(files)) {
-    data.append(
-      name,
-      new Blob([file.bytes], { type: file.type ?? 'application/octet-stream' }),
-      file.name ?? 'upload.bin',
-    );
-  }
-  return data;
+  files: Record<string, FileSpec> = {},
+): Promise<ApiResponse> {
+  return t.api.request('POST', DOCUMENTS, { token, body: form(fields, files) });
 }
 
-export const adminHeaders = { authorization: `Bearer ${TEST_ADMIN_KEY}` };
+export async function profileOf(t: Pick<TestApp, 'api'>, token: string) {
+  const response = await t.api.get(BUSINESS_INFO, { token });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data;
+}
+
+export async function setBusinessType(t: Pick<TestApp, 'api'>, token: string, businessType: string) {
+  const response = await t.api.put(BUSINESS_INFO, { business_type: businessType }, { token });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data;
+}
+
+export async function submit(t: Pick<TestApp, 'api'>, token: string): Promise<ApiResponse> {
+  return t.api.post(SUBMIT, undefined, { token });
+}
 
 /** Profile + representative (KYC passes) + every limited_liability document: ready to submit. */
 export async function completeOnboarding(t: Pick<TestApp, 'api'>, token: string): Promise<void> {
   const profile = await t.api.put(
-    `${V1}/client/onboarding/business-info`,
+    BUSINESS_INFO,
     {
       business_type: 'limited_liability',
       rc_number: 'RC1234567',
@@ -58,45 +78,16 @@ export async function completeOnboarding(t: Pick<TestApp, 'api'>, token: string)
     { token },
   );
   assert.equal(profile.status, 200, profile.text);
-  const representative = await t.api.request('POST', `${V1}/client/onboarding/representative`, {
-    token,
-    body: form(representativeFields(), { id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' } }),
-  });
+  const representative = await postRepresentative(t, token);
   assert.ok([200, 201].includes(representative.status), representative.text);
   assert.equal(representative.body.data.kyc.ok, true, representative.text);
   for (const documentType of ['cac_certificate', 'memart']) {
-    const upload = await t.api.request('POST', `${V1}/client/onboarding/documents`, {
+    const upload = await postDocument(
+      t,
       token,
-      body: form(
-        { document_type: documentType },
-        { file: { bytes: PDF_BYTES, name: `${documentType}.pdf` } },
-      ),
-    });
+      { document_type: documentType },
+      { file: { bytes: PDF_BYTES, name: `${documentType}.pdf` } },
+    );
     assert.equal(upload.status, 201, upload.text);
   }
-}
-
-/** The operator approves every current document and then the application. */
-export async function approvePartner(t: Pick<TestApp, 'api'>, companyId: number): Promise<void> {
-  const record = await t.api.get(`${V1}/admin/partners/${companyId}`, { headers: adminHeaders });
-  assert.equal(record.status, 200, record.text);
-  for (const document of record.body.data.documents as Array<{
-    id: string;
-    current: boolean;
-    status: string;
-  }>) {
-    if (!document.current || document.status !== 'pending_review') continue;
-    const approved = await t.api.post(
-      `${V1}/admin/partners/${companyId}/documents/${document.id}/approve`,
-      undefined,
-      {
-        headers: adminHeaders,
-      },
-    );
-    assert.equal(approved.status, 200, approved.text);
-  }
-  const approved = await t.api.post(`${V1}/admin/partners/${companyId}/approve`, undefined, {
-    headers: adminHeaders,
-  });
-  assert.equal(approved.status, 200, approved.text);
 }

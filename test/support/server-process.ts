@@ -1,54 +1,102 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { TEST_DATABASE_URL, type TestDatabase } from './app.js';
+import { TEST_DATABASE_URL, TEST_ENCRYPTION_KEY, type TestDatabase } from './app.js';
+import { Api } from './http.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const SERVER = path.join(ROOT, 'src', 'server.ts');
 const TSX = pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href;
 
-/** The real server (`node --import tsx src/server.ts`) in a child process. */
+/** The real server (`node --import tsx src/server.ts`, or another script) in a child process. */
 export interface ServerProcess {
   child: ChildProcess;
   url: string;
+  api: Api;
+  stdout(): string;
+  stderr(): string;
+  /** stdout and stderr as they came. */
   output(): string;
   /** Resolves with the exit code, or the signal name when a signal ended it. */
   exited: Promise<number | string | null>;
 }
 
+export interface SpawnOptions {
+  /** The working directory; default DATA_DIR. A fresh one means no stray .env is read. */
+  cwd?: string;
+  /** The script to run instead of src/server.ts. */
+  script?: string;
+  /** 'pipe' lets the test write to the process's stdin. */
+  stdin?: 'ignore' | 'pipe';
+}
+
 /** DATABASE_URL for a child process on a createTestDatabase() database (its own PostgreSQL schema). */
 export function childDatabaseUrl(database: TestDatabase): string {
   if (!database.pgSchema) return database.env['DATABASE_URL']!;
-  const separator = TEST_DATABASE_URL.includes('?') ? '&' : '?';
-  return `${TEST_DATABASE_URL}${separator}options=-c%20search_path%3D${database.pgSchema}`;
+  const url = new URL(TEST_DATABASE_URL);
+  url.searchParams.set('options', `-c search_path=${database.pgSchema}`);
+  return url.toString();
 }
 
-/**
- * Starts the server with only `env` (plus PATH), from DATA_DIR as working directory so no stray
- * .env is read.
- */
-export function spawnServer(env: Record<string, string>): ServerProcess {
-  const cwd = env['DATA_DIR'] ?? ROOT;
-  const child = spawn(process.execPath, ['--import', TSX, SERVER], {
+/** The environment of a server on `database` (its DATA_DIR, its schema, the test key), plus `extra`. */
+export function serverEnv(
+  database: TestDatabase,
+  extra: Record<string, string> = {},
+): Record<string, string> {
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'info',
+    DATA_DIR: database.dataDir,
+    DATABASE_URL: childDatabaseUrl(database),
+    DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
+    RATE_LIMIT_IP_PER_MINUTE: '0',
+    ...extra,
+  };
+}
+
+/** Starts the server with only `env` (plus PATH and HOME); `env.PORT` is where it listens. */
+export function spawnServer(env: Record<string, string>, options: SpawnOptions = {}): ServerProcess {
+  const cwd = options.cwd ?? env['DATA_DIR'] ?? ROOT;
+  const child = spawn(process.execPath, ['--import', TSX, options.script ?? SERVER], {
     cwd,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
   });
+  let stdout = '';
+  let stderr = '';
   let output = '';
-  const keep = (chunk: Buffer) => {
-    output = (output + String(chunk)).slice(-20_000);
-  };
-  child.stdout?.on('data', keep);
-  child.stderr?.on('data', keep);
+  child.stdout?.on('data', (chunk) => {
+    stdout += String(chunk);
+    output += String(chunk);
+  });
+  child.stderr?.on('data', (chunk) => {
+    stderr += String(chunk);
+    output += String(chunk);
+  });
   const exited = new Promise<number | string | null>((resolve) =>
     child.once('exit', (code, signal) => resolve(code ?? signal)),
   );
-  return { child, url: `http://127.0.0.1:${env['PORT']}`, output: () => output, exited };
+  const url = `http://127.0.0.1:${env['PORT']}`;
+  return {
+    child,
+    url,
+    api: new Api(url),
+    stdout: () => stdout,
+    stderr: () => stderr,
+    output: () => output,
+    exited,
+  };
 }
 
-/** Resolves once /readyz answers 200 (the database is open); fails if the process exits first. */
-export async function waitUntilReady(server: ServerProcess, timeoutMs = 30_000): Promise<void> {
+/** Resolves once `probe` answers 200 (/readyz: the database is open); fails if the process exits first. */
+export async function waitUntilReady(
+  server: ServerProcess,
+  probe = '/readyz',
+  timeoutMs = 30_000,
+): Promise<void> {
   let exit: number | string | null | undefined;
   void server.exited.then((code) => {
     exit = code;
@@ -57,7 +105,7 @@ export async function waitUntilReady(server: ServerProcess, timeoutMs = 30_000):
   for (;;) {
     if (exit !== undefined) assert.fail(`server exited (${exit}) before it was ready:\n${server.output()}`);
     try {
-      const response = await fetch(`${server.url}/readyz`);
+      const response = await fetch(`${server.url}${probe}`);
       if (response.status === 200) return;
     } catch {
       // not listening yet
@@ -75,4 +123,42 @@ export async function stopServer(
   if (!server) return undefined;
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
   return server.exited;
+}
+
+/** The real server on one port that a test can SIGKILL (like a crash) and start again. */
+export class ChildServer {
+  readonly api: Api;
+  private server: ServerProcess | undefined;
+  private readonly cwd = mkdtempSync(path.join(tmpdir(), 'baas-child-'));
+
+  constructor(
+    readonly port: number,
+    private readonly env: Record<string, string>,
+  ) {
+    this.api = new Api(`http://127.0.0.1:${port}`);
+  }
+
+  /** Starts the process (from an empty working directory, so no .env is read) and waits until ready. */
+  async start(): Promise<void> {
+    assert.equal(this.server, undefined, 'already running');
+    const server = spawnServer({ ...this.env, PORT: String(this.port) }, { cwd: this.cwd });
+    this.server = server;
+    try {
+      await waitUntilReady(server);
+    } catch (error) {
+      this.server = undefined;
+      throw error;
+    }
+  }
+
+  /** SIGKILL: no shutdown hook runs, in-flight deliveries and leases are abandoned. */
+  async kill(): Promise<void> {
+    await stopServer(this.server);
+    this.server = undefined;
+  }
+
+  async dispose(): Promise<void> {
+    await this.kill();
+    rmSync(this.cwd, { recursive: true, force: true });
+  }
 }

@@ -1,6 +1,29 @@
 import { once } from 'node:events';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
+import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
+import { until } from './assertions.js';
+
+export type CodeKind = 'verification' | 'password reset';
+
+/** The 6-digit code an e-mail carries (a verification code unless `kind` says otherwise). */
+export const codeIn = (text: string, kind: CodeKind = 'verification'): string | undefined =>
+  new RegExp(`${kind} code is (\\d{6})`).exec(text)?.[1];
+
+/** The development mailer's .eml under DATA_DIR/outbox addressed to `email` (no SMTP_URL), once written. */
+export async function outboxMail(dataDir: string, email: string): Promise<{ file: string; text: string }> {
+  const dir = path.join(dataDir, 'outbox');
+  return until(`an outbox e-mail to ${email}`, () => {
+    if (!existsSync(dir)) return undefined;
+    let found: { file: string; text: string } | undefined;
+    for (const name of readdirSync(dir)) {
+      const text = readFileSync(path.join(dir, name), 'utf8');
+      if (text.includes(email)) found = { file: path.join(dir, name), text };
+    }
+    return found;
+  });
+}
 
 export interface ReceivedMail {
   from: string;
@@ -74,15 +97,18 @@ export class SmtpSink {
   }
 
   /** The 6-digit code of the n-th e-mail to the address (a verification code unless `kind` says otherwise). */
-  async otpFor(
-    address: string,
-    count = 1,
-    kind: 'verification' | 'password reset' = 'verification',
-  ): Promise<string> {
+  async otpFor(address: string, count = 1, kind: CodeKind = 'verification'): Promise<string> {
     const mail = await this.waitForMail(address, count);
-    const match = new RegExp(`${kind} code is (\\d{6})`).exec(mail.raw);
-    if (!match?.[1]) throw new Error(`no ${kind} code in the e-mail to ${address}:\n${mail.raw}`);
-    return match[1];
+    const code = codeIn(mail.raw, kind);
+    if (!code) throw new Error(`no ${kind} code in the e-mail to ${address}:\n${mail.raw}`);
+    return code;
+  }
+
+  /** The code of the latest e-mail to the address that carries one, without waiting. */
+  latestCode(address: string, kind: CodeKind = 'verification'): string | undefined {
+    return this.mailsTo(address)
+      .map((mail) => codeIn(mail.raw, kind))
+      .findLast((code) => code !== undefined);
   }
 }
 

@@ -1,28 +1,15 @@
 import assert from 'node:assert/strict';
 import dns from 'node:dns';
 import { syncBuiltinESMExports } from 'node:module';
-import { after, before, type TestContext } from 'node:test';
-import type { Kysely } from 'kysely';
-import type { Database } from '../../src/platform/db/schema.js';
-import type { DialectName, TestApp, TestAppOptions } from './app.js';
-import { createPartner, type Partner } from './factories.js';
-import { type Api, type ApiResponse, V1 } from './http.js';
-import { createIsolatedTestApp } from './isolated-app.js';
-import { approvePartner, completeOnboarding } from './onboarding.js';
-import { until as pollUntil } from './proofs.js';
-import { SmtpSink } from './smtp-sink.js';
+import type { TestContext } from 'node:test';
+import type { TestApp } from './app.js';
+import { until } from './assertions.js';
+import type { Api, ApiResponse } from './http.js';
+import { listAll } from './http.js';
+import { newPartner, type PartnerKit } from './partners.js';
+import { DELIVERIES, WEBHOOK } from './paths.js';
+import { attemptsOf, type HasDb, outboxEvents } from './records.js';
 import { type ReceivedWebhook, WebhookReceiver } from './webhook-receiver.js';
-
-export const WEBHOOK = `${V1}/services/partner/settings/webhook`;
-export const ROTATE_SECRET = `${WEBHOOK}/rotate-secret`;
-export const DELIVERIES = `${WEBHOOK}/deliveries`;
-export const retryUrl = (attemptId: string) => `${DELIVERIES}/${attemptId}/retry`;
-export const VIRTUAL_ACCOUNTS = `${V1}/services/virtual-account`;
-export const CREATE_ACCOUNT = `${VIRTUAL_ACCOUNTS}/create`;
-export const creditUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}/simulate-credit`;
-export const ENVIRONMENT = `${V1}/client/onboarding/environment`;
-export const SUBMIT = `${V1}/client/onboarding/submit`;
-export const LOGIN = `${V1}/client/onboarding/login`;
 
 /** Worker settings that make retries observable within a test's time budget. */
 export const FAST_WEBHOOKS: Record<string, string> = {
@@ -42,52 +29,6 @@ export interface WebhookPayload {
 export function verifiedPayload(delivery: ReceivedWebhook): WebhookPayload {
   assert.ok(delivery.verified, `delivery ${delivery.id} does not verify: ${delivery.body}`);
   return delivery.verified as WebhookPayload;
-}
-
-/** proofs.ts's `until`, with the longer default wait that deliveries with retries need. */
-export const until = <T>(
-  what: string,
-  probe: () => Promise<T | undefined | false> | T | undefined | false,
-  timeoutMs = 10_000,
-): Promise<T> => pollUntil(what, probe, timeoutMs, 20);
-
-/**
- * Runs `start` again (at most 3 times) when it fails only because another test dropped its PostgreSQL
- * schema while this app's migrator was introspecting: Kysely's Migrator lists the tables of every schema
- * (pg_get_serial_sequence on each), so a concurrent DROP SCHEMA makes start-up fail with
- * `schema "t_…" does not exist`. Nothing of the code under test is retried.
- */
-export async function retryOnSchemaRace<T>(start: () => Promise<T>): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await start();
-    } catch (error) {
-      const text = `${String(error)} ${String((error as Error).cause ?? '')}`;
-      if (attempt >= 3 || !/schema "t_[0-9a-f]+" does not exist/.test(text)) throw error;
-    }
-  }
-}
-
-/**
- * Inside a describe(): an SMTP sink and one app on a fresh database of `dialect` (fast webhook
- * settings unless overridden), closed afterwards. Filled in by the before() hook.
- */
-export function useWebhookApp(dialect: DialectName, options: TestAppOptions = {}) {
-  const context = {} as { t: TestApp; sink: SmtpSink };
-  before(async () => {
-    context.sink = await new SmtpSink().start();
-    context.t = await retryOnSchemaRace(() =>
-      createIsolatedTestApp(dialect, {
-        ...options,
-        env: { SMTP_URL: context.sink.url, ...FAST_WEBHOOKS, ...options.env },
-      }),
-    );
-  });
-  after(async () => {
-    await context.t?.close();
-    await context.sink?.stop();
-  });
-  return context;
 }
 
 /** A loopback receiver of the test's own, stopped when the test ends (tests of a suite may run concurrently). */
@@ -110,97 +51,37 @@ export async function setEndpoint(
   return response;
 }
 
-let customerSeq = 0;
-
-/** Creates a virtual account for a fresh end user; returns the API's account object. */
-// biome-ignore lint/suspicious/noExplicitAny: the API's account object.
-export async function createAccount(api: Api, token: string): Promise<any> {
-  customerSeq += 1;
-  const suffix = `${process.pid}${customerSeq}${Math.floor(Math.random() * 1e6)}`;
-  const response = await api.post(
-    CREATE_ACCOUNT,
-    {
-      first_name: 'Chidi',
-      last_name: `Okafor${customerSeq}`,
-      email: `customer-${suffix}@example.com`,
-      phone: '+2348090000000',
-    },
-    { token },
-  );
-  assert.equal(response.status, 201, response.text);
-  return response.body.data;
+/** A signed-in partner whose webhook endpoint is a receiver of the test's own. */
+export async function subscribedPartner(test: TestContext, app: PartnerKit) {
+  const receiver = await startReceiver(test);
+  const partner = await newPartner(app, 'signed-in');
+  await setEndpoint(app.t.api, partner.token, receiver);
+  return { partner, receiver };
 }
 
-/** A second session of the partner, switched to `live` (the partner must be active). */
-export async function liveSession(api: Api, partner: Partner): Promise<string> {
-  const login = await api.post(LOGIN, { email: partner.email, password: partner.password });
-  assert.equal(login.status, 200, login.text);
-  const token: string = login.body.data.token;
-  const switched = await api.put(ENVIRONMENT, { environment: 'live' }, { token });
-  assert.equal(switched.status, 200, switched.text);
-  return token;
-}
-
-/** An onboarded (active) partner: `token` is a sandbox session, `liveToken` a live one. */
-export async function activePartner(
-  t: Pick<TestApp, 'api'>,
-  sink: SmtpSink,
-): Promise<Partner & { liveToken: string }> {
-  const partner = await createPartner(t, sink);
-  await completeOnboarding(t, partner.token);
-  const submitted = await t.api.post(SUBMIT, undefined, { token: partner.token });
-  assert.equal(submitted.status, 200, submitted.text);
-  await approvePartner(t, partner.companyId);
-  return { ...partner, liveToken: await liveSession(t.api, partner) };
-}
-
-export function outboxEvents(db: Kysely<Database>, partnerId: number, environment?: 'sandbox' | 'live') {
-  let query = db
-    .selectFrom('outbox_events')
-    .selectAll()
-    .where('partner_id', '=', partnerId)
-    .orderBy('created_at')
-    .orderBy('id');
-  if (environment) query = query.where('environment', '=', environment);
-  return query.execute();
-}
-
-export function attemptsOf(db: Kysely<Database>, eventId: string) {
-  return db
-    .selectFrom('webhook_attempts')
-    .selectAll()
-    .where('event_id', '=', eventId)
-    .orderBy('attempt')
-    .execute();
+/** The partner's first event, once its first delivery attempt is recorded. */
+export async function firstAttempt(t: HasDb, partnerId: number) {
+  const [event] = await outboxEvents(t, partnerId);
+  assert.ok(event, `partner ${partnerId} has an event`);
+  const attempt = await until('the first automatic attempt', async () => (await attemptsOf(t, event.id))[0]);
+  return { event, attempt };
 }
 
 /** Waits until none of the partner's events is pending (every one delivered, failed or skipped). */
-export function settled(db: Kysely<Database>, partnerId: number, timeoutMs = 10_000) {
+export function settled(t: HasDb, partnerId: number, timeoutMs = 10_000) {
   return until(
     `partner ${partnerId}'s outbox to settle`,
     async () => {
-      const events = await outboxEvents(db, partnerId);
+      const events = await outboxEvents(t, partnerId);
       return events.every((event) => event.status !== 'pending') && events;
     },
     timeoutMs,
   );
 }
 
-/** Every page of the delivery log, following next_cursor. */
-export async function allDeliveries(api: Api, token: string, query = '', limit = 100) {
-  // biome-ignore lint/suspicious/noExplicitAny: delivery attempts as the API returns them.
-  const items: any[] = [];
-  let cursor: string | null = null;
-  do {
-    const params = new URLSearchParams(query);
-    params.set('limit', String(limit));
-    if (cursor) params.set('cursor', cursor);
-    const page = await api.get(`${DELIVERIES}?${params}`, { token });
-    assert.equal(page.status, 200, page.text);
-    items.push(...page.body.data.items);
-    cursor = page.body.data.next_cursor;
-  } while (cursor);
-  return items;
+/** Every attempt in the delivery log (`query` filters it, e.g. `event_id=…`). */
+export function allDeliveries(t: { api: Api }, token: string, query = '', limit = 100) {
+  return listAll(t, query ? `${DELIVERIES}?${query}` : DELIVERIES, token, limit);
 }
 
 /** One answer of fakeDns: the addresses, or the error code getaddrinfo would fail with. */

@@ -1,21 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DIALECTS, type TestDatabase } from '../support/app.js';
-import { ChildServer } from '../support/child-server.js';
-import { createPartner } from '../support/factories.js';
-import { createIsolatedTestDatabase } from '../support/isolated-app.js';
+import { createTestDatabase, DIALECTS, type TestDatabase } from '../support/app.js';
+import { until } from '../support/assertions.js';
+import { createAccount, newPartner } from '../support/partners.js';
+import { WEBHOOK } from '../support/paths.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
+import { ChildServer, serverEnv } from '../support/server-process.js';
 import { freePort, SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  attemptsOf,
-  createAccount,
-  outboxEvents,
-  retryOnSchemaRace,
-  settled,
-  until,
-  verifiedPayload,
-  WEBHOOK,
-} from '../support/webhooks.js';
+import { settled, verifiedPayload } from '../support/webhooks.js';
 
 // The dialects' suites are independent (a database each), so they run side by side.
 describe('webhook crash safety', { concurrency: true }, () => {
@@ -30,7 +23,7 @@ describe('webhook crash safety', { concurrency: true }, () => {
       let receiver: WebhookReceiver | undefined;
       before(async () => {
         sink = await new SmtpSink().start();
-        database = await createIsolatedTestDatabase(dialect.name);
+        database = await createTestDatabase(dialect.name);
         handle = database.open();
       });
       after(async () => {
@@ -42,7 +35,8 @@ describe('webhook crash safety', { concurrency: true }, () => {
       });
 
       it('delivers every event at least once, with a stable webhook-id, after a SIGKILL mid-delivery and a restart', async () => {
-        const env = ChildServer.envFor(database, {
+        const env = serverEnv(database, {
+          HOST: '127.0.0.1',
           SMTP_URL: sink.url,
           WEBHOOK_ALLOW_PRIVATE: 'true',
           WEBHOOK_POLL_MS: '20',
@@ -51,8 +45,8 @@ describe('webhook crash safety', { concurrency: true }, () => {
         });
         const child = new ChildServer(await freePort(), env);
         server = child;
-        await retryOnSchemaRace(() => child.start());
-        const partner = await createPartner(child, sink);
+        await child.start();
+        const partner = await newPartner({ t: child, sink }, 'signed-in');
 
         // The receiver is down: events queue up and fail with connection refused.
         const receiverPort = await freePort();
@@ -63,10 +57,9 @@ describe('webhook crash safety', { concurrency: true }, () => {
         );
         assert.equal(set.status, 201, set.text);
         const created: string[] = [];
-        for (let i = 0; i < 3; i++)
-          created.push((await createAccount(child.api, partner.token)).account_number);
-        const [first] = await outboxEvents(handle.db, partner.companyId);
-        await until('a refused attempt', async () => (await attemptsOf(handle.db, first!.id)).length >= 1);
+        for (let i = 0; i < 3; i++) created.push((await createAccount(child, partner.token)).account_number);
+        const [first] = await outboxEvents(handle, partner.companyId);
+        await until('a refused attempt', async () => (await attemptsOf(handle, first!.id)).length >= 1);
 
         // The receiver comes back, but slowly: the server dies while a delivery is in flight.
         const slow = new WebhookReceiver();
@@ -74,18 +67,17 @@ describe('webhook crash safety', { concurrency: true }, () => {
         slow.secret = set.body.data.secret;
         slow.delayMs = 10_000;
         await slow.start(receiverPort);
-        for (let i = 0; i < 2; i++)
-          created.push((await createAccount(child.api, partner.token)).account_number);
+        for (let i = 0; i < 2; i++) created.push((await createAccount(child, partner.token)).account_number);
         await slow.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         const inFlight = slow.received[0]!.id;
         await child.kill();
         slow.delayMs = 0;
 
-        await retryOnSchemaRace(() => child.start());
+        await child.start();
         const numbers = () =>
           new Set(slow.received.map((delivery) => verifiedPayload(delivery).data.account_number));
         await slow.waitFor(() => created.every((number) => numbers().has(number)), 20_000);
-        const events = await settled(handle.db, partner.companyId, 10_000);
+        const events = await settled(handle, partner.companyId, 10_000);
 
         assert.equal(events.length, 5, 'every event committed before the crash is still there');
         assert.ok(

@@ -1,26 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
-import { adminHeaders, approvePartner, completeOnboarding } from '../support/onboarding.js';
+import { adminHeaders, approvePartner } from '../support/admin.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { ISO_MILLIS } from '../support/assertions.js';
+import { completeOnboarding } from '../support/onboarding.js';
+import { createAccount, newPartner } from '../support/partners.js';
+import { adminDocumentUrl, adminPartnerUrl, CREATE_ACCOUNT, creditUrl, SUBMIT } from '../support/paths.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import type { ReceivedWebhook } from '../support/webhook-receiver.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
-  attemptsOf,
-  CREATE_ACCOUNT,
-  createAccount,
-  creditUrl,
-  outboxEvents,
-  SUBMIT,
+  FAST_WEBHOOKS,
   setEndpoint,
   settled,
   startReceiver,
-  useWebhookApp,
+  subscribedPartner,
   verifiedPayload,
 } from '../support/webhooks.js';
-
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 const ofType = (deliveries: ReceivedWebhook[], type: string) =>
   deliveries.filter((delivery) => verifiedPayload(delivery).type === type);
@@ -29,20 +25,18 @@ const ofType = (deliveries: ReceivedWebhook[], type: string) =>
 describe('webhook delivery', { concurrency: true }, () => {
   for (const dialect of DIALECTS) {
     describe(`webhook delivery [${dialect.name}]`, { skip: dialect.skip, concurrency: true }, () => {
-      const ctx = useWebhookApp(dialect.name);
+      const ctx = useApp(dialect.name, { env: FAST_WEBHOOKS });
 
       it('sends virtual_account.created with Standard Webhooks headers and the created account as data', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         const before = Date.now();
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         const after = Date.now();
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         const delivery = receiver.received[0]!;
 
-        const [event] = await outboxEvents(t.db, partner.companyId);
+        const [event] = await outboxEvents(t, partner.companyId);
         assert.ok(event);
         assert.equal(delivery.id, event.id, 'webhook-id is the event id');
         assert.match(delivery.id, /^msg_[A-Za-z0-9_-]{16,}$/);
@@ -54,7 +48,7 @@ describe('webhook delivery', { concurrency: true }, () => {
         const payload = verifiedPayload(delivery);
         assert.deepEqual(Object.keys(payload).sort(), ['data', 'timestamp', 'type']);
         assert.equal(payload.type, 'virtual_account.created');
-        assert.match(payload.timestamp, ISO);
+        assert.match(payload.timestamp, ISO_MILLIS);
         const occurred = Date.parse(payload.timestamp);
         assert.ok(
           occurred >= before - 5 && occurred <= after + 5,
@@ -63,10 +57,10 @@ describe('webhook delivery', { concurrency: true }, () => {
         assert.deepEqual(payload.data, account, 'data is the account the API returned');
         assert.deepEqual(JSON.parse(delivery.body), payload, 'the raw body is the verified JSON');
 
-        const settledEvents = await settled(t.db, partner.companyId);
+        const settledEvents = await settled(t, partner.companyId);
         assert.equal(settledEvents[0]!.status, 'delivered');
         assert.ok(settledEvents[0]!.delivered_at);
-        const attempts = await attemptsOf(t.db, event.id);
+        const attempts = await attemptsOf(t, event.id);
         assert.equal(attempts.length, 1);
         assert.equal(attempts[0]!.status_code, 200);
         assert.equal(attempts[0]!.succeeded, 1);
@@ -74,10 +68,8 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it('sends virtual_account.credited after a simulated credit, with the transaction and the new balance', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
-        const account = await createAccount(t.api, partner.token);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
+        const account = await createAccount(t, partner.token);
         const credit = await t.api.post(
           creditUrl(account.account_number),
           { amount: 1500.5, narration: 'Test transfer' },
@@ -98,9 +90,7 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it('sends onboarding.status_changed and document.reviewed through submit, document rejection and requested changes', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         await completeOnboarding(t, partner.token);
         const submitted = await t.api.post(SUBMIT, undefined, { token: partner.token });
         assert.equal(submitted.status, 200, submitted.text);
@@ -113,20 +103,20 @@ describe('webhook delivery', { concurrency: true }, () => {
           review_notes: null,
         });
 
-        const record = await t.api.get(`${V1}/admin/partners/${partner.companyId}`, {
+        const record = await t.api.get(adminPartnerUrl(partner.companyId), {
           headers: adminHeaders,
         });
         const memart = (
           record.body.data.documents as Array<{ id: string; document_type: string; current: boolean }>
         ).find((document) => document.document_type === 'memart' && document.current)!;
         const rejected = await t.api.post(
-          `${V1}/admin/partners/${partner.companyId}/documents/${memart.id}/reject`,
+          adminDocumentUrl(partner.companyId, memart.id, 'reject'),
           { reason: 'The MEMART is not certified.' },
           { headers: adminHeaders },
         );
         assert.equal(rejected.status, 200, rejected.text);
         const changes = await t.api.post(
-          `${V1}/admin/partners/${partner.companyId}/request-changes`,
+          adminPartnerUrl(partner.companyId, 'request-changes'),
           { reason: 'Upload a certified MEMART.' },
           { headers: adminHeaders },
         );
@@ -151,7 +141,7 @@ describe('webhook delivery', { concurrency: true }, () => {
         });
 
         // Onboarding events are queued for both environments; live has no endpoint, so its copies are skipped.
-        const events = await settled(t.db, partner.companyId);
+        const events = await settled(t, partner.companyId);
         assert.equal(events.length, 6);
         for (const environment of ['sandbox', 'live']) {
           const copies = events.filter((event) => event.environment === environment);
@@ -174,10 +164,10 @@ describe('webhook delivery', { concurrency: true }, () => {
       it('sends document.reviewed for each approval and onboarding.status_changed to active when the operator approves', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         await completeOnboarding(t, partner.token);
         await t.api.post(SUBMIT, undefined, { token: partner.token });
-        await settled(t.db, partner.companyId);
+        await settled(t, partner.companyId);
         await setEndpoint(t.api, partner.token, receiver);
         await approvePartner(t, partner.companyId);
         await receiver.waitFor((deliveries) => deliveries.length >= 4, 10_000);
@@ -206,11 +196,9 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it("delivers a partner's events in creation order when the receiver keeps up", async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         const created: string[] = [];
-        for (let i = 0; i < 5; i++) created.push((await createAccount(t.api, partner.token)).account_number);
+        for (let i = 0; i < 5; i++) created.push((await createAccount(t, partner.token)).account_number);
         await receiver.waitFor((deliveries) => deliveries.length >= 5, 10_000);
         assert.deepEqual(
           receiver.received.map((delivery) => verifiedPayload(delivery).data.account_number),
@@ -221,11 +209,9 @@ describe('webhook delivery', { concurrency: true }, () => {
 
       it('queues no event for a change that did not happen', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
-        const account = await createAccount(t.api, partner.token);
-        await settled(t.db, partner.companyId);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
+        const account = await createAccount(t, partner.token);
+        await settled(t, partner.companyId);
         const duplicate = await t.api.post(
           CREATE_ACCOUNT,
           {
@@ -243,7 +229,7 @@ describe('webhook delivery', { concurrency: true }, () => {
           { token: partner.token },
         );
         assert.equal(tooMuch.status, 422, tooMuch.text);
-        const events = await outboxEvents(t.db, partner.companyId);
+        const events = await outboxEvents(t, partner.companyId);
         assert.deepEqual(
           events.map((event) => event.type),
           ['virtual_account.created'],
@@ -254,18 +240,18 @@ describe('webhook delivery', { concurrency: true }, () => {
       it("does not send one partner's events to another partner's endpoint", async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const first = await createPartner(t, sink);
-        const second = await createPartner(t, sink);
+        const first = await newPartner({ t, sink }, 'signed-in');
+        const second = await newPartner({ t, sink }, 'signed-in');
         const other = await new WebhookReceiver().start();
         try {
           await setEndpoint(t.api, first.token, receiver);
           await setEndpoint(t.api, second.token, other);
-          const mine = await createAccount(t.api, first.token);
-          const theirs = await createAccount(t.api, second.token);
+          const mine = await createAccount(t, first.token);
+          const theirs = await createAccount(t, second.token);
           await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
           await other.waitFor((deliveries) => deliveries.length >= 1, 10_000);
-          await settled(t.db, first.companyId);
-          await settled(t.db, second.companyId);
+          await settled(t, first.companyId);
+          await settled(t, second.companyId);
           assert.deepEqual(
             receiver.received.map((delivery) => verifiedPayload(delivery).data.account_number),
             [mine.account_number],

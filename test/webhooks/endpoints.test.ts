@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { activePartner, ROTATE_SECRET, settled, useWebhookApp, WEBHOOK } from '../support/webhooks.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { newPartner } from '../support/partners.js';
+import { ROTATE_SECRET, WEBHOOK } from '../support/paths.js';
+import { FAST_WEBHOOKS, settled } from '../support/webhooks.js';
 
 const SECRET = /^whsec_[A-Za-z0-9+/]{32,}={0,2}$/;
 
@@ -13,11 +14,11 @@ describe('webhook endpoints', { concurrency: true }, () => {
       skip: dialect.skip,
       concurrency: true,
     }, () => {
-      const ctx = useWebhookApp(dialect.name);
+      const ctx = useApp(dialect.name, { env: FAST_WEBHOOKS });
 
       it('PUT sets the endpoint (201 with a secret); a new URL keeps the secret (200); GET hides it; DELETE removes it', async () => {
         const { t, sink } = ctx;
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         const token = partner.token;
 
         const first = await t.api.put(WEBHOOK, { url: 'http://127.0.0.1:9/first' }, { token });
@@ -55,7 +56,7 @@ describe('webhook endpoints', { concurrency: true }, () => {
 
       it('rejects invalid URLs with 422 VALIDATION_FAILED on url', async () => {
         const { t, sink } = ctx;
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         const invalid: unknown[] = [
           'not a url',
           'ftp://127.0.0.1/hooks',
@@ -87,7 +88,7 @@ describe('webhook endpoints', { concurrency: true }, () => {
 
       it('rotate-secret without an endpoint is 404; with one it returns a new secret and keeps the old one 24 h', async () => {
         const { t, sink } = ctx;
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         const none = await t.api.post(ROTATE_SECRET, undefined, { token: partner.token });
         assert.equal(none.status, 404, none.text);
         assert.equal(none.body.error_code, 'NOT_FOUND');
@@ -114,7 +115,7 @@ describe('webhook endpoints', { concurrency: true }, () => {
 
       it('stores the secret encrypted, never in clear', async () => {
         const { t, sink } = ctx;
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         const set = await t.api.put(WEBHOOK, { url: 'http://127.0.0.1:9/hooks' }, { token: partner.token });
         await t.api.post(ROTATE_SECRET, undefined, { token: partner.token });
         const rotated = await t.api.put(
@@ -139,8 +140,8 @@ describe('webhook endpoints', { concurrency: true }, () => {
 
       it('keeps sandbox and live endpoints apart, and live URLs must be https', async () => {
         const { t, sink } = ctx;
-        const partner = await activePartner(t, sink);
-        await settled(t.db, partner.companyId);
+        const partner = await newPartner({ t, sink }, 'live');
+        await settled(t, partner.companyId);
 
         const sandbox = await t.api.put(
           WEBHOOK,
@@ -200,8 +201,8 @@ describe('webhook endpoints', { concurrency: true }, () => {
 
       it("another partner can neither see nor change a partner's endpoint", async () => {
         const { t, sink } = ctx;
-        const owner = await createPartner(t, sink);
-        const other = await createPartner(t, sink);
+        const owner = await newPartner({ t, sink }, 'signed-in');
+        const other = await newPartner({ t, sink }, 'signed-in');
         const set = await t.api.put(WEBHOOK, { url: 'http://127.0.0.1:9/owner' }, { token: owner.token });
         assert.equal(set.status, 201);
 

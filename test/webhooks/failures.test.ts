@@ -1,30 +1,26 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS } from '../support/app.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { ISO_MILLIS, UUID, until } from '../support/assertions.js';
 import { TestClock } from '../support/clock.js';
-import { createPartner } from '../support/factories.js';
+import { createAccount, newPartner } from '../support/partners.js';
+import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import { freePort } from '../support/smtp-sink.js';
 import { NonHttpServer, WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   allDeliveries,
-  attemptsOf,
-  createAccount,
-  DELIVERIES,
+  FAST_WEBHOOKS,
   fakeDns,
+  firstAttempt,
   logLinesWith,
-  outboxEvents,
-  retryUrl,
   setEndpoint,
   settled,
   startReceiver,
-  until,
-  useWebhookApp,
+  subscribedPartner,
   verifiedPayload,
-  WEBHOOK,
 } from '../support/webhooks.js';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const TIMEOUT_MS = 1000;
 const RETRY_BASE_MS = 50;
 
@@ -35,19 +31,21 @@ describe('webhook failures', { concurrency: true }, () => {
       skip: dialect.skip,
       concurrency: true,
     }, () => {
-      const ctx = useWebhookApp(dialect.name, {
-        env: { WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS), WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS) },
+      const ctx = useApp(dialect.name, {
+        env: {
+          ...FAST_WEBHOOKS,
+          WEBHOOK_TIMEOUT_MS: String(TIMEOUT_MS),
+          WEBHOOK_RETRY_BASE_MS: String(RETRY_BASE_MS),
+        },
       });
 
       it('retries a receiver answering 500 with the same webhook-id until it answers 200', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 3, 10_000);
-        const [event] = await settled(t.db, partner.companyId);
+        const [event] = await settled(t, partner.companyId);
         assert.equal(event!.status, 'delivered');
         assert.equal(event!.attempts, 3);
         assert.equal(event!.last_error, null);
@@ -63,7 +61,7 @@ describe('webhook failures', { concurrency: true }, () => {
           1,
           'the same body each time',
         );
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.deepEqual(
           attempts.map((attempt) => [
             attempt.attempt,
@@ -82,14 +80,12 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('treats a redirect as a failure and does not follow it', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => (receiver.received.length === 1 ? 302 : 200);
-        await createAccount(t.api, partner.token);
-        const [event] = await settled(t.db, partner.companyId);
+        await createAccount(t, partner.token);
+        const [event] = await settled(t, partner.companyId);
         assert.equal(event!.status, 'delivered');
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.deepEqual(
           attempts.map((attempt) => attempt.status_code),
           [302, 200],
@@ -99,17 +95,15 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('records a receiver slower than WEBHOOK_TIMEOUT_MS as an error attempt and retries it', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => {
           receiver.delayMs = receiver.received.length === 1 ? TIMEOUT_MS * 2.5 : 0;
           return 200;
         };
-        await createAccount(t.api, partner.token);
-        const [event] = await settled(t.db, partner.companyId);
+        await createAccount(t, partner.token);
+        const [event] = await settled(t, partner.companyId);
         assert.equal(event!.status, 'delivered');
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.equal(attempts.length, 2);
         assert.equal(attempts[0]!.succeeded, 0);
         assert.equal(attempts[0]!.status_code, null);
@@ -120,7 +114,7 @@ describe('webhook failures', { concurrency: true }, () => {
           receiver.received.map((delivery) => delivery.id),
           [event!.id, event!.id],
         );
-        const log = await allDeliveries(t.api, partner.token);
+        const log = await allDeliveries(t, partner.token);
         const timedOut = log.find((item) => item.attempt === 1);
         assert.equal(timedOut.status_code, null, 'the API shows null for no answer');
         assert.equal(timedOut.error, 'timeout');
@@ -133,14 +127,14 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('retries while the connection is refused and delivers once a receiver listens on the port again', async () => {
         const { t, sink } = ctx;
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         const port = await freePort();
         const url = `http://127.0.0.1:${port}/hooks`;
         const set = await t.api.put(WEBHOOK, { url }, { token: partner.token });
         assert.equal(set.status, 201, set.text);
-        const account = await createAccount(t.api, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
-        await until('two refused attempts', async () => (await attemptsOf(t.db, event!.id)).length >= 2);
+        const account = await createAccount(t, partner.token);
+        const [event] = await outboxEvents(t, partner.companyId);
+        await until('two refused attempts', async () => (await attemptsOf(t, event!.id)).length >= 2);
 
         const revived = await new WebhookReceiver().start(port);
         try {
@@ -148,9 +142,9 @@ describe('webhook failures', { concurrency: true }, () => {
           await revived.waitFor((deliveries) => deliveries.length >= 1, 10_000);
           assert.equal(revived.received[0]!.id, event!.id);
           assert.equal(verifiedPayload(revived.received[0]!).data.account_number, account.account_number);
-          const [done] = await settled(t.db, partner.companyId);
+          const [done] = await settled(t, partner.companyId);
           assert.equal(done!.status, 'delivered');
-          const attempts = await attemptsOf(t.db, event!.id);
+          const attempts = await attemptsOf(t, event!.id);
           const refused = attempts.slice(0, -1);
           assert.ok(refused.length >= 2);
           for (const attempt of refused) {
@@ -167,12 +161,10 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('backs off exponentially: base, 2·base, 4·base, 8·base, 16·base', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => (receiver.received.length <= 5 ? 503 : 200);
-        await createAccount(t.api, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
+        await createAccount(t, partner.token);
+        const [event] = await outboxEvents(t, partner.companyId);
 
         // After the 5th failure the event waits 16·base: long enough to read the schedule it was given.
         const fifth = await until('the fifth failed attempt', async () => {
@@ -183,13 +175,13 @@ describe('webhook failures', { concurrency: true }, () => {
             .executeTakeFirstOrThrow();
           return row.attempts === 5 && row;
         });
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.equal(fifth.status, 'pending');
         assert.equal(fifth.next_attempt_at - attempts[4]!.created_at, 16 * RETRY_BASE_MS);
         assert.equal(fifth.last_error, 'http_503');
 
-        await settled(t.db, partner.companyId);
-        const all = await attemptsOf(t.db, event!.id);
+        await settled(t, partner.companyId);
+        const all = await attemptsOf(t, event!.id);
         assert.equal(all.length, 6);
         // Each retry waits at least its backoff (the worker may be later: it polls, and the suite shares it).
         const gaps = all.slice(1).map((attempt, index) => attempt.created_at - all[index]!.created_at);
@@ -204,17 +196,15 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('lists attempts in the delivery log with attempt number, status, latency and error; paginates and filters by event', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => (receiver.received.length <= 2 ? 500 : 200);
-        await createAccount(t.api, partner.token);
-        await settled(t.db, partner.companyId);
-        await createAccount(t.api, partner.token);
-        const events = await settled(t.db, partner.companyId);
+        await createAccount(t, partner.token);
+        await settled(t, partner.companyId);
+        await createAccount(t, partner.token);
+        const events = await settled(t, partner.companyId);
         const [retried, straight] = events;
 
-        const all = await allDeliveries(t.api, partner.token);
+        const all = await allDeliveries(t, partner.token);
         assert.equal(all.length, 4);
         for (const item of all) {
           assert.match(item.id, UUID);
@@ -226,7 +216,7 @@ describe('webhook failures', { concurrency: true }, () => {
             Number.isInteger(item.latency_ms) && item.latency_ms >= 0,
             `latency_ms ${item.latency_ms}`,
           );
-          assert.match(item.created_at, ISO);
+          assert.match(item.created_at, ISO_MILLIS);
           assert.equal(item.succeeded, item.status_code === 200);
           assert.equal(item.error, item.succeeded ? null : 'http_500');
         }
@@ -237,11 +227,7 @@ describe('webhook failures', { concurrency: true }, () => {
           'newest first',
         );
 
-        const filtered = await allDeliveries(
-          t.api,
-          partner.token,
-          `event_id=${encodeURIComponent(retried!.id)}`,
-        );
+        const filtered = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(retried!.id)}`);
         assert.deepEqual(
           filtered.map((item) => [item.attempt, item.status_code]),
           [
@@ -250,16 +236,12 @@ describe('webhook failures', { concurrency: true }, () => {
             [1, 500],
           ],
         );
-        const other = await allDeliveries(
-          t.api,
-          partner.token,
-          `event_id=${encodeURIComponent(straight!.id)}`,
-        );
+        const other = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(straight!.id)}`);
         assert.deepEqual(
           other.map((item) => [item.attempt, item.status_code]),
           [[1, 200]],
         );
-        const unknown = await allDeliveries(t.api, partner.token, 'event_id=msg_unknown');
+        const unknown = await allDeliveries(t, partner.token, 'event_id=msg_unknown');
         assert.deepEqual(unknown, []);
 
         const first = await t.api.get(`${DELIVERIES}?limit=3`, { token: partner.token });
@@ -276,7 +258,7 @@ describe('webhook failures', { concurrency: true }, () => {
           [...first.body.data.items, ...second.body.data.items].map((item: { id: string }) => item.id),
           all.map((item) => item.id),
         );
-        const pagedOneByOne = await allDeliveries(t.api, partner.token, '', 1);
+        const pagedOneByOne = await allDeliveries(t, partner.token, '', 1);
         assert.deepEqual(
           pagedOneByOne.map((item) => item.id),
           all.map((item) => item.id),
@@ -288,7 +270,7 @@ describe('webhook failures', { concurrency: true }, () => {
           assert.equal(response.body.error_code, 'VALIDATION_FAILED');
         }
 
-        const stranger = await createPartner(t, sink);
+        const stranger = await newPartner({ t, sink }, 'signed-in');
         const theirs = await t.api.get(DELIVERIES, { token: stranger.token });
         assert.deepEqual(theirs.body.data.items, [], "another partner's log is empty");
         const probe = await t.api.get(`${DELIVERIES}?event_id=${encodeURIComponent(retried!.id)}`, {
@@ -300,18 +282,18 @@ describe('webhook failures', { concurrency: true }, () => {
       it('skips events of an environment without an endpoint, and sends no skipped event later', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await createAccount(t.api, partner.token);
-        const [skipped] = await settled(t.db, partner.companyId);
+        const partner = await newPartner({ t, sink }, 'signed-in');
+        await createAccount(t, partner.token);
+        const [skipped] = await settled(t, partner.companyId);
         assert.equal(skipped!.status, 'skipped');
         assert.equal(skipped!.attempts, 0);
         assert.match(String(skipped!.last_error), /no webhook endpoint/);
-        assert.deepEqual(await attemptsOf(t.db, skipped!.id), []);
+        assert.deepEqual(await attemptsOf(t, skipped!.id), []);
 
         await setEndpoint(t.api, partner.token, receiver);
-        const later = await createAccount(t.api, partner.token);
+        const later = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
-        await settled(t.db, partner.companyId);
+        await settled(t, partner.companyId);
         assert.deepEqual(
           receiver.received.map((delivery) => verifiedPayload(delivery).data.account_number),
           [later.account_number],
@@ -320,37 +302,29 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('skips a failing event once its endpoint is deleted', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 2, 10_000);
         assert.equal((await t.api.delete(WEBHOOK, { token: partner.token })).status, 200);
-        const [event] = await settled(t.db, partner.companyId);
+        const [event] = await settled(t, partner.companyId);
         assert.equal(event!.status, 'skipped');
         const sent = receiver.received.length;
-        assert.equal((await attemptsOf(t.db, event!.id)).length, sent);
+        assert.equal((await attemptsOf(t, event!.id)).length, sent);
       });
     });
 
     describe(`manual webhook retry [${dialect.name}]`, { skip: dialect.skip, concurrency: true }, () => {
       // A 10-minute backoff: after the first automatic attempt, only manual retries happen during a test.
-      const ctx = useWebhookApp(dialect.name, { env: { WEBHOOK_RETRY_BASE_MS: '600000' } });
+      const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: '600000' } });
 
       it('resends with the same webhook-id, records a manual attempt, and marks the event delivered on success', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
-        const account = await createAccount(t.api, partner.token);
+        const account = await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
-        const [event] = await outboxEvents(t.db, partner.companyId);
-        const automatic = await until(
-          'the automatic attempt',
-          async () => (await attemptsOf(t.db, event!.id))[0],
-        );
+        const { event, attempt: automatic } = await firstAttempt(t, partner.companyId);
 
         const failedAgain = await t.api.post(retryUrl(automatic.id), undefined, { token: partner.token });
         assert.equal(failedAgain.status, 201, failedAgain.text);
@@ -360,7 +334,7 @@ describe('webhook failures', { concurrency: true }, () => {
         assert.equal(failedAgain.body.data.status_code, 500);
         assert.equal(failedAgain.body.data.error, 'http_500');
         assert.equal(failedAgain.body.data.event_id, event!.id);
-        const stillPending = (await outboxEvents(t.db, partner.companyId))[0]!;
+        const stillPending = (await outboxEvents(t, partner.companyId))[0]!;
         assert.equal(stillPending.status, 'pending');
 
         receiver.respond = () => 200;
@@ -384,10 +358,10 @@ describe('webhook failures', { concurrency: true }, () => {
           'the same body as the first attempt',
         );
 
-        const [delivered] = await outboxEvents(t.db, partner.companyId);
+        const [delivered] = await outboxEvents(t, partner.companyId);
         assert.equal(delivered!.status, 'delivered');
         assert.ok(delivered!.delivered_at);
-        const log = await allDeliveries(t.api, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
+        const log = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
         assert.deepEqual(
           log.map((item) => [item.attempt, item.trigger, item.status_code]),
           [
@@ -401,19 +375,15 @@ describe('webhook failures', { concurrency: true }, () => {
       it('limits manual retries to 10 a minute per partner (429 RATE_LIMITED with Retry-After), each partner on its own budget', async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        const other = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
+        const other = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, partner.token, receiver);
         await setEndpoint(t.api, other.token, receiver);
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
-        await createAccount(t.api, other.token);
-        const attemptOf = async (companyId: number) => {
-          const [event] = await outboxEvents(t.db, companyId);
-          return until('the automatic attempt', async () => (await attemptsOf(t.db, event!.id))[0]);
-        };
-        const mine = await attemptOf(partner.companyId);
-        const theirs = await attemptOf(other.companyId);
+        await createAccount(t, partner.token);
+        await createAccount(t, other.token);
+        const { attempt: mine } = await firstAttempt(t, partner.companyId);
+        const { attempt: theirs } = await firstAttempt(t, other.companyId);
         for (let retry = 1; retry <= 10; retry++) {
           const answer = await t.api.post(retryUrl(mine.id), undefined, { token: partner.token });
           assert.equal(answer.status, 201, `retry ${retry}: ${answer.text}`);
@@ -433,16 +403,10 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('answers a manual retry that got no HTTP answer with a generic reason, no timing and no socket text', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
-        const automatic = await until(
-          'the automatic attempt',
-          async () => (await attemptsOf(t.db, event!.id))[0],
-        );
+        await createAccount(t, partner.token);
+        const { event, attempt: automatic } = await firstAttempt(t, partner.companyId);
         const target = await new NonHttpServer().start();
         test.after(() => target.stop());
         const closedPort = await freePort();
@@ -481,11 +445,7 @@ describe('webhook failures', { concurrency: true }, () => {
           assert.equal(attempt.error, error, `${behaviour ?? url}: ${retried.text}`);
           assert.equal(attempt.latency_ms, 0, `${behaviour ?? url}: no timing without an answer`);
           assert.doesNotMatch(retried.text, /ECONN|hang up|HPE_|Parse Error|SSH|getaddrinfo|ENOTFOUND/);
-          const listed = await allDeliveries(
-            t.api,
-            partner.token,
-            `event_id=${encodeURIComponent(event!.id)}`,
-          );
+          const listed = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
           const entry = listed.find((item) => item.id === attempt.id);
           assert.deepEqual(
             [entry.error, entry.latency_ms, entry.status_code],
@@ -503,12 +463,12 @@ describe('webhook failures', { concurrency: true }, () => {
       it("answers 404 for another partner's attempt, an unknown attempt, or when no endpoint is set", async (test) => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
-        const owner = await createPartner(t, sink);
-        const stranger = await createPartner(t, sink);
+        const owner = await newPartner({ t, sink }, 'signed-in');
+        const stranger = await newPartner({ t, sink }, 'signed-in');
         await setEndpoint(t.api, owner.token, receiver);
-        await createAccount(t.api, owner.token);
-        const [event] = await settled(t.db, owner.companyId);
-        const [attempt] = await attemptsOf(t.db, event!.id);
+        await createAccount(t, owner.token);
+        const [event] = await settled(t, owner.companyId);
+        const [attempt] = await attemptsOf(t, event!.id);
 
         const foreign = await t.api.post(retryUrl(attempt!.id), undefined, { token: stranger.token });
         assert.equal(foreign.status, 404, foreign.text);
@@ -531,21 +491,15 @@ describe('webhook failures', { concurrency: true }, () => {
       concurrency: false,
     }, () => {
       const clock = new TestClock();
-      const ctx = useWebhookApp(dialect.name, { clock, env: { WEBHOOK_RETRY_BASE_MS: '600000' } });
+      const ctx = useApp(dialect.name, { clock, env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: '600000' } });
       const tenMinutes = 600_000 + 1000;
 
       it("numbers an event's attempts 1, 2, 3 … whether they were manual or automatic", async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
-        const [first] = await until('the first automatic attempt', async () => {
-          const attempts = await attemptsOf(t.db, event!.id);
-          return attempts.length === 1 && attempts;
-        });
+        await createAccount(t, partner.token);
+        const { event, attempt: first } = await firstAttempt(t, partner.companyId);
         const manual = await t.api.post(retryUrl(first!.id), undefined, { token: partner.token });
         assert.equal(manual.status, 201, manual.text);
         assert.equal(manual.body.data.attempt, 2);
@@ -553,9 +507,9 @@ describe('webhook failures', { concurrency: true }, () => {
         clock.advance(tenMinutes);
         await until(
           'the second automatic attempt',
-          async () => (await attemptsOf(t.db, event!.id)).length === 3,
+          async () => (await attemptsOf(t, event!.id)).length === 3,
         );
-        const log = await allDeliveries(t.api, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
+        const log = await allDeliveries(t, partner.token, `event_id=${encodeURIComponent(event!.id)}`);
         assert.deepEqual(
           log.map((item) => [item.trigger, item.attempt]),
           [
@@ -568,16 +522,10 @@ describe('webhook failures', { concurrency: true }, () => {
 
       it('keeps an event delivered by a manual retry delivered when an automatic attempt in flight then fails', async (test) => {
         const { t, sink } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
-        const [first] = await until('the first automatic attempt', async () => {
-          const attempts = await attemptsOf(t.db, event!.id);
-          return attempts.length === 1 && attempts;
-        });
+        await createAccount(t, partner.token);
+        const { event, attempt: first } = await firstAttempt(t, partner.companyId);
 
         // The next automatic attempt hangs for a while and fails; the manual retry meanwhile succeeds.
         receiver.respond = () => {
@@ -590,13 +538,13 @@ describe('webhook failures', { concurrency: true }, () => {
         const manual = await t.api.post(retryUrl(first!.id), undefined, { token: partner.token });
         assert.equal(manual.status, 201, manual.text);
         assert.equal(manual.body.data.succeeded, true);
-        assert.equal((await outboxEvents(t.db, partner.companyId))[0]!.status, 'delivered');
+        assert.equal((await outboxEvents(t, partner.companyId))[0]!.status, 'delivered');
 
         await until('the in-flight automatic attempt to be recorded', async () => {
-          const attempts = await attemptsOf(t.db, event!.id);
+          const attempts = await attemptsOf(t, event!.id);
           return attempts.filter((attempt) => attempt.trigger === 'automatic').length === 2;
         });
-        const [settledEvent] = await outboxEvents(t.db, partner.companyId);
+        const [settledEvent] = await outboxEvents(t, partner.companyId);
         assert.equal(settledEvent!.status, 'delivered', 'a delivered event stays delivered');
         assert.ok(settledEvent!.delivered_at, 'and keeps its delivery time');
       });

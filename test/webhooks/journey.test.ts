@@ -1,42 +1,20 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { createTestApp, DIALECTS, type TestApp } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
-import { V1 } from '../support/http.js';
-import { SmtpSink } from '../support/smtp-sink.js';
-import { WebhookReceiver } from '../support/webhook-receiver.js';
+import { DIALECTS, useApp } from '../support/app.js';
+import { newPartner } from '../support/partners.js';
+import { CREATE_ACCOUNT, DELIVERIES, ROTATE_SECRET, WEBHOOK } from '../support/paths.js';
+import { FAST_WEBHOOKS, startReceiver } from '../support/webhooks.js';
 
 for (const dialect of DIALECTS) {
   describe(`webhooks journey [${dialect.name}]`, { skip: dialect.skip }, () => {
-    let t: TestApp;
-    let sink: SmtpSink;
-    let receiver: WebhookReceiver;
-    before(async () => {
-      sink = await new SmtpSink().start();
-      receiver = await new WebhookReceiver().start();
-      t = await createTestApp(dialect.name, {
-        env: {
-          SMTP_URL: sink.url,
-          WEBHOOK_POLL_MS: '20',
-          WEBHOOK_RETRY_BASE_MS: '50',
-          WEBHOOK_TIMEOUT_MS: '1000',
-        },
-      });
-    });
-    after(async () => {
-      await t?.close();
-      await receiver?.stop();
-      await sink?.stop();
-    });
+    const app = useApp(dialect.name, { env: FAST_WEBHOOKS });
 
-    it('delivers signed events, retries a failing receiver with the same id, and signs with both secrets after rotation', async () => {
-      const partner = await createPartner(t, sink);
-      const set = await t.api.put(
-        `${V1}/services/partner/settings/webhook`,
-        { url: receiver.url },
-        { token: partner.token },
-      );
+    it('delivers signed events, retries a failing receiver with the same id, and signs with both secrets after rotation', async (test) => {
+      const { t, sink } = app;
+      const receiver = await startReceiver(test);
+      const partner = await newPartner({ t, sink }, 'signed-in');
+      const set = await t.api.put(WEBHOOK, { url: receiver.url }, { token: partner.token });
       assert.equal(set.status, 201, set.text);
       assert.match(set.body.data.secret, /^whsec_[A-Za-z0-9+/=]{40,}$/);
       receiver.secret = set.body.data.secret;
@@ -44,7 +22,7 @@ for (const dialect of DIALECTS) {
       let failures = 2;
       receiver.respond = () => (failures-- > 0 ? 500 : 200);
       const created = await t.api.post(
-        `${V1}/services/virtual-account/create`,
+        CREATE_ACCOUNT,
         { first_name: 'Ada', last_name: 'Obi', email: 'ada@example.com', phone: '+2348090000000' },
         { token: partner.token },
       );
@@ -61,8 +39,7 @@ for (const dialect of DIALECTS) {
       assert.equal(payload.data.account_number, created.body.data.account_number);
 
       // The worker records an attempt once the receiver has answered: wait for the third record.
-      const deliveries = () =>
-        t.api.get(`${V1}/services/partner/settings/webhook/deliveries`, { token: partner.token });
+      const deliveries = () => t.api.get(DELIVERIES, { token: partner.token });
       let log = await deliveries();
       for (let waited = 0; log.body.data.items.length < 3 && waited < 5000; waited += 20) {
         await new Promise((resolve) => setTimeout(resolve, 20));
@@ -74,13 +51,13 @@ for (const dialect of DIALECTS) {
         [200, 500, 500],
       );
 
-      const rotated = await t.api.post(`${V1}/services/partner/settings/webhook/rotate-secret`, undefined, {
+      const rotated = await t.api.post(ROTATE_SECRET, undefined, {
         token: partner.token,
       });
       assert.equal(rotated.status, 200, rotated.text);
       const before = receiver.received.length;
       await t.api.post(
-        `${V1}/services/virtual-account/create`,
+        CREATE_ACCOUNT,
         { first_name: 'Bola', last_name: 'Ade', email: 'bola@example.com', phone: '+2348090000001' },
         { token: partner.token },
       );

@@ -1,20 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { DIALECTS, startApp, type TestDatabase } from '../support/app.js';
-import { createPartner, type Partner } from '../support/factories.js';
-import { createIsolatedTestDatabase } from '../support/isolated-app.js';
+import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../support/app.js';
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
-import {
-  attemptsOf,
-  createAccount,
-  FAST_WEBHOOKS,
-  outboxEvents,
-  retryOnSchemaRace,
-  setEndpoint,
-  settled,
-  verifiedPayload,
-} from '../support/webhooks.js';
+import { FAST_WEBHOOKS, setEndpoint, settled, verifiedPayload } from '../support/webhooks.js';
 
 type Instance = Awaited<ReturnType<typeof startApp>>;
 
@@ -32,11 +23,11 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
       const receivers: WebhookReceiver[] = [];
       before(async () => {
         sink = await new SmtpSink().start();
-        database = await createIsolatedTestDatabase(dialect.name);
+        database = await createTestDatabase(dialect.name);
         const env = { SMTP_URL: sink.url, ...FAST_WEBHOOKS };
         // One after the other: both migrate the same database at start-up.
-        instances.push(await retryOnSchemaRace(() => startApp(database, { env })));
-        instances.push(await retryOnSchemaRace(() => startApp(database, { env })));
+        instances.push(await startApp(database, { env }));
+        instances.push(await startApp(database, { env }));
         handle = database.open();
       });
       after(async () => {
@@ -49,9 +40,9 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
 
       it('sends each event exactly once (no duplicate webhook-id) and in order per partner while both workers run', async () => {
         const [a, b] = instances as [Instance, Instance];
-        const partners: Partner[] = [];
+        const partners: PartnerAt<'signed-in'>[] = [];
         for (let i = 0; i < PARTNERS; i++) {
-          const partner = await createPartner(i % 2 === 0 ? a : b, sink);
+          const partner = await newPartner({ t: i % 2 === 0 ? a : b, sink }, 'signed-in');
           const receiver = await new WebhookReceiver().start();
           receivers.push(receiver);
           await setEndpoint((i % 2 === 0 ? b : a).api, partner.token, receiver);
@@ -64,7 +55,7 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
             const numbers: string[] = [];
             for (let i = 0; i < EVENTS_PER_PARTNER; i++) {
               const instance = i % 2 === 0 ? a : b;
-              numbers.push((await createAccount(instance.api, partner.token)).account_number);
+              numbers.push((await createAccount(instance, partner.token)).account_number);
             }
             return numbers;
           }),
@@ -73,7 +64,7 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
         for (const [index, partner] of partners.entries()) {
           const receiver = receivers[index]!;
           await receiver.waitFor((deliveries) => deliveries.length >= EVENTS_PER_PARTNER, 15_000);
-          const events = await settled(handle.db, partner.companyId, 10_000);
+          const events = await settled(handle, partner.companyId, 10_000);
           assert.equal(events.length, EVENTS_PER_PARTNER);
           assert.ok(events.every((event) => event.status === 'delivered'));
 
@@ -94,7 +85,7 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
             'in creation order',
           );
           for (const event of events) {
-            const attempts = await attemptsOf(handle.db, event.id);
+            const attempts = await attemptsOf(handle, event.id);
             assert.deepEqual(
               attempts.map((attempt) => [attempt.attempt, attempt.status_code]),
               [[1, 200]],
@@ -103,7 +94,7 @@ describe('webhook workers of several instances', { concurrency: true }, () => {
           }
         }
         const all = (
-          await Promise.all(partners.map((partner) => outboxEvents(handle.db, partner.companyId)))
+          await Promise.all(partners.map((partner) => outboxEvents(handle, partner.companyId)))
         ).flat();
         assert.equal(all.length, PARTNERS * EVENTS_PER_PARTNER);
       });

@@ -1,52 +1,24 @@
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
-import { DIALECTS, type DialectName, type TestApp } from '../support/app.js';
-import { TestClock } from '../support/clock.js';
-import { createPartner, type Partner } from '../support/factories.js';
-import { createIsolatedTestApp } from '../support/isolated-app.js';
-import { SmtpSink } from '../support/smtp-sink.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
+import { LOGIN, ROTATE_SECRET, retryUrl, WEBHOOK } from '../support/paths.js';
+import { attemptsOf, outboxEvents } from '../support/records.js';
 import { type ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
 import {
   allDeliveries,
-  attemptsOf,
-  createAccount,
   FAST_WEBHOOKS,
-  LOGIN,
-  outboxEvents,
-  ROTATE_SECRET,
-  retryOnSchemaRace,
-  retryUrl,
   setEndpoint,
   startReceiver,
-  until,
-  WEBHOOK,
+  subscribedPartner,
 } from '../support/webhooks.js';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 
-/** An app whose clock the test moves; sessions expire when it does, so tests log in again. */
-function useClockApp(dialect: DialectName, env: Record<string, string> = {}) {
-  const context = {} as { t: TestApp; sink: SmtpSink; clock: TestClock };
-  before(async () => {
-    context.sink = await new SmtpSink().start();
-    context.clock = new TestClock();
-    context.t = await retryOnSchemaRace(() =>
-      createIsolatedTestApp(dialect, {
-        clock: context.clock,
-        env: { SMTP_URL: context.sink.url, ...FAST_WEBHOOKS, ...env },
-      }),
-    );
-  });
-  after(async () => {
-    await context.t?.close();
-    await context.sink?.stop();
-  });
-  return context;
-}
-
-async function freshToken(t: TestApp, partner: Partner): Promise<string> {
+async function signIn(t: TestApp, partner: PartnerAt<'signed-in'>): Promise<string> {
   const login = await t.api.post(LOGIN, { email: partner.email, password: partner.password });
   assert.equal(login.status, 200, login.text);
   return login.body.data.token;
@@ -70,27 +42,27 @@ describe('webhook retry window', { concurrency: true }, () => {
       skip: dialect.skip,
       concurrency: false,
     }, () => {
-      const ctx = useClockApp(dialect.name);
+      // The app's clock is a TestClock the test moves; sessions expire when it does, so tests log in again.
+      const ctx = useApp(dialect.name, { env: FAST_WEBHOOKS });
 
       it('gives up 24 hours after the event was created: status failed, no more attempts; a manual retry still works', async (test) => {
-        const { t, sink, clock } = ctx;
-        const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
-        await setEndpoint(t.api, partner.token, receiver);
+        const { t, sink } = ctx;
+        const { clock } = t;
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
         receiver.respond = () => 500;
-        await createAccount(t.api, partner.token);
-        const [event] = await outboxEvents(t.db, partner.companyId);
-        await until('two failed attempts', async () => (await attemptsOf(t.db, event!.id)).length >= 2);
-        assert.equal((await outboxEvents(t.db, partner.companyId))[0]!.status, 'pending', 'still retrying');
+        await createAccount(t, partner.token);
+        const [event] = await outboxEvents(t, partner.companyId);
+        await until('two failed attempts', async () => (await attemptsOf(t, event!.id)).length >= 2);
+        assert.equal((await outboxEvents(t, partner.companyId))[0]!.status, 'pending', 'still retrying');
 
         clock.advance(DAY + 60_000);
         const failed = await until('the event to be given up', async () => {
-          const [row] = await outboxEvents(t.db, partner.companyId);
+          const [row] = await outboxEvents(t, partner.companyId);
           return row?.status === 'failed' && row;
         });
         assert.equal(failed.last_error, 'http_500');
         assert.equal(failed.delivered_at, null);
-        const attempts = await attemptsOf(t.db, event!.id);
+        const attempts = await attemptsOf(t, event!.id);
         assert.equal(failed.attempts, attempts.length);
         assert.ok(
           attempts.at(-1)!.created_at > event!.created_at + DAY,
@@ -101,10 +73,10 @@ describe('webhook retry window', { concurrency: true }, () => {
 
         // A newer event of the same partner is delivered: the worker keeps polling, and leaves the failed one alone.
         receiver.respond = (delivery) => (delivery.id === event!.id ? 500 : 200);
-        const token = await freshToken(t, partner);
-        const later = await createAccount(t.api, token);
+        const token = await signIn(t, partner);
+        const later = await createAccount(t, token);
         await until('the newer event to be delivered', async () => {
-          const rows = await outboxEvents(t.db, partner.companyId);
+          const rows = await outboxEvents(t, partner.companyId);
           return rows.length === 2 && rows[1]!.status === 'delivered';
         });
         // Sent a day ahead of the real time, so the library's timestamp tolerance rejects it; the body still tells.
@@ -114,32 +86,33 @@ describe('webhook retry window', { concurrency: true }, () => {
           [later.account_number],
         );
         assert.equal(sentForFailed(), sentBefore, 'no attempt after giving up');
-        assert.equal((await attemptsOf(t.db, event!.id)).length, attempts.length);
-        assert.equal((await outboxEvents(t.db, partner.companyId))[0]!.status, 'failed');
+        assert.equal((await attemptsOf(t, event!.id)).length, attempts.length);
+        assert.equal((await outboxEvents(t, partner.companyId))[0]!.status, 'failed');
 
         receiver.respond = () => 200;
         const manual = await t.api.post(retryUrl(attempts.at(-1)!.id), undefined, { token });
         assert.equal(manual.status, 201, manual.text);
         assert.equal(manual.body.data.succeeded, true);
         assert.equal(manual.body.data.attempt, attempts.length + 1);
-        const [delivered] = await outboxEvents(t.db, partner.companyId);
+        const [delivered] = await outboxEvents(t, partner.companyId);
         assert.equal(delivered!.status, 'delivered', 'a successful manual retry settles a failed event');
-        const log = await allDeliveries(t.api, token, `event_id=${encodeURIComponent(event!.id)}`);
+        const log = await allDeliveries(t, token, `event_id=${encodeURIComponent(event!.id)}`);
         assert.equal(log.length, attempts.length + 1);
         assert.equal(log[0].trigger, 'manual');
       });
 
       it('signs with the previous secret too for 24 hours after a rotation, then with the new one only', async (test) => {
-        const { t, sink, clock } = ctx;
+        const { t, sink } = ctx;
+        const { clock } = t;
         const receiver = await startReceiver(test);
-        const partner = await createPartner(t, sink);
+        const partner = await newPartner({ t, sink }, 'signed-in');
         const set = await setEndpoint(t.api, partner.token, receiver);
         const oldSecret: string = set.body.data.secret;
         const rotated = await t.api.post(ROTATE_SECRET, undefined, { token: partner.token });
         assert.equal(rotated.status, 200, rotated.text);
         const newSecret: string = rotated.body.data.secret;
 
-        await createAccount(t.api, partner.token);
+        await createAccount(t, partner.token);
         await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
         const during = receiver.received[0]!;
         assert.equal(during.signature.split(' ').length, 2);
@@ -147,10 +120,10 @@ describe('webhook retry window', { concurrency: true }, () => {
         assert.ok(signedWith(newSecret, during), 'the new secret signs');
 
         clock.advance(DAY + 60_000);
-        const token = await freshToken(t, partner);
+        const token = await signIn(t, partner);
         const read = await t.api.get(WEBHOOK, { token });
         assert.equal(read.body.data.previous_secret_expires_at, null, 'the previous secret has expired');
-        await createAccount(t.api, token);
+        await createAccount(t, token);
         await receiver.waitFor((deliveries) => deliveries.length >= 2, 10_000);
         const afterExpiry = receiver.received[1]!;
         assert.equal(afterExpiry.signature.split(' ').length, 1);
@@ -164,21 +137,22 @@ describe('webhook retry window', { concurrency: true }, () => {
       concurrency: false,
     }, () => {
       // One hour base: attempts at 0, 1 h, 3 h, 7 h, 15 h, and the next regular one would be at 31 h.
-      const ctx = useClockApp(dialect.name, { WEBHOOK_RETRY_BASE_MS: String(HOUR) });
+      const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: String(HOUR) } });
 
       it('keeps retrying until 24 hours have passed instead of giving up when the next backoff would overshoot', async () => {
-        const { t, sink, clock } = ctx;
+        const { t, sink } = ctx;
+        const { clock } = t;
         const receiver = await new WebhookReceiver().start();
         try {
-          const partner = await createPartner(t, sink);
+          const partner = await newPartner({ t, sink }, 'signed-in');
           await setEndpoint(t.api, partner.token, receiver);
           receiver.respond = () => 500;
-          await createAccount(t.api, partner.token);
-          const [event] = await outboxEvents(t.db, partner.companyId);
+          await createAccount(t, partner.token);
+          const [event] = await outboxEvents(t, partner.companyId);
           let seen = 0;
           for (let step = 0; step < 40; step++) {
             const row = await until(`attempt ${seen + 1}`, async () => {
-              const [current] = await outboxEvents(t.db, partner.companyId);
+              const [current] = await outboxEvents(t, partner.companyId);
               return current && current.attempts > seen && current.locked_until === null && current;
             });
             seen = row.attempts;
@@ -189,9 +163,9 @@ describe('webhook retry window', { concurrency: true }, () => {
             );
             clock.advance(row.next_attempt_at - clock.now() + 1);
           }
-          const [final] = await outboxEvents(t.db, partner.companyId);
+          const [final] = await outboxEvents(t, partner.companyId);
           assert.equal(final!.status, 'failed');
-          const attempts = await attemptsOf(t.db, event!.id);
+          const attempts = await attemptsOf(t, event!.id);
           const lastAt = attempts.at(-1)!.created_at - event!.created_at;
           assert.ok(
             lastAt >= DAY,

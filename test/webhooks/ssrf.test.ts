@@ -2,24 +2,20 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { checkDestination, DeliveryError, postJson } from '../../src/modules/webhooks/sender.js';
 import { addressAllowed, isLinkLocalAddress, isPrivateAddress } from '../../src/modules/webhooks/ssrf.js';
-import { DIALECTS } from '../support/app.js';
-import { createPartner } from '../support/factories.js';
+import { DIALECTS, type TestApp, useApp } from '../support/app.js';
+import { until } from '../support/assertions.js';
 import type { Api } from '../support/http.js';
+import { createAccount, newPartner } from '../support/partners.js';
+import { DELIVERIES, retryUrl, WEBHOOK } from '../support/paths.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 import {
-  activePartner,
-  createAccount,
-  DELIVERIES,
+  FAST_WEBHOOKS,
   fakeDns,
   logLinesWith,
-  retryUrl,
   setEndpoint,
   settled,
   startReceiver,
-  until,
-  useWebhookApp,
   verifiedPayload,
-  WEBHOOK,
 } from '../support/webhooks.js';
 
 const PRIVATE = [
@@ -330,17 +326,32 @@ const PRIVATE_URLS = (scheme: 'http' | 'https') => [
   `${scheme}://[fec0::1]/hooks`,
 ];
 
+/** The delivery log's attempt for virtual_account.created, once there, refused before any connection. */
+async function refusedAttempt(t: Pick<TestApp, 'api'>, token: string, environment: string) {
+  const attempt = await until(`a refused ${environment} attempt`, async () => {
+    const log = await t.api.get(DELIVERIES, { token });
+    return log.body.data.items.find(
+      (item: { event_type: string }) => item.event_type === 'virtual_account.created',
+    );
+  });
+  assert.equal(attempt.succeeded, false);
+  assert.equal(attempt.status_code, null);
+  assert.equal(attempt.latency_ms, 0);
+  assert.equal(attempt.error, 'destination_not_allowed');
+  return attempt;
+}
+
 for (const dialect of DIALECTS) {
   describe(`SSRF guard over HTTP, WEBHOOK_ALLOW_PRIVATE=false [${dialect.name}]`, {
     skip: dialect.skip,
     concurrency: true,
   }, () => {
-    const ctx = useWebhookApp(dialect.name, { env: { WEBHOOK_ALLOW_PRIVATE: 'false' } });
+    const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_ALLOW_PRIVATE: 'false' } });
 
     it('refuses live URLs on loopback, private, link-local, IPv4-carrying IPv6 forms or names resolving to loopback (422 errors.url)', async (test) => {
       const { t, sink } = ctx;
-      const partner = await activePartner(t, sink);
-      await settled(t.db, partner.companyId);
+      const partner = await newPartner({ t, sink }, 'live');
+      await settled(t, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
       await assertRefused(t, partner.liveToken, [...loopbackForms('https', port), ...PRIVATE_URLS('https')]);
@@ -359,7 +370,7 @@ for (const dialect of DIALECTS) {
 
     it('in sandbox refuses link-local (cloud metadata), also inside IPv6 forms, but accepts and delivers to a loopback receiver', async (test) => {
       const { t, sink } = ctx;
-      const partner = await createPartner(t, sink);
+      const partner = await newPartner({ t, sink }, 'signed-in');
       await assertRefused(t, partner.token, [
         'http://169.254.169.254/',
         'http://[fe80::1]/hooks',
@@ -376,15 +387,15 @@ for (const dialect of DIALECTS) {
       const port = new URL(receiver.url).port;
       const set = await setEndpoint(t.api, partner.token, receiver, `http://[::ffff:7f00:1]:${port}/hooks`);
       assert.equal(set.status, 201, set.text);
-      const account = await createAccount(t.api, partner.token);
+      const account = await createAccount(t, partner.token);
       await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
       assert.equal(verifiedPayload(receiver.received[0]!).data.account_number, account.account_number);
     });
 
     it('refuses at delivery time a live name that rebinds to loopback after it was accepted, telling the partner only destination_not_allowed', async (test) => {
       const { t, sink } = ctx;
-      const partner = await activePartner(t, sink);
-      await settled(t.db, partner.companyId);
+      const partner = await newPartner({ t, sink }, 'live');
+      await settled(t, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
       const lookups = fakeDns(test, 'hooks.rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
@@ -395,17 +406,8 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(set.status, 201, set.text);
       assert.equal(lookups.length, 1);
-      await createAccount(t.api, partner.liveToken);
-      const attempt = await until('a refused live attempt', async () => {
-        const log = await t.api.get(DELIVERIES, { token: partner.liveToken });
-        return log.body.data.items.find(
-          (item: { event_type: string }) => item.event_type === 'virtual_account.created',
-        );
-      });
-      assert.equal(attempt.succeeded, false);
-      assert.equal(attempt.status_code, null);
-      assert.equal(attempt.latency_ms, 0);
-      assert.equal(attempt.error, 'destination_not_allowed');
+      await createAccount(t, partner.liveToken);
+      const attempt = await refusedAttempt(t, partner.liveToken, 'live');
       assert.equal(receiver.received.length, 0, 'nothing reached the loopback receiver');
       const logged = logLinesWith(t, attempt.event_id).filter((line) => line.includes('127.0.0.1'));
       assert.ok(logged.length > 0, 'the server log keeps the resolved address for the operator');
@@ -417,14 +419,14 @@ for (const dialect of DIALECTS) {
     skip: dialect.skip,
     concurrency: true,
   }, () => {
-    const ctx = useWebhookApp(dialect.name, {
-      env: { NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'false' },
+    const ctx = useApp(dialect.name, {
+      env: { ...FAST_WEBHOOKS, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'false' },
     });
 
     it('refuses sandbox URLs on loopback, private, link-local and IPv4-carrying IPv6 forms (422 errors.url); accepts a public one', async (test) => {
       const { t, sink } = ctx;
-      const partner = await createPartner(t, sink);
-      await settled(t.db, partner.companyId);
+      const partner = await newPartner({ t, sink }, 'signed-in');
+      await settled(t, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
       await assertRefused(t, partner.token, [...loopbackForms('http', port), ...PRIVATE_URLS('http')]);
@@ -436,8 +438,8 @@ for (const dialect of DIALECTS) {
 
     it('refuses at delivery time a sandbox name that rebinds to loopback, automatically and on a manual retry', async (test) => {
       const { t, sink } = ctx;
-      const partner = await createPartner(t, sink);
-      await settled(t.db, partner.companyId);
+      const partner = await newPartner({ t, sink }, 'signed-in');
+      await settled(t, partner.companyId);
       const receiver = await startReceiver(test);
       const port = new URL(receiver.url).port;
       fakeDns(test, 'sandbox.rebind.test', [['93.184.216.34'], ['127.0.0.1']]);
@@ -447,17 +449,8 @@ for (const dialect of DIALECTS) {
         { token: partner.token },
       );
       assert.equal(set.status, 201, set.text);
-      await createAccount(t.api, partner.token);
-      const attempt = await until('a refused sandbox attempt', async () => {
-        const log = await t.api.get(DELIVERIES, { token: partner.token });
-        return log.body.data.items.find(
-          (item: { event_type: string }) => item.event_type === 'virtual_account.created',
-        );
-      });
-      assert.equal(attempt.succeeded, false);
-      assert.equal(attempt.status_code, null);
-      assert.equal(attempt.latency_ms, 0);
-      assert.equal(attempt.error, 'destination_not_allowed');
+      await createAccount(t, partner.token);
+      const attempt = await refusedAttempt(t, partner.token, 'sandbox');
 
       const retried = await t.api.post(retryUrl(attempt.id), undefined, { token: partner.token });
       assert.equal(retried.status, 201, retried.text);

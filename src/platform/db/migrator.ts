@@ -1,4 +1,4 @@
-import { type Kysely, Migrator, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, type MigrationResultSet, Migrator, PostgresAdapter, sql } from 'kysely';
 import { migrations } from './migrations/index.js';
 
 /**
@@ -14,9 +14,11 @@ export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promis
     ...(tableSchema ? { migrationTableSchema: tableSchema } : {}),
   });
   let outcome = await migrator.migrateToLatest();
-  // Kysely lists tables across every schema; a schema dropped meanwhile (another app sharing the
-  // database, e.g. test runs) fails that listing. It is transient: look again.
-  for (let retry = 0; retry < 3 && /schema "[^"]+" does not exist/.test(String(outcome.error)); retry++) {
+  // Before it migrates, Kysely looks for its tables by listing the tables of every schema, even
+  // with migrationTableSchema set. Another app sharing the database (parallel test runs) that drops
+  // its schema meanwhile fails that listing with `schema "…"` or `relation "…" does not exist`.
+  // No migration has run then (no results), so looking again is safe.
+  for (let retry = 0; retry < 3 && lostListingRace(outcome); retry++) {
     outcome = await migrator.migrateToLatest();
   }
   const { error, results = [] } = outcome;
@@ -26,6 +28,12 @@ export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promis
     throw new Error(`migration ${failed?.migrationName ?? ''} failed: ${cause}`, { cause: error });
   }
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
+}
+
+function lostListingRace(outcome: MigrationResultSet): boolean {
+  return (
+    outcome.results === undefined && /(schema|relation) "[^"]+" does not exist/.test(String(outcome.error))
+  );
 }
 
 async function currentPostgresSchema<T>(db: Kysely<T>): Promise<string | undefined> {

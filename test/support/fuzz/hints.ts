@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { V1 } from '../http.js';
+import { WEBHOOK } from '../paths.js';
 import { adultDobArb, emailArb, invalidFileArb, type Mutation, validFileArb } from './arbitraries.js';
 import type { Expectation, PropertyName } from './plan.js';
 import { FilePart, PoolValue, RawJson } from './values.js';
@@ -150,7 +150,7 @@ export function operationHints(world: FuzzWorld): Record<string, OperationHints>
     .filter((value) => value.trim().length >= 8);
   const ensureWebhook = async (world: FuzzWorld) => {
     const response = await world.t.api.put(
-      `${V1}/services/partner/settings/webhook`,
+      WEBHOOK,
       { url: world.receiverUrl },
       { token: world.credentials.sessionToken },
     );

@@ -2,17 +2,25 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { type AdminDocument, adminPost, partnerRecord } from '../admin.js';
 import { createTestApp, type DialectName, TEST_ADMIN_KEY, type TestApp } from '../app.js';
-import { createPartner, type Partner, registration, uniqueEmail } from '../factories.js';
-import { V1 } from '../http.js';
+import { until } from '../assertions.js';
+import { customerBody, memberBody, PDF_BYTES, uniqueEmail } from '../factories.js';
+import { completeOnboarding, postDocument, postRepresentative } from '../onboarding.js';
+import { createApiKey, newPartner, type PartnerAt, signIn } from '../partners.js';
 import {
-  adminHeaders,
-  completeOnboarding,
-  form,
-  PDF_BYTES,
-  PNG_BYTES,
-  representativeFields,
-} from '../onboarding.js';
+  adminDocumentUrl,
+  apiKeyUrl,
+  BUSINESS_INFO,
+  CREATE_ACCOUNT,
+  creditUrl,
+  DELIVERIES,
+  LOGOUT,
+  OPENAPI,
+  SUBMIT,
+  TEAM,
+  WEBHOOK,
+} from '../paths.js';
 import { SmtpSink } from '../smtp-sink.js';
 import type { OpenApiDocument } from './openapi.js';
 
@@ -76,13 +84,13 @@ export interface FuzzWorld {
   doc: OpenApiDocument;
   pools: Pools;
   /** The partner whose credentials the fuzzer uses (sandbox session and sandbox API key). */
-  main: Partner;
+  main: PartnerAt<'signed-in'>;
   /** Another partner, submitted for review: the operator actions' target and the source of foreign ids. */
-  adminTarget: Partner;
+  adminTarget: PartnerAt<'signed-in'>;
   /** Only ever logged into by the login fuzzing (so its lockout does not matter). */
-  loginPartner: Partner;
+  loginPartner: PartnerAt<'signed-in'>;
   /** Gives fresh sessions for logout. */
-  logoutPartner: Partner;
+  logoutPartner: PartnerAt<'signed-in'>;
   unverifiedEmail: string;
   mainBvn: string;
   /** E-mails already taken by the main partner's team member and virtual-account customer. */
@@ -133,8 +141,6 @@ async function startReceiver(): Promise<{ url: string; close(): Promise<void> }>
   };
 }
 
-const SERVICES = `${V1}/services`;
-
 async function expectStatus(
   response: Promise<{ status: number; text: string; body: { data?: unknown } }>,
   statuses: number[],
@@ -160,36 +166,24 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
   });
   try {
     const pools = new Pools();
-    const docResponse = await fetch(`${t.url}${V1}/openapi.json`);
+    const docResponse = await fetch(`${t.url}${OPENAPI}`);
     assert.equal(docResponse.status, 200, 'GET /openapi.json');
     const doc = (await docResponse.json()) as OpenApiDocument;
 
     const [main, adminTarget, loginPartner, logoutPartner] = await Promise.all([
-      createPartner(t, sink, { business_name: 'Fuzz Main Ltd' }),
-      createPartner(t, sink, { business_name: 'Fuzz Review Target Ltd' }),
-      createPartner(t, sink, { business_name: 'Fuzz Login Ltd' }),
-      createPartner(t, sink, { business_name: 'Fuzz Logout Ltd' }),
+      newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Main Ltd' }),
+      newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Review Target Ltd' }),
+      newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Login Ltd' }),
+      newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Logout Ltd' }),
     ]);
-    const unverified = registration({ email: uniqueEmail('unverified') });
-    await expectStatus(
-      t.api.post(`${V1}/client/onboarding/register`, unverified),
-      [201],
-      'register unverified',
-    );
-    const unverifiedId = (
-      await t.db
-        .selectFrom('partners')
-        .select('id')
-        .where('email', '=', unverified.email)
-        .executeTakeFirstOrThrow()
-    ).id;
+    const unverified = await newPartner({ t }, 'registered', { email: uniqueEmail('unverified') });
 
     // Main partner: profile, representative (KYC passes, so team members can be added), documents.
     const mainBvn = '22123456789';
     const token = main.token;
     await expectStatus(
       t.api.put(
-        `${V1}/client/onboarding/business-info`,
+        BUSINESS_INFO,
         {
           business_type: 'limited_liability',
           rc_number: 'RC1234567',
@@ -200,57 +194,29 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       [200],
       'main profile',
     );
-    await expectStatus(
-      t.api.request('POST', `${V1}/client/onboarding/representative`, {
-        token,
-        body: form(representativeFields({ bvn: mainBvn }), {
-          id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' },
-        }),
-      }),
-      [201],
-      'main representative',
-    );
+    await expectStatus(postRepresentative(t, token, { bvn: mainBvn }), [201], 'main representative');
     for (const [fields, files] of [
       [{ document_type: 'cac_certificate' }, { file: { bytes: PDF_BYTES, name: 'cac.pdf' } }],
       [{ document_type: 'other', file_url: 'https://files.fuzz.ng/other.pdf' }, {}],
     ] as const) {
-      const body = await expectStatus(
-        t.api.request('POST', `${V1}/client/onboarding/documents`, { token, body: form(fields, files) }),
-        [201],
-        'main document',
-      );
+      const body = await expectStatus(postDocument(t, token, fields, files), [201], 'main document');
       pools.add('document', (body.data as { id: string }).id);
     }
 
     // Credentials: the sandbox API key the fuzzer uses, two it may revoke, one already revoked.
-    const keyFor = async (partnerToken: string, name: string) =>
-      (
-        await expectStatus(
-          t.api.post(
-            `${SERVICES}/partner/settings/api-keys`,
-            { name, environment: 'sandbox' },
-            { token: partnerToken },
-          ),
-          [201],
-          'create API key',
-        )
-      ).data as { id: string; key: string };
+    const keyFor = (partnerToken: string, name: string) => createApiKey(t, partnerToken, 'sandbox', name);
     const credentialKey = await keyFor(token, 'fuzz-credential');
     for (const name of ['fuzz-revocable-1', 'fuzz-revocable-2'])
       pools.add('apiKey', (await keyFor(token, name)).id);
     const revoked = await keyFor(token, 'fuzz-revoked');
-    await expectStatus(
-      t.api.delete(`${SERVICES}/partner/settings/api-keys/${revoked.id}`, { token }),
-      [200],
-      'revoke',
-    );
+    await expectStatus(t.api.delete(apiKeyUrl(revoked.id), { token }), [200], 'revoke');
 
     // Both partners get a webhook endpoint before the events that produce deliveries.
     const adminToken = adminTarget.token;
     await completeOnboarding(t, adminToken);
     for (const partnerToken of [token, adminToken]) {
       await expectStatus(
-        t.api.put(`${SERVICES}/partner/settings/webhook`, { url: receiver.url }, { token: partnerToken }),
+        t.api.put(WEBHOOK, { url: receiver.url }, { token: partnerToken }),
         [200, 201],
         'set webhook',
       );
@@ -258,20 +224,8 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     const member = (partnerToken: string, email: string) =>
       expectStatus(
         t.api.post(
-          `${SERVICES}/partner/settings/team`,
-          {
-            first_name: 'Chidi',
-            last_name: 'Okafor',
-            email,
-            phone: '+2348020000000',
-            dob: '1990-06-01',
-            gender: 'male',
-            designation: 'compliance_officer',
-            bvn: '22234567890',
-            id_type: 'drivers_license',
-            id_file_url: 'https://files.fuzz.ng/ids/chidi.pdf',
-            address: '4 Broad Street, Lagos',
-          },
+          TEAM,
+          memberBody({ email, bvn: '22234567890', id_file_url: 'https://files.fuzz.ng/ids/chidi.pdf' }),
           { token: partnerToken },
         ),
         [201],
@@ -279,11 +233,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       );
     const account = (partnerToken: string, email: string) =>
       expectStatus(
-        t.api.post(
-          `${SERVICES}/virtual-account/create`,
-          { first_name: 'Tunde', last_name: 'Bakare', email, phone: '+2348090000000' },
-          { token: partnerToken },
-        ),
+        t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: partnerToken }),
         [201],
         'virtual account',
       );
@@ -298,11 +248,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       const created = (await account(partnerToken, emails.customer)).data as { account_number: string };
       pools.add('accountNumber', created.account_number, owner);
       await expectStatus(
-        t.api.post(
-          `${SERVICES}/virtual-account/${created.account_number}/simulate-credit`,
-          { amount: '150.50' },
-          { token: partnerToken },
-        ),
+        t.api.post(creditUrl(created.account_number), { amount: '150.50' }, { token: partnerToken }),
         [201],
         'credit',
       );
@@ -310,17 +256,9 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
     pools.add('apiKey', (await keyFor(adminToken, 'foreign-key')).id, 'adminTarget');
 
     // Admin target: submitted for review, its documents the operator's document ids.
-    await expectStatus(
-      t.api.post(`${V1}/client/onboarding/submit`, undefined, { token: adminToken }),
-      [200],
-      'submit',
-    );
-    const record = (await expectStatus(
-      t.api.get(`${V1}/admin/partners/${adminTarget.companyId}`, { headers: adminHeaders }),
-      [200],
-      'admin record',
-    )) as { data: { documents: Array<{ id: string }> } };
-    for (const document of record.data.documents) {
+    await expectStatus(t.api.post(SUBMIT, undefined, { token: adminToken }), [200], 'submit');
+    const record = await partnerRecord(t, adminTarget.companyId);
+    for (const document of record.documents as AdminDocument[]) {
       pools.add('adminTargetDocument', document.id, 'adminTarget');
       pools.add('document', document.id, 'adminTarget');
     }
@@ -337,38 +275,24 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
       [token, 'main'],
       [adminToken, 'adminTarget'],
     ] as const) {
-      const deadline = Date.now() + 10_000;
-      for (;;) {
-        const list = await t.api.get(`${SERVICES}/partner/settings/webhook/deliveries`, {
-          token: partnerToken,
-        });
-        const items = (list.body.data?.items ?? []) as Array<{ id: string; event_id: string }>;
-        if (items.length > 0) {
-          for (const item of items) {
-            pools.add('delivery', item.id, owner);
-            pools.add('eventId', item.event_id, owner);
-          }
-          break;
-        }
-        assert.ok(Date.now() < deadline, `fuzz setup: no webhook delivery within 10 s: ${list.text}`);
-        await new Promise((resolve) => setTimeout(resolve, 100));
+      const items = await until(
+        `fuzz setup: a webhook delivery of ${owner}`,
+        async () => {
+          const list = await t.api.get(DELIVERIES, { token: partnerToken });
+          const found = (list.body.data?.items ?? []) as Array<{ id: string; event_id: string }>;
+          return found.length > 0 && found;
+        },
+        10_000,
+        100,
+      );
+      for (const item of items) {
+        pools.add('delivery', item.id, owner);
+        pools.add('eventId', item.event_id, owner);
       }
     }
 
-    const login = async (partner: Partner) => {
-      const body = await expectStatus(
-        t.api.post(`${V1}/client/onboarding/login`, { email: partner.email, password: partner.password }),
-        [200],
-        'login',
-      );
-      return (body.data as { token: string }).token;
-    };
-    const loggedOutToken = await login(logoutPartner);
-    await expectStatus(
-      t.api.post(`${V1}/client/onboarding/logout`, undefined, { token: loggedOutToken }),
-      [200],
-      'logout',
-    );
+    const loggedOutToken = await signIn(t, logoutPartner);
+    await expectStatus(t.api.post(LOGOUT, undefined, { token: loggedOutToken }), [200], 'logout');
 
     const cleanups: Array<() => Promise<void>> = [];
     return {
@@ -397,46 +321,26 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
         adminTarget.companyId,
         loginPartner.companyId,
         logoutPartner.companyId,
-        unverifiedId,
+        unverified.companyId,
       ],
       receiverUrl: receiver.url,
-      freshSession: () => login(logoutPartner),
-      latestOtp: (email) => {
-        const mails = sink.mailsTo(email);
-        for (let index = mails.length - 1; index >= 0; index -= 1) {
-          const match = /verification code is (\d{6})/.exec(mails[index]!.raw);
-          if (match?.[1]) return match[1];
-        }
-        return undefined;
-      },
+      freshSession: () => signIn(t, logoutPartner),
+      latestOtp: (email) => sink.latestCode(email),
       freshReviewTarget: async ({ approveDocuments }) => {
-        const partner = await createPartner(t, sink, { business_name: 'Fuzz Fresh Review Ltd' });
-        await completeOnboarding(t, partner.token);
-        await expectStatus(
-          t.api.post(`${V1}/client/onboarding/submit`, undefined, { token: partner.token }),
-          [200],
-          'submit fresh target',
-        );
-        const fresh = (await expectStatus(
-          t.api.get(`${V1}/admin/partners/${partner.companyId}`, { headers: adminHeaders }),
-          [200],
-          'fresh target record',
-        )) as { data: { documents: Array<{ id: string }> } };
+        const partner = await newPartner({ t, sink }, 'submitted', {
+          business_name: 'Fuzz Fresh Review Ltd',
+        });
+        const fresh = await partnerRecord(t, partner.companyId);
+        const documents = fresh.documents as AdminDocument[];
         pools.replace('adminTargetCompany', [{ value: String(partner.companyId), owner: 'adminTarget' }]);
         pools.replace(
           'adminTargetDocument',
-          fresh.data.documents.map((document) => ({ value: document.id, owner: 'adminTarget' })),
+          documents.map((document) => ({ value: document.id, owner: 'adminTarget' })),
         );
         if (approveDocuments) {
-          for (const document of fresh.data.documents) {
+          for (const document of documents) {
             await expectStatus(
-              t.api.post(
-                `${V1}/admin/partners/${partner.companyId}/documents/${document.id}/approve`,
-                undefined,
-                {
-                  headers: adminHeaders,
-                },
-              ),
+              adminPost(t, adminDocumentUrl(partner.companyId, document.id, 'approve')),
               [200],
               'approve fresh document',
             );

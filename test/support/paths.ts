@@ -1,0 +1,49 @@
+import { API_PREFIX } from '../../src/app.js';
+
+/** Every API path the tests call, once (CONTRACT.md: all under API_PREFIX). */
+export { API_PREFIX };
+
+const ONBOARDING = `${API_PREFIX}/client/onboarding`;
+const SETTINGS = `${API_PREFIX}/services/partner/settings`;
+/** What every operator path starts with. */
+export const ADMIN_PREFIX = `${API_PREFIX}/admin/`;
+
+export const REGISTER = `${ONBOARDING}/register`;
+export const VERIFY_OTP = `${ONBOARDING}/verify-otp`;
+export const RESEND_OTP = `${ONBOARDING}/resend-otp`;
+export const FORGOT_PASSWORD = `${ONBOARDING}/password/forgot`;
+export const RESET_PASSWORD = `${ONBOARDING}/password/reset`;
+export const LOGIN = `${ONBOARDING}/login`;
+export const LOGOUT = `${ONBOARDING}/logout`;
+export const BUSINESS_INFO = `${ONBOARDING}/business-info`;
+export const REPRESENTATIVE = `${ONBOARDING}/representative`;
+export const DOCUMENTS = `${ONBOARDING}/documents`;
+export const SUBMIT = `${ONBOARDING}/submit`;
+export const ENVIRONMENT = `${ONBOARDING}/environment`;
+
+export const API_KEYS = `${SETTINGS}/api-keys`;
+export const apiKeyUrl = (id: string) => `${API_KEYS}/${id}`;
+export const TEAM = `${SETTINGS}/team`;
+export const memberUrl = (memberId: string) => `${TEAM}/${memberId}`;
+
+export const VIRTUAL_ACCOUNTS = `${API_PREFIX}/services/virtual-account`;
+export const CREATE_ACCOUNT = `${VIRTUAL_ACCOUNTS}/create`;
+export const accountUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}`;
+export const creditUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}/simulate-credit`;
+export const transactionsUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}/transactions`;
+
+export const WEBHOOK = `${SETTINGS}/webhook`;
+export const ROTATE_SECRET = `${WEBHOOK}/rotate-secret`;
+export const DELIVERIES = `${WEBHOOK}/deliveries`;
+export const retryUrl = (attemptId: string) => `${DELIVERIES}/${attemptId}/retry`;
+
+export const ADMIN_PARTNERS = `${ADMIN_PREFIX}partners`;
+/** An operator's partner record, or one of its decisions (`approve`, `reject`, `request-changes`). */
+export const adminPartnerUrl = (companyId: number | string, action?: string) =>
+  `${ADMIN_PARTNERS}/${companyId}${action ? `/${action}` : ''}`;
+/** An operator's decision on a document (`approve`, `reject`) or its `file`. */
+export const adminDocumentUrl = (companyId: number | string, documentId: string, action: string) =>
+  `${ADMIN_PARTNERS}/${companyId}/documents/${documentId}/${action}`;
+export const AUDIT_EVENTS = `${ADMIN_PREFIX}audit-events`;
+
+export const OPENAPI = `${API_PREFIX}/openapi.json`;
