@@ -108,12 +108,20 @@ async function seed(db: Kysely<Database>): Promise<Partner[]> {
   return partners;
 }
 
+/** The node flags of package.json's start script (e.g. the young generation's cap). */
+const START_FLAGS: string[] =
+  (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start.match(/--[\w-]+(=\S+)?/g) ?? [];
+
 /** A server in its own process (plain node, compiled like production), reporting its port over IPC. */
 async function startServer(side: string, childEnv: NodeJS.ProcessEnv, prof: string) {
   const log = fs.openSync(path.join(childEnv['DATA_DIR']!, `${side}.log`), 'a');
   const child = fork(path.join(OUT, 'build', 'bench', 'server.js'), [side], {
     env: childEnv,
-    execArgv: side === 'app' && CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [],
+    // The app runs with the node flags of `npm start`, as in production.
+    execArgv:
+      side === 'app' ? [...START_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])] : [],
     stdio: ['ignore', log, 'inherit', 'ipc'],
   });
   fs.closeSync(log);

@@ -122,6 +122,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
     kyc: createKycProvider(config, log),
     log,
+    sessionCredential: accounts.sessionCredential,
     setSessionEnvironment: accounts.setSessionEnvironment,
   });
   const review = createReviewService({ write, onboarding });
@@ -198,6 +199,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     resolvers: {
       session: accounts.authenticateSession,
       apiKey: apiKeys.authenticate,
+      sessionWithData: onboarding.authenticateWithRecord,
     },
     adminApiKey: config.ADMIN_API_KEY,
   });

@@ -23,6 +23,7 @@ import type { Environment } from '../../platform/environment.js';
 import { AppError, rateLimited, validationError } from '../../platform/errors/errors.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
+import type { OnboardingStatus } from '../onboarding/onboarding.schemas.js';
 import * as repo from './accounts.repository.js';
 import { SESSION_TTL_SECONDS } from './accounts.schemas.js';
 import type { CodePurpose } from './accounts.table.js';
@@ -407,8 +408,19 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
     });
   }
 
-  async function authenticateSession(token: string): Promise<SessionCredential> {
-    const session = await repo.findSessionByTokenHash(db, sha256(token));
+  /** The credential of a session row (read by its token hash): expired sessions are refused. */
+  function sessionCredential(
+    session:
+      | {
+          id: string;
+          partner_id: number;
+          environment: Environment;
+          expires_at: number;
+          onboarding_status: OnboardingStatus;
+          business_name: string;
+        }
+      | undefined,
+  ): SessionCredential {
     if (!session) throw new AppError('UNAUTHENTICATED');
     if (session.expires_at <= clock.now()) throw new AppError('TOKEN_EXPIRED');
     return {
@@ -421,6 +433,9 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
     };
   }
 
+  const authenticateSession = async (token: string): Promise<SessionCredential> =>
+    sessionCredential(await repo.findSessionByTokenHash(db, sha256(token)));
+
   return {
     register,
     verifyOtp,
@@ -430,6 +445,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
     login,
     logout,
     authenticateSession,
+    sessionCredential,
     setSessionEnvironment: (trx: Transaction<Database>, sessionId: string, environment: Environment) =>
       repo.updateSessionEnvironment(trx, sessionId, environment),
     purgeExpired: async () => {

@@ -1,7 +1,8 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { ExpressionBuilder, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import { fromJson, jsonHelpers } from '../../platform/db/json.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
+import type { Environment } from '../../platform/environment.js';
 import type { PartnersTable } from '../accounts/accounts.table.js';
 import type { DocumentStatus, OnboardingStatus } from './onboarding.schemas.js';
 import type { DocumentsTable, KycChecksTable, RepresentativesTable } from './onboarding.table.js';
@@ -80,30 +81,86 @@ const DOCUMENT_COLUMNS = [
   'superseded_at',
 ] as const satisfies ReadonlyArray<keyof DocumentsTable>;
 
-const onboardingRecord = prepare((db, partnerId: number) => {
+/** The representative and current documents of the partner row in scope, as JSON sub-selects. */
+function recordParts(db: Kysely<Database>, eb: ExpressionBuilder<Database, 'partners'>) {
   const { jsonArrayFrom, jsonObjectFrom } = jsonHelpers(db);
+  return [
+    jsonObjectFrom(
+      eb
+        .selectFrom('representatives')
+        .select(REPRESENTATIVE_COLUMNS)
+        .whereRef('representatives.partner_id', '=', 'partners.id'),
+    ).as('representative'),
+    jsonArrayFrom(
+      eb
+        .selectFrom('documents')
+        .select(DOCUMENT_COLUMNS)
+        .whereRef('documents.partner_id', '=', 'partners.id')
+        .where('documents.superseded_at', 'is', null)
+        .orderBy('documents.uploaded_at')
+        .orderBy('documents.id'),
+    ).as('documents'),
+  ] as const;
+}
+
+const onboardingRecord = prepare(
+  (db, partnerId: number) =>
+    db
+      .selectFrom('partners')
+      .select(PROFILE_COLUMNS)
+      .select((eb) => recordParts(db, eb))
+      .where('id', '=', partnerId),
+  1,
+);
+
+/**
+ * The session of a token and its partner's onboarding in one statement: the authenticated profile
+ * read of GET business-info is one round trip on PostgreSQL. (The one query of this module that
+ * reads the accounts module's sessions table: the hot path is worth the exception.)
+ */
+const sessionOnboardingRecord = prepare((db, tokenHash: string) => {
+  const { jsonObjectFrom } = jsonHelpers(db);
   return db
     .selectFrom('partners')
     .select(PROFILE_COLUMNS)
     .select((eb) => [
+      ...recordParts(db, eb),
       jsonObjectFrom(
         eb
-          .selectFrom('representatives')
-          .select(REPRESENTATIVE_COLUMNS)
-          .whereRef('representatives.partner_id', '=', 'partners.id'),
-      ).as('representative'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('documents')
-          .select(DOCUMENT_COLUMNS)
-          .whereRef('documents.partner_id', '=', 'partners.id')
-          .where('documents.superseded_at', 'is', null)
-          .orderBy('documents.uploaded_at')
-          .orderBy('documents.id'),
-      ).as('documents'),
+          .selectFrom('sessions')
+          .select(['id', 'partner_id', 'environment', 'expires_at'])
+          .where('sessions.token_hash', '=', tokenHash),
+      ).as('session'),
     ])
-    .where('id', '=', partnerId);
+    .where('id', '=', (eb) =>
+      eb.selectFrom('sessions').select('partner_id').where('token_hash', '=', tokenHash),
+    );
 }, 1);
+
+export interface SessionRow {
+  id: string;
+  partner_id: number;
+  environment: Environment;
+  expires_at: number;
+}
+
+const recordOf = ({
+  representative,
+  documents,
+  ...partner
+}: Awaited<ReturnType<typeof onboardingRecord>>[number]) => ({
+  partner,
+  representative: fromJson<RepresentativeRow | null>(representative) ?? undefined,
+  documents: fromJson<DocumentRow[]>(documents),
+});
+
+/** The session of a token hash and its partner's onboarding record; undefined for an unknown token. */
+export async function findOnboardingRecordBySession(db: Kysely<Database>, tokenHash: string) {
+  const [row] = await sessionOnboardingRecord(db, tokenHash);
+  if (!row) return undefined;
+  const { session, ...rest } = row;
+  return { session: fromJson<SessionRow>(session), record: recordOf(rest) };
+}
 
 /**
  * A partner's onboarding (profile, representative, current documents) in one statement: one round
@@ -111,13 +168,7 @@ const onboardingRecord = prepare((db, partnerId: number) => {
  */
 export async function findOnboardingRecord(db: Kysely<Database>, partnerId: number) {
   const [row] = await onboardingRecord(db, partnerId);
-  if (!row) return undefined;
-  const { representative, documents, ...partner } = row;
-  return {
-    partner,
-    representative: fromJson<RepresentativeRow | null>(representative) ?? undefined,
-    documents: fromJson<DocumentRow[]>(documents),
-  };
+  return row ? recordOf(row) : undefined;
 }
 
 /** Takes the partner row's lock for the rest of the transaction (PostgreSQL; SQLite has one writer). */

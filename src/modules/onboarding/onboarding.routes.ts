@@ -24,6 +24,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
     '/client/onboarding/business-info',
     operation({
       operationId: 'getOnboardingProfile',
+      preload: true,
       summary: 'Read the whole onboarding profile',
       description:
         'Profile fields, representative, current documents, the document checklist for the business_type ' +
@@ -34,7 +35,7 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
       response: { 200: ProfileResponse },
     }),
     async (request) => {
-      const data = await onboarding.getProfile(sessionOf(request));
+      const data = await onboarding.getProfile(sessionOf(request), request.preloaded);
       return success('Onboarding profile.', data);
     },
   );

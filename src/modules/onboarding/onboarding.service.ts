@@ -7,13 +7,14 @@ import type { SessionCredential } from '../../platform/auth/credentials.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import { bvnHash, maskBvn, sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
-import { newId } from '../../platform/crypto/tokens.js';
+import { newId, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import { ENVIRONMENTS, type Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
+import type { AccountsService } from '../accounts/accounts.service.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
 import * as repo from './onboarding.repository.js';
 import type {
@@ -43,7 +44,8 @@ export interface OnboardingDeps {
   storage: FileStorage;
   kyc: KycProvider;
   log: Logger;
-  /** Provided by the accounts module, which owns sessions. */
+  /** Provided by the accounts module, which owns sessions and decides which are valid. */
+  sessionCredential: AccountsService['sessionCredential'];
   setSessionEnvironment(
     trx: Transaction<Database>,
     sessionId: string,
@@ -115,8 +117,25 @@ export function createOnboardingService(deps: OnboardingDeps) {
     return record;
   }
 
-  const getProfile = async (session: SessionCredential) =>
-    profileView(await loadRecord(session.partnerId), session.environment);
+  /** `preloaded`: the record read with the session (authenticateWithRecord), when the route asked for it. */
+  const getProfile = async (session: SessionCredential, preloaded?: unknown) =>
+    profileView(
+      (preloaded as OnboardingRecord | undefined) ?? (await loadRecord(session.partnerId)),
+      session.environment,
+    );
+
+  /** A session token's credential and its partner's onboarding record, in one statement. */
+  async function authenticateWithRecord(token: string) {
+    const found = await repo.findOnboardingRecordBySession(db, sha256(token));
+    const credential = deps.sessionCredential(
+      found && {
+        ...found.session,
+        onboarding_status: found.record.partner.onboarding_status,
+        business_name: found.record.partner.business_name,
+      },
+    );
+    return { credential, data: found?.record };
+  }
 
   /**
    * in_progress: every field; active (and suspended): address and website only, since the operator approved the
@@ -516,6 +535,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
 
   return {
     getProfile,
+    authenticateWithRecord,
     updateProfile,
     saveRepresentative,
     uploadDocument,

@@ -8,6 +8,11 @@ import { addRouteHook } from './route-hooks.js';
 export interface CredentialResolvers {
   session(token: string): Promise<SessionCredential>;
   apiKey(key: string): Promise<ApiKeyCredential>;
+  /**
+   * For routes with config.preload: the session and the data the route reads, in one lookup
+   * (one round trip on PostgreSQL for the hottest read).
+   */
+  sessionWithData(token: string): Promise<{ credential: SessionCredential; data: unknown }>;
 }
 
 export const API_KEY_PREFIX = 'sk_';
@@ -15,6 +20,8 @@ export const API_KEY_PREFIX = 'sk_';
 declare module 'fastify' {
   interface FastifyRequest {
     credential: PartnerCredential | null;
+    /** What the route's preload read with the session (see CredentialResolvers.sessionWithData). */
+    preloaded: unknown;
   }
 }
 
@@ -39,6 +46,7 @@ export function registerAuth(
 ): void {
   const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
   app.decorateRequest('credential', null);
+  app.decorateRequest('preloaded', undefined);
 
   addRouteHook(
     app,
@@ -63,7 +71,14 @@ export function registerAuth(
         request.credential = credential;
         return;
       }
-      const session = await options.resolvers.session(token);
+      let session: SessionCredential;
+      if (request.routeOptions.config.preload) {
+        const found = await options.resolvers.sessionWithData(token);
+        session = found.credential;
+        request.preloaded = found.data;
+      } else {
+        session = await options.resolvers.session(token);
+      }
       // CONTRACT 5: a suspended partner keeps the sandbox; a live session may only leave live or log out.
       if (
         session.environment === 'live' &&

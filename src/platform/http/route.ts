@@ -18,6 +18,8 @@ declare module 'fastify' {
     consumes?: BodyKind;
     /** Idempotency-Key honoured (POST under /services/). */
     idempotent?: boolean;
+    /** The session resolver reads the route's data with the session (CredentialResolvers.sessionWithData). */
+    preload?: boolean;
     /** A live session of a suspended partner may use it (switching back to sandbox, logging out). */
     suspendedLiveSession?: boolean;
     /** What a replay answers instead of the first body (e.g. without a secret shown once). */
@@ -57,6 +59,8 @@ interface OperationSpec<B, Q, P, H> {
   errors?: ErrorCode[];
   errorData?: Partial<Record<ErrorCode, TSchema>>;
   idempotent?: boolean;
+  /** Read the route's data together with the session, in one lookup (session routes only). */
+  preload?: boolean;
   /** A live session of a suspended partner may call it (CONTRACT 5 refuses every other live use). */
   suspendedLiveSession?: boolean;
   /** The body an idempotent replay answers, made from the first one; stored instead of it. */
@@ -146,6 +150,7 @@ export function operation<
       ...(spec.idempotent ? { idempotent: true } : {}),
       ...(spec.replayBody ? { replayBody: spec.replayBody } : {}),
       ...(spec.suspendedLiveSession ? { suspendedLiveSession: true } : {}),
+      ...(spec.preload ? { preload: true } : {}),
       ...(spec.rateLimit === false ? { rateLimit: false } : {}),
     },
   };
