@@ -36,6 +36,7 @@ import {
   creditUrl,
   DELIVERIES,
   DOCUMENTS,
+  EVENTS,
   LOGIN,
   memberUrl,
   OPENAPI,
@@ -463,6 +464,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
         headers: { authorization: `Bearer ${key}` },
       },
       [`GET ${DELIVERIES}`]: { path: DELIVERIES, headers: { authorization: `Bearer ${key}` } },
+      [`GET ${EVENTS}`]: { path: EVENTS, headers: { authorization: `Bearer ${key}` } },
       [`GET ${ADMIN_PARTNERS}`]: { path: ADMIN_PARTNERS, headers: adminHeaders },
       [`GET ${ADMIN_PREFIX}audit-events`]: { path: AUDIT_EVENTS, headers: adminHeaders },
     };

@@ -19,9 +19,14 @@ import {
   CREATE_ACCOUNT,
   creditUrl,
   DELIVERIES,
+  EVENTS,
+  eventUrl,
+  lifecycleUrl,
   memberUrl,
   OPENAPI,
+  redeliverUrl,
   retryUrl,
+  statementUrl,
   TEAM,
   transactionsUrl,
   VIRTUAL_ACCOUNTS,
@@ -128,6 +133,50 @@ function idCases(a: () => PartnerData): Record<string, IdCase> {
       targets: accountTargets,
       unknown: unknownAccount(a),
       request: (id) => ({ method: 'GET', path: transactionsUrl(id) }),
+      expected: notFound,
+    },
+    [`POST ${VIRTUAL_ACCOUNTS}/{account_number}/deactivate`]: {
+      targets: accountTargets,
+      unknown: unknownAccount(a),
+      request: (id) => ({
+        method: 'POST',
+        path: lifecycleUrl(id, 'deactivate'),
+        json: { reason: 'tenancy probe' },
+      }),
+      expected: notFound,
+    },
+    [`POST ${VIRTUAL_ACCOUNTS}/{account_number}/reactivate`]: {
+      targets: accountTargets,
+      unknown: unknownAccount(a),
+      request: (id) => ({ method: 'POST', path: lifecycleUrl(id, 'reactivate') }),
+      expected: notFound,
+    },
+    [`POST ${VIRTUAL_ACCOUNTS}/{account_number}/close`]: {
+      targets: accountTargets,
+      unknown: unknownAccount(a),
+      request: (id) => ({
+        method: 'POST',
+        path: lifecycleUrl(id, 'close'),
+        json: { reason: 'tenancy probe' },
+      }),
+      expected: notFound,
+    },
+    [`GET ${VIRTUAL_ACCOUNTS}/{account_number}/statement`]: {
+      targets: accountTargets,
+      unknown: unknownAccount(a),
+      request: (id) => ({ method: 'GET', path: statementUrl(id, '2026-01-01', '2026-12-31') }),
+      expected: notFound,
+    },
+    [`GET ${EVENTS}/{id}`]: {
+      targets: (p) => [{ label: 'event', id: p.eventId }],
+      unknown: () => randomUUID(),
+      request: (id) => ({ method: 'GET', path: eventUrl(id) }),
+      expected: notFound,
+    },
+    [`POST ${EVENTS}/{id}/redeliver`]: {
+      targets: (p) => [{ label: 'event', id: p.eventId }],
+      unknown: () => randomUUID(),
+      request: (id) => ({ method: 'POST', path: redeliverUrl(id) }),
       expected: notFound,
     },
     [`POST ${DELIVERIES}/{id}/retry`]: {
@@ -281,7 +330,7 @@ for (const dialect of DIALECTS) {
           }
         }
       }
-      assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 1));
+      assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1));
 
       // Nothing of A's changed: member, keys, ledger, delivery log.
       const member = await app.t.api.get(memberUrl(a.memberId), { token: a.partner.liveKey });
@@ -314,6 +363,7 @@ for (const dialect of DIALECTS) {
             ...(credential.environment === 'sandbox' ? { mustHold: b.transactionId } : {}),
           },
           { url: DELIVERIES },
+          { url: EVENTS, mustHold: own.account_number },
           { url: `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}` },
         ];
         if (credential.kind === 'session') {

@@ -31,6 +31,15 @@ export const CREATE_ACCOUNT = `${VIRTUAL_ACCOUNTS}/create`;
 export const accountUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}`;
 export const creditUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}/simulate-credit`;
 export const transactionsUrl = (accountNumber: string) => `${VIRTUAL_ACCOUNTS}/${accountNumber}/transactions`;
+/** A lifecycle change of an account: `deactivate`, `reactivate` or `close`. */
+export const lifecycleUrl = (accountNumber: string, action: 'deactivate' | 'reactivate' | 'close') =>
+  `${VIRTUAL_ACCOUNTS}/${accountNumber}/${action}`;
+export const statementUrl = (accountNumber: string, from: string, to: string) =>
+  `${VIRTUAL_ACCOUNTS}/${accountNumber}/statement?from=${from}&to=${to}`;
+
+export const EVENTS = `${API_PREFIX}/services/events`;
+export const eventUrl = (eventId: string) => `${EVENTS}/${eventId}`;
+export const redeliverUrl = (eventId: string) => `${EVENTS}/${eventId}/redeliver`;
 
 export const WEBHOOK = `${SETTINGS}/webhook`;
 export const ROTATE_SECRET = `${WEBHOOK}/rotate-secret`;
