@@ -81,6 +81,19 @@ export function changeAccountStatus(
     .executeTakeFirst();
 }
 
+/** When the account's latest credit is dated, if it has one (read under the account's row lock). */
+export async function lastCreditAt(
+  trx: Transaction<Database>,
+  accountId: string,
+): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('account_transactions')
+    .select((eb) => eb.fn.max('created_at').as('at'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+}
+
 /** Balances in kobo, derived from the ledger. */
 export async function balancesOf(
   db: Kysely<Database>,

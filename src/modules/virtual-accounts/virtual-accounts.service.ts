@@ -236,6 +236,8 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     const amountKobo = creditAmount(input.amount);
     const account = await findAccount(credential, accountNumber);
     return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit, emit }) => {
+      const locked = await repo.lockAccount(trx, account.id);
+      refuseUnlessActive(locked.status);
       const transaction = {
         id: newId(),
         account_id: account.id,
@@ -245,10 +247,9 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         amount_kobo: amountKobo,
         narration: input.narration ?? null,
         reference: `SIM-${newId()}`,
-        created_at: now,
+        // `now` was read before the row lock: never date a credit before the reactivation it follows.
+        created_at: Math.max(now, locked.status_changed_at ?? now),
       };
-      const locked = await repo.lockAccount(trx, account.id);
-      refuseUnlessActive(locked.status);
       await repo.insertTransaction(trx, transaction);
       const balance = (await repo.balancesOf(trx, [account.id])).get(account.id) ?? 0;
       const result = { transaction: transactionView(transaction), account: view(locked, balance) };
@@ -288,6 +289,8 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
    * Moves an account's status, with its audit event and `virtual_account.status_changed` event. The
    * move is one conditional UPDATE under the account's row lock: closed is final, and a wrong state
    * is 409 ACCOUNT_INACTIVE / ACCOUNT_CLOSED. Reactivating an active account changes nothing (200).
+   * The change is dated after the account's latest credit, and a credit no earlier than the change
+   * it follows, so the ledger never shows a credit dated while the account was not active.
    */
   async function changeStatus(
     credential: PartnerCredential,
@@ -297,15 +300,21 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
   ) {
     const account = await findAccount(credential, accountNumber);
     return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit, emit }) => {
-      const moved = await repo.changeAccountStatus(trx, account.id, change, now);
       const withBalance = async (row: repo.VirtualAccountRow) =>
         view(row, (await repo.balancesOf(trx, [row.id])).get(row.id) ?? 0);
-      if (!moved) {
-        const current = await repo.lockAccount(trx, account.id);
+      const current = await repo.lockAccount(trx, account.id);
+      const refuse = async () => {
         if (current.status === 'closed') throw new AppError('ACCOUNT_CLOSED');
         if (change.to === 'active') return withBalance(current);
         throw new AppError('ACCOUNT_INACTIVE');
-      }
+      };
+      if (!change.from.includes(current.status)) return refuse();
+      // `now` was read before this transaction waited for the row lock, so a credit that took the
+      // lock first may be dated at or after it: the change is dated after every credit it follows.
+      const lastCreditAt = await repo.lastCreditAt(trx, account.id);
+      const changedAt = lastCreditAt === undefined ? now : Math.max(now, lastCreditAt + 1);
+      const moved = await repo.changeAccountStatus(trx, account.id, change, changedAt);
+      if (!moved) return refuse();
       const data = await withBalance(moved);
       audit({
         action: 'virtual_account.status_changed',
@@ -313,7 +322,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         targetId: account.id,
         metadata: {
           account_number: accountNumber,
-          from: account.status,
+          from: current.status,
           to: change.to,
           ...(change.reason ? { reason: change.reason } : {}),
         },
@@ -341,10 +350,18 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
   async function statement(credential: PartnerCredential, accountNumber: string, query: StatementQuery) {
     const period = dayRange(query.from, query.to, MAX_STATEMENT_DAYS);
     const account = await findAccount(credential, accountNumber);
-    const [totals, rows] = await Promise.all([
-      repo.statementTotals(db, account.id, period),
-      repo.statementTransactions(db, account.id, period),
-    ]);
+    // One snapshot for both reads: two pooled queries on PostgreSQL could straddle a credit's commit,
+    // giving a total that is not the sum of the transactions listed.
+    const [totals, rows] = await db
+      .transaction()
+      .setIsolationLevel('repeatable read')
+      .execute(
+        async (trx) =>
+          [
+            await repo.statementTotals(trx, account.id, period),
+            await repo.statementTransactions(trx, account.id, period),
+          ] as const,
+      );
     const closingKobo = totals.openingKobo + totals.periodKobo;
     return {
       account_number: account.account_number,
