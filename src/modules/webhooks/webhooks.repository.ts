@@ -246,9 +246,16 @@ export function findAttempt(db: Kysely<Database>, scope: Scope, attemptId: strin
     .executeTakeFirst();
 }
 
-/** Housekeeping: events (the events API's resources) and their attempts are kept 30 days. */
+/**
+ * Housekeeping: settled events (the events API's resources) and their attempts are kept 30 days. A
+ * pending one (a redelivery being sent) is left to its attempt and goes once it has settled.
+ */
 export async function purgeOldEvents(db: Kysely<Database>, before: number): Promise<void> {
-  await db.deleteFrom('outbox_events').where('created_at', '<', before).execute();
+  await db
+    .deleteFrom('outbox_events')
+    .where('created_at', '<', before)
+    .where('status', '!=', 'pending')
+    .execute();
 }
 
 /** Keyset page of a scope's events, newest first, narrowed by type and creation time. */

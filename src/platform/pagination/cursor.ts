@@ -32,7 +32,10 @@ export function keysetCursor<K extends Kind>(key: Buffer, list: string, scope: s
       const [payload, tag, extra] = cursor.split('.');
       if (payload === undefined || tag === undefined || extra !== undefined) throw invalid();
       const given = Buffer.from(tag, 'base64url');
-      if (given.length !== MAC_BYTES || !timingSafeEqual(given, mac(payload))) throw invalid();
+      // Only the encoding issued: base64url decoding ignores stray characters and a last character's
+      // spare bits, so other spellings of the same MAC would pass as altered cursors.
+      if (given.length !== MAC_BYTES || given.toString('base64url') !== tag) throw invalid();
+      if (!timingSafeEqual(given, mac(payload))) throw invalid();
       const position: unknown = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
       if (typeof position !== kind || (kind === 'number' && !Number.isSafeInteger(position))) throw invalid();
       return position as Position<K>;
