@@ -1,22 +1,27 @@
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { sql } from 'kysely';
 import pg from 'pg';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
 import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
 import { openDatabase } from '../src/platform/db/database.js';
 
-// `npx tsx bench/statement.ts` (BENCH_DB=postgres for PostgreSQL): one account with 100,000 credits
-// inserted by SQL, then a year's statement over HTTP as JSON and as CSV, size and time of each.
+// `npx tsx bench/statement.ts` (BENCH_DB=postgres for PostgreSQL): the server in its own process with
+// the node flags of `npm start`, one account with 100,000 credits inserted by SQL, then a year's
+// statement over HTTP as JSON and as CSV: size and time of each, and the server's peak RSS meanwhile.
 
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DB = process.env['BENCH_DB'] === 'postgres' ? 'postgres' : 'sqlite';
 const PG_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const COUNT = Number(process.env['BENCH_TRANSACTIONS'] || 100_000);
 const [RUNS, BATCH] = [3, 1000];
 const [FROM, TO] = ['2025-12-01', '2026-11-30'];
+const START_FLAGS: string[] =
+  (
+    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+  ).scripts.start.match(/--[\w-]+(=\S+)?/g) ?? [];
 
 const pgQuery = async (text: string) => {
   const client = new pg.Client({ connectionString: PG_URL });
@@ -27,20 +32,53 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baas-statement-bench-'));
 const schema = DB === 'postgres' ? `bench_statement_${Date.now()}` : undefined;
 const url = schema ? PG_URL : `sqlite:${path.join(dataDir, 'bench.sqlite')}`;
 if (schema) await pgQuery(`create schema ${schema}`);
-const config = loadConfig({
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'warn',
-  SMTP_URL: 'smtp://127.0.0.1:9',
-  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
-  RATE_LIMIT_IP_PER_MINUTE: '0',
-  DATA_DIR: dataDir,
-  DATABASE_URL: url,
-});
-const app = await buildApp(config, schema ? { pgSchema: schema } : {});
+const childUrl = schema ? `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` : url;
+const port = 20_000 + Math.floor(Math.random() * 20_000);
+const server = spawn(
+  process.execPath,
+  [
+    ...START_FLAGS,
+    '--import',
+    pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
+    path.join(ROOT, 'src', 'server.ts'),
+  ],
+  {
+    cwd: dataDir,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    env: {
+      PATH: process.env['PATH'],
+      NODE_ENV: 'production',
+      LOG_LEVEL: 'warn',
+      PORT: String(port),
+      SMTP_URL: 'smtp://127.0.0.1:9',
+      DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
+      RATE_LIMIT_IP_PER_MINUTE: '0',
+      DATA_DIR: dataDir,
+      DATABASE_URL: childUrl,
+    },
+  },
+);
+const origin = `http://127.0.0.1:${port}`;
+for (let tries = 0; ; tries++) {
+  if (
+    await fetch(`${origin}/readyz`).then(
+      (r) => r.ok,
+      () => false,
+    )
+  )
+    break;
+  if (tries > 300 || server.exitCode !== null) throw new Error('the server did not start');
+  await new Promise((resolve) => setTimeout(resolve, 100));
+}
+/** The server's peak RSS in MiB since the last call (VmHWM, reset through clear_refs). */
+const peakRss = () => {
+  const kib = Number(/VmHWM:\s+(\d+)/.exec(fs.readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1]);
+  fs.writeFileSync(`/proc/${server.pid}/clear_refs`, '5');
+  return Math.round(kib / 1024);
+};
 const handle = openDatabase(url, schema ? { pgSchema: schema } : {});
 try {
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}/baas/api/v1/services/virtual-account`;
+  const base = `${origin}/baas/api/v1/services/virtual-account`;
   const { db } = handle;
 
   // A partner and a sandbox API key, stored as the app stores them; the account over HTTP.
@@ -95,6 +133,7 @@ try {
   console.log(`${DB}: ${COUNT} transactions inserted in ${Math.round(performance.now() - seeded)} ms`);
 
   const statementUrl = `${base}/${account.account_number}/statement?from=${FROM}&to=${TO}`;
+  console.log(`${DB}: server RSS before the statements ${peakRss()} MiB (node ${START_FLAGS.join(' ')})`);
   for (const accept of ['application/json', 'text/csv']) {
     const times: number[] = [];
     let bytes = 0;
@@ -113,10 +152,12 @@ try {
       } else if (body.split('\r\n').length !== COUNT + 2) throw new Error('wrong CSV row count');
     }
     const ms = times.map((time) => Math.round(time)).join(', ');
-    console.log(`${DB} ${accept}: ${(bytes / 1e6).toFixed(1)} MB, ${ms} ms (runs 1-${RUNS})`);
+    console.log(
+      `${DB} ${accept}: ${(bytes / 1e6).toFixed(1)} MB, ${ms} ms (runs 1-${RUNS}), server peak RSS ${peakRss()} MiB`,
+    );
   }
 } finally {
-  await app.close();
+  server.kill('SIGTERM');
   await handle.close();
   if (schema) await pgQuery(`drop schema if exists ${schema} cascade`);
   fs.rmSync(dataDir, { recursive: true, force: true });

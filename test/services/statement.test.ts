@@ -845,6 +845,53 @@ for (const dialect of DIALECTS) {
       assert.equal(koboOf(rows.at(-1)![5]!), json.closing_balance_kobo);
     });
 
+    it('reads a statement of thousands of credits page by page without losing or repeating one at a page edge', async () => {
+      const { t } = suite;
+      const account = await openAccount(suite, a.sandboxKey);
+      const stored = await t.db
+        .selectFrom('virtual_accounts')
+        .select(['id', 'partner_id', 'environment'])
+        .where('account_number', '=', account['account_number'])
+        .executeTakeFirstOrThrow();
+      // 4,500 ledger rows, several to a millisecond (so page edges fall inside equal created_at), spread
+      // over two days of the period and one before it.
+      const day = Date.parse('2026-10-10T00:00:00.000Z');
+      const rows = Array.from({ length: 4500 }, (_, index) => ({
+        id: randomUUID(),
+        account_id: stored.id,
+        partner_id: stored.partner_id,
+        environment: stored.environment,
+        type: 'credit' as const,
+        amount_kobo: 1 + ((index * 7919) % 100_000),
+        narration: `Row ${index}`,
+        reference: `BANK-${index}-${uniqueSuffix()}`,
+        created_at: index < 500 ? day - 86_400_000 + index : day + Math.floor(index / 3) * 37,
+      }));
+      for (let start = 0; start < rows.length; start += 500) {
+        await t.db
+          .insertInto('account_transactions')
+          .values(rows.slice(start, start + 500))
+          .execute();
+      }
+      const inPeriod = rows
+        .filter((row) => row.created_at >= day)
+        .sort((x, y) => x.created_at - y.created_at || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
+      const url = statementUrl(account['account_number'], '2026-10-10', '2026-10-11');
+      const json = (await t.api.get(url, { token: a.sandboxKey })).body.data;
+      assert.deepEqual(
+        json.transactions.map((transaction: Json) => transaction['id']),
+        inPeriod.map((row) => row.id),
+        'every row of the period once, in (created_at, id) order',
+      );
+      const sum = (list: typeof rows) => list.reduce((total, row) => total + row.amount_kobo, 0);
+      assert.equal(json.total_credits_kobo, sum(inPeriod));
+      assert.equal(json.opening_balance_kobo, sum(rows.slice(0, 500)));
+      const csv = await fetchStatement(suite, url, a.sandboxKey, 'text/csv');
+      const [, ...lines] = parseCsv(csv.text);
+      assert.equal(lines.length, 4000);
+      assert.equal(koboOf(lines.at(-1)![5]!), json.closing_balance_kobo);
+    });
+
     it('keeps a statement consistent while credits land: its total is always the sum of its transactions', async () => {
       const { t } = suite;
       const account = await openAccount(suite, a.sandboxKey);

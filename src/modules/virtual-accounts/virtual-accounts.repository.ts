@@ -1,4 +1,11 @@
-import { type Insertable, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import {
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  sql,
+  type Transaction,
+} from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import type { AccountStatus } from './virtual-accounts.schemas.js';
@@ -146,41 +153,84 @@ export function listTransactions(
   return query.execute();
 }
 
-/** Opening balance (every credit before `start`) and the period's total, summed by the database. */
-export async function statementTotals(
-  db: Kysely<Database>,
-  accountId: string,
-  period: { start: number; end: number },
-): Promise<{ openingKobo: number; periodKobo: number }> {
-  const row = await db
-    .selectFrom('account_transactions')
-    .select([
-      sql<number>`cast(coalesce(sum(case when created_at < ${period.start} then amount_kobo else 0 end), 0) as bigint)`.as(
-        'opening',
-      ),
-      sql<number>`cast(coalesce(sum(case when created_at >= ${period.start} then amount_kobo else 0 end), 0) as bigint)`.as(
-        'period',
-      ),
-    ])
-    .where('account_id', '=', accountId)
-    .where('created_at', '<=', period.end)
-    .executeTakeFirstOrThrow();
-  return { openingKobo: Number(row.opening), periodKobo: Number(row.period) };
+/** A position in an account's ledger order (created_at, then id). */
+export interface LedgerPosition {
+  created_at: number;
+  id: string;
 }
 
-/** The period's transactions, oldest first (off the account-and-time index). */
-export function statementTransactions(
+/**
+ * A statement's figures and its last row, in one statement (one consistent reading): the credits
+ * before the period, those within it, and the period's last row by (created_at, id). Credits of an
+ * account are dated strictly increasing in commit order (under the account's lock), so rows up to
+ * that last one are exactly the ones summed, whatever commits while the statement is read.
+ */
+export async function statementHead(
   db: Kysely<Database>,
   accountId: string,
   period: { start: number; end: number },
+): Promise<{ openingKobo: number; periodKobo: number; last: LedgerPosition | undefined }> {
+  const inPeriod = (eb: ExpressionBuilder<Database, 'account_transactions'>) =>
+    eb.and([
+      eb('account_id', '=', accountId),
+      eb('created_at', '>=', period.start),
+      eb('created_at', '<=', period.end),
+    ]);
+  const lastOf = (column: 'created_at' | 'id') =>
+    db
+      .selectFrom('account_transactions')
+      .select(column)
+      .where(inPeriod)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1);
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('account_transactions')
+        .select(sql<number>`cast(coalesce(sum(amount_kobo), 0) as bigint)`.as('sum'))
+        .where('account_id', '=', accountId)
+        .where('created_at', '<', period.start)
+        .as('opening'),
+      eb
+        .selectFrom('account_transactions')
+        .select(sql<number>`cast(coalesce(sum(amount_kobo), 0) as bigint)`.as('sum'))
+        .where(inPeriod)
+        .as('period'),
+      lastOf('created_at').as('last_at'),
+      lastOf('id').as('last_id'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    openingKobo: Number(row.opening),
+    periodKobo: Number(row.period),
+    last:
+      row.last_at === null || row.last_id === null
+        ? undefined
+        : { created_at: Number(row.last_at), id: String(row.last_id) },
+  };
+}
+
+/** The next rows of a statement after `after`, up to `last`, oldest first (off the account-and-time index). */
+export function statementPage(
+  db: Kysely<Database>,
+  accountId: string,
+  bounds: { start: number; after: LedgerPosition | undefined; last: LedgerPosition },
+  limit: number,
 ): Promise<TransactionRow[]> {
-  return db
+  let query = db
     .selectFrom('account_transactions')
     .selectAll()
     .where('account_id', '=', accountId)
-    .where('created_at', '>=', period.start)
-    .where('created_at', '<=', period.end)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+    .where('created_at', '>=', bounds.start)
+    .where((eb) =>
+      eb(eb.refTuple('created_at', 'id'), '<=', eb.tuple(bounds.last.created_at, bounds.last.id)),
+    );
+  const after = bounds.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.created_at, after.id)),
+    );
+  }
+  return query.orderBy('created_at').orderBy('id').limit(limit).execute();
 }

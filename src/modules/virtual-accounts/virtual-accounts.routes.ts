@@ -1,9 +1,10 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { recordInTransaction } from '../../platform/idempotency/idempotency.js';
-import { statementCsv } from './statement-csv.js';
+import { statementCsv, statementJson } from './statement-render.js';
 import {
   AccountListQuery,
   AccountParams,
@@ -238,9 +239,12 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
             'content-disposition',
             `attachment; filename="statement-${statement.account_number}-${statement.from}-${statement.to}.csv"`,
           )
-          .send(statementCsv(statement));
+          .send(Readable.from(statementCsv(statement)));
       }
-      return success('Statement.', statement);
+      // Streamed as it is read, so a long statement never sits whole in memory (the 200 schema documents it).
+      return reply
+        .type('application/json; charset=utf-8')
+        .send(Readable.from(statementJson(statement, 'Statement.')));
     },
   );
 

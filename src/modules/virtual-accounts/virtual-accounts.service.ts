@@ -36,8 +36,12 @@ export interface VirtualAccountsDeps {
 }
 
 const MAX_ALLOCATION_ATTEMPTS = 10;
+/** Rows a statement reads at a time. */
+const STATEMENT_PAGE = 2000;
 
 export type VirtualAccountsService = ReturnType<typeof createVirtualAccountsService>;
+export type Statement = Awaited<ReturnType<VirtualAccountsService['statement']>>;
+type TransactionView = ReturnType<typeof transactionView>;
 
 export interface CreditResult {
   transaction: Static<typeof Transaction>;
@@ -48,6 +52,20 @@ export interface CreditResult {
 function refuseUnlessActive(status: AccountStatus): void {
   if (status === 'inactive') throw new AppError('ACCOUNT_INACTIVE');
   if (status === 'closed') throw new AppError('ACCOUNT_CLOSED');
+}
+
+/** A ledger row as the API shows it. */
+function transactionView(row: repo.TransactionRow) {
+  return {
+    id: row.id,
+    type: 'credit' as const,
+    amount: koboToNaira(row.amount_kobo),
+    amount_kobo: row.amount_kobo,
+    currency: 'NGN' as const,
+    narration: row.narration,
+    reference: row.reference,
+    created_at: toIso(row.created_at),
+  };
 }
 
 export function createVirtualAccountsService({ db, write, keys, bankCodes, bankName }: VirtualAccountsDeps) {
@@ -71,19 +89,6 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         email: row.customer_email,
         phone: row.phone,
       },
-      created_at: toIso(row.created_at),
-    };
-  }
-
-  function transactionView(row: repo.TransactionRow) {
-    return {
-      id: row.id,
-      type: 'credit' as const,
-      amount: koboToNaira(row.amount_kobo),
-      amount_kobo: row.amount_kobo,
-      currency: 'NGN' as const,
-      narration: row.narration,
-      reference: row.reference,
       created_at: toIso(row.created_at),
     };
   }
@@ -247,8 +252,13 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         amount_kobo: amountKobo,
         narration: input.narration ?? null,
         reference: `SIM-${newId()}`,
-        // `now` was read before the row lock: never date a credit before the reactivation it follows.
-        created_at: Math.max(now, locked.status_changed_at ?? now),
+        // `now` was read before the row lock: a credit is dated after the account's last credit and
+        // status change, so an account's ledger order is its commit order (statements rely on it).
+        created_at: Math.max(
+          now,
+          locked.status_changed_at ?? now,
+          ((await repo.lastCreditAt(trx, account.id)) ?? -1) + 1,
+        ),
       };
       await repo.insertTransaction(trx, transaction);
       const balance = (await repo.balancesOf(trx, [account.id])).get(account.id) ?? 0;
@@ -347,34 +357,43 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
    * The account's statement for whole days (UTC): opening balance (every credit before `from`), the
    * period's credits and closing balance, summed by the database from the ledger, exact to the kobo.
    */
+  /**
+   * A statement: its figures read at once, its transactions then read page by page as they are sent
+   * (oldest first, up to the last row counted), so memory stays bounded however many a period holds.
+   */
   async function statement(credential: PartnerCredential, accountNumber: string, query: StatementQuery) {
     const period = dayRange(query.from, query.to, MAX_STATEMENT_DAYS);
     const account = await findAccount(credential, accountNumber);
-    // One snapshot for both reads: two pooled queries on PostgreSQL could straddle a credit's commit,
-    // giving a total that is not the sum of the transactions listed.
-    const [totals, rows] = await db
-      .transaction()
-      .setIsolationLevel('repeatable read')
-      .execute(
-        async (trx) =>
-          [
-            await repo.statementTotals(trx, account.id, period),
-            await repo.statementTransactions(trx, account.id, period),
-          ] as const,
-      );
-    const closingKobo = totals.openingKobo + totals.periodKobo;
+    const head = await repo.statementHead(db, account.id, period);
+    const closingKobo = head.openingKobo + head.periodKobo;
+    async function* pages(): AsyncGenerator<TransactionView[]> {
+      const last = head.last;
+      if (!last) return;
+      let after: repo.LedgerPosition | undefined;
+      for (;;) {
+        const rows = await repo.statementPage(
+          db,
+          account.id,
+          { start: period.start, after, last },
+          STATEMENT_PAGE,
+        );
+        if (rows.length > 0) yield rows.map(transactionView);
+        if (rows.length < STATEMENT_PAGE) return;
+        after = rows.at(-1);
+      }
+    }
     return {
       account_number: account.account_number,
       account_name: account.account_name,
       from: query.from,
       to: query.to,
-      opening_balance: koboToNaira(totals.openingKobo),
-      opening_balance_kobo: totals.openingKobo,
-      total_credits: koboToNaira(totals.periodKobo),
-      total_credits_kobo: totals.periodKobo,
+      opening_balance: koboToNaira(head.openingKobo),
+      opening_balance_kobo: head.openingKobo,
+      total_credits: koboToNaira(head.periodKobo),
+      total_credits_kobo: head.periodKobo,
       closing_balance: koboToNaira(closingKobo),
       closing_balance_kobo: closingKobo,
-      transactions: rows.map(transactionView),
+      pages,
     };
   }
 

@@ -25,7 +25,7 @@ export async function up(db: AnyDb): Promise<void> {
   await db.schema
     .createIndex('account_transactions_account_time_idx')
     .on('account_transactions')
-    .columns(['account_id', 'created_at'])
+    .columns(['account_id', 'created_at', 'id'])
     .execute();
 }
 
