@@ -205,7 +205,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   registerMultipart(app);
   registerIdempotency(app, { db: database.db, clock, keys });
-  await registerOpenApi(app, { webhooks: webhooksDocument() });
+  await registerOpenApi(app, {
+    webhooks: webhooksDocument(),
+    operatorDocument: Boolean(config.ADMIN_API_KEY),
+  });
 
   registerHealthRoutes(app, database.ping);
   await app.register(

@@ -31,6 +31,7 @@ import {
   adminPartnerUrl,
   BUSINESS_INFO,
   LOGIN,
+  OPERATOR_OPENAPI,
 } from '../support/paths.js';
 import { auditActions, outboxEvents } from '../support/records.js';
 
@@ -754,6 +755,7 @@ for (const dialect of DIALECTS) {
         ['POST', adminDocumentUrl(partner.companyId, documentId, 'reject'), { reason: 'x' }],
         ['GET', adminDocumentUrl(partner.companyId, documentId, 'file')],
         ['GET', `${AUDIT_EVENTS}?company_id=${partner.companyId}`],
+        ['GET', OPERATOR_OPENAPI],
       ];
       for (const [method, path, body] of requests) {
         for (const headers of [{}, adminHeaders, { authorization: 'Bearer ' }]) {

@@ -1,8 +1,11 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
+import { ERROR_REGISTRY } from '../../src/platform/errors/errors.js';
+import { EVENT_TYPES } from '../../src/platform/events/outbox.repository.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { API_PREFIX, OPENAPI } from '../support/paths.js';
+import { apiDocuments, type OpenApi } from '../support/openapi.js';
+import { ADMIN_PREFIX, API_PREFIX, OPENAPI, OPERATOR_OPENAPI } from '../support/paths.js';
 
 const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'options', 'head', 'trace'];
 
@@ -32,27 +35,82 @@ export function servedRoutes(app: FastifyInstance): Array<{ method: string; path
 const openApiPath = (path: string) => path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
 
 for (const dialect of DIALECTS) {
-  describe(`OpenAPI document and docs [${dialect.name}]`, { skip: dialect.skip }, () => {
+  describe(`OpenAPI documents and docs [${dialect.name}]`, { skip: dialect.skip }, () => {
     const app = useApp(dialect.name);
-    // biome-ignore lint/suspicious/noExplicitAny: the document is arbitrary JSON.
-    let doc: any;
+    let partner: OpenApi;
+    let operator: OpenApi;
+    let all: OpenApi;
     before(async () => {
-      const response = await app.t.api.get(OPENAPI);
-      assert.equal(response.status, 200, response.text);
-      doc = response.body;
+      ({ partner, operator, all } = await apiDocuments(app.t));
     });
 
-    it('serves an OpenAPI 3.1.0 document at /baas/api/v1/openapi.json', () => {
-      assert.equal(doc.openapi, '3.1.0');
-      assert.equal(typeof doc.info?.title, 'string');
-      assert.equal(typeof doc.info?.version, 'string');
-      assert.equal(typeof doc.paths, 'object');
+    /** Every documented operation of a document as [where, operation]. */
+    // biome-ignore lint/suspicious/noExplicitAny: arbitrary JSON.
+    const operations = (doc: OpenApi): Array<[string, any]> =>
+      Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, item]) =>
+        HTTP_METHODS.filter((method) => item[method]).map(
+          // biome-ignore lint/suspicious/noExplicitAny: arbitrary JSON.
+          (method): [string, any] => [`${method.toUpperCase()} ${path}`, item[method]],
+        ),
+      );
+    const statusesOf = (operation: { responses?: Record<string, unknown> }) =>
+      Object.keys(operation.responses ?? {});
+    /** The error codes a response documents: one example per code. */
+    const errorCodes = (operation: { responses: Record<string, unknown> }, status: string): string[] => {
+      const response = operation.responses[status] as
+        | { content?: Record<string, { examples?: Record<string, unknown> }> }
+        | undefined;
+      return Object.keys(response?.content?.['application/json']?.examples ?? {});
+    };
+    /** Every schema object below `value`, with where it is. */
+    const schemasIn = (value: unknown, where = '#'): Array<[string, Record<string, unknown>]> => {
+      if (Array.isArray(value)) return value.flatMap((item, index) => schemasIn(item, `${where}/${index}`));
+      if (typeof value !== 'object' || value === null) return [];
+      const object = value as Record<string, unknown>;
+      return [
+        [where, object],
+        ...Object.entries(object).flatMap(([key, item]) => schemasIn(item, `${where}/${key}`)),
+      ];
+    };
+
+    it('serves OpenAPI 3.1.0 documents for partners and for the operator', () => {
+      for (const doc of [partner, operator]) {
+        assert.equal(doc.openapi, '3.1.0');
+        assert.equal(typeof doc.info?.title, 'string');
+        assert.equal(typeof doc.info?.version, 'string');
+        assert.equal(typeof doc.info?.license?.name, 'string');
+        assert.equal(typeof doc.info?.contact?.email, 'string');
+      }
+      assert.notEqual(partner.info.title, operator.info.title);
     });
 
-    it('lists every route the app serves, with its method', () => {
+    it("keeps the back office out of the partners' document and in the operator's", () => {
+      const partnerPaths = Object.keys(partner.paths);
+      assert.deepEqual(
+        partnerPaths.filter((path) => path.startsWith(ADMIN_PREFIX) || !path.startsWith(API_PREFIX)),
+        [],
+      );
+      assert.ok(!('adminKey' in (partner.components?.securitySchemes ?? {})));
+      assert.ok(partnerPaths.length >= 25, `${partnerPaths.length} partner paths`);
+      const operatorPaths = Object.keys(operator.paths);
+      assert.ok(operatorPaths.includes(`${ADMIN_PREFIX}partners`));
+      assert.ok(operatorPaths.includes('/healthz') && operatorPaths.includes('/readyz'));
+      assert.deepEqual(
+        operatorPaths.filter((path) => path.startsWith(API_PREFIX) && !path.startsWith(ADMIN_PREFIX)),
+        [],
+      );
+      assert.equal(operator['webhooks'], undefined, 'webhooks are for partners');
+      assert.ok(partner['webhooks'], 'partners get the webhooks section');
+    });
+
+    it('lists every route the app serves, with its method, in one of the two documents', () => {
       const served = servedRoutes(app.t.app).filter(
         ({ method, path }) =>
-          method !== 'HEAD' && !path.startsWith('/docs') && path !== OPENAPI && !path.includes('*'),
+          method !== 'HEAD' &&
+          !path.startsWith('/docs') &&
+          path !== OPENAPI &&
+          path !== OPERATOR_OPENAPI &&
+          !path.includes('*'),
       );
       // Sanity: the parser found the account routes, so an empty list cannot pass.
       for (const path of ['/register', '/verify-otp', '/resend-otp', '/login', '/logout']) {
@@ -62,66 +120,67 @@ for (const dialect of DIALECTS) {
         );
       }
       const missing = served.filter(
-        ({ method, path }) => doc.paths?.[openApiPath(path)]?.[method.toLowerCase()] === undefined,
+        ({ method, path }) => all.paths?.[openApiPath(path)]?.[method.toLowerCase()] === undefined,
       );
-      assert.deepEqual(missing, [], 'routes missing from the OpenAPI document');
+      assert.deepEqual(missing, [], 'routes missing from the OpenAPI documents');
     });
 
-    /** Every documented operation as [where, operation]. */
-    // biome-ignore lint/suspicious/noExplicitAny: arbitrary JSON.
-    const operations = (): Array<[string, any]> =>
-      Object.entries<Record<string, unknown>>(doc.paths).flatMap(([path, item]) =>
-        HTTP_METHODS.filter((method) => item[method]).map(
-          // biome-ignore lint/suspicious/noExplicitAny: arbitrary JSON.
-          (method): [string, any] => [`${method.toUpperCase()} ${path}`, item[method]],
-        ),
-      );
-    const statusesOf = (operation: { responses?: Record<string, unknown> }) =>
-      Object.keys(operation.responses ?? {});
-
-    it('gives every operation a unique operationId and a success response', () => {
+    it('gives every operation a unique operationId, a description, its security and a success response', () => {
       const operationIds = new Set<string>();
-      const all = operations();
-      assert.ok(all.length >= 8, `only ${all.length} operations documented`);
-      for (const [where, operation] of all) {
+      const every = operations(all);
+      assert.ok(every.length >= 40, `only ${every.length} operations documented`);
+      for (const [where, operation] of every) {
         assert.match(String(operation.operationId), /^[a-z][A-Za-z0-9]+$/, `${where}: operationId`);
         assert.ok(!operationIds.has(operation.operationId), `${where}: duplicate operationId`);
         operationIds.add(operation.operationId);
+        assert.ok(String(operation.description ?? '').length > 20, `${where}: description`);
+        assert.ok(Array.isArray(operation.security), `${where}: security declared ([] when public)`);
         const statuses = statusesOf(operation);
         assert.ok(
           statuses.some((s) => /^2\d\d$/.test(s)),
           `${where}: no success response in ${statuses}`,
         );
       }
+      const publicOps = every
+        .filter(([, operation]) => operation.security.length === 0)
+        .map(([where]) => where);
+      assert.ok(publicOps.includes(`POST ${API_PREFIX}/client/onboarding/register`));
+      assert.ok(!publicOps.includes(`GET ${API_PREFIX}/services/virtual-account`));
     });
 
-    it('documents at least one error response for every API operation', () => {
-      for (const [where, operation] of operations().filter(([where]) => where !== 'GET /healthz')) {
-        const statuses = statusesOf(operation);
-        assert.ok(
-          statuses.some((s) => /^[45]\d\d$/.test(s)),
-          `${where}: no error response in ${statuses}`,
-        );
+    it('documents every error response as the Error component with one example per code, matching the status', () => {
+      for (const [where, operation] of operations(all)) {
+        const errorStatuses = statusesOf(operation).filter((status) => /^[45]/.test(status));
+        assert.ok(errorStatuses.length > 0, `${where}: no error response`);
+        for (const status of errorStatuses) {
+          const media = operation.responses[status].content['application/json'];
+          const refs = JSON.stringify(media.schema);
+          assert.ok(refs.includes('"#/components/schemas/Error"'), `${where} ${status}: ${refs}`);
+          const codes = errorCodes(operation, status);
+          assert.ok(codes.length > 0, `${where} ${status}: no example`);
+          for (const code of codes) {
+            const expected = ERROR_REGISTRY[code as keyof typeof ERROR_REGISTRY];
+            assert.ok(expected, `${where} ${status}: unknown code ${code}`);
+            const statusMatches = /X/i.test(status)
+              ? String(expected.status)[0] === status[0]
+              : String(expected.status) === status;
+            assert.ok(statusMatches, `${where}: ${code} is ${expected.status}, documented under ${status}`);
+            const example = media.examples[code].value;
+            assert.equal(example.status, 'error');
+            assert.equal(example.error_code, code);
+            assert.equal(
+              'errors' in example,
+              code === 'VALIDATION_FAILED' || code === 'ONBOARDING_INCOMPLETE',
+              `${where} ${code}: only field errors carry an errors map`,
+            );
+          }
+        }
       }
-    });
-
-    it('documents an error response for the liveness probe too', () => {
-      const [, operation] = operations().find(([where]) => where === 'GET /healthz') ?? [];
-      assert.ok(operation, 'GET /healthz is documented');
-      assert.ok(
-        statusesOf(operation).some((s) => /^[45]\d\d$/.test(s)),
-        `${statusesOf(operation)}`,
-      );
+      assert.deepEqual(all.components.schemas.ErrorCode.enum.sort(), Object.keys(ERROR_REGISTRY).sort());
     });
 
     it('documents the account endpoints with the contract status codes and error codes', () => {
-      const account = (path: string) => doc.paths[`${API_PREFIX}/client/onboarding/${path}`].post;
-      const errorCodes = (operation: { responses: Record<string, unknown> }, status: string) => {
-        const response = operation.responses[status] as
-          | { content?: Record<string, { schema?: { properties?: { error_code?: { enum?: string[] } } } }> }
-          | undefined;
-        return response?.content?.['application/json']?.schema?.properties?.error_code?.enum ?? [];
-      };
+      const account = (path: string) => partner.paths[`${API_PREFIX}/client/onboarding/${path}`]!['post'];
       assert.ok(account('register').responses['201'], 'register answers 201');
       assert.ok(errorCodes(account('register'), '422').includes('VALIDATION_FAILED'));
       const verify = account('verify-otp');
@@ -139,7 +198,93 @@ for (const dialect of DIALECTS) {
       assert.ok(account('register').requestBody, 'register documents its request body');
     });
 
-    it('serves human-readable docs as HTML at /docs', async () => {
+    it('names the resources as component schemas and refers to them', () => {
+      const schemas = partner.components.schemas;
+      for (const name of [
+        'VirtualAccount',
+        'Transaction',
+        'Statement',
+        'Event',
+        'TeamMember',
+        'ApiKey',
+        'OnboardingProfile',
+        'DeliveryAttempt',
+        'Error',
+      ]) {
+        assert.equal(schemas[name]?.title, name, `components.schemas.${name}`);
+      }
+      const created = partner.paths[`${API_PREFIX}/services/virtual-account/create`]!['post'];
+      const data = created.responses['201'].content['application/json'].schema.properties.data;
+      assert.deepEqual(data, { $ref: '#/components/schemas/VirtualAccount' });
+      const exists = JSON.stringify(created.responses['409'].content['application/json'].schema);
+      assert.ok(
+        exists.includes('#/components/schemas/VirtualAccount'),
+        'VIRTUAL_ACCOUNT_EXISTS carries the account',
+      );
+      // Every $ref resolves within its own document.
+      for (const doc of [partner, operator]) {
+        for (const [where, schema] of schemasIn(doc)) {
+          const ref = schema['$ref'];
+          if (typeof ref !== 'string') continue;
+          const name = ref.replace('#/components/schemas/', '');
+          assert.ok(doc.components.schemas[name], `${where}: ${ref} does not resolve`);
+        }
+      }
+      assert.equal(operator.components.schemas.PartnerRecord?.title, 'PartnerRecord');
+    });
+
+    it('publishes standard JSON Schema only: no private keywords or formats, files as content media types', () => {
+      const standardFormats = new Set(['date-time', 'date', 'email', 'uuid', 'uri']);
+      for (const doc of [partner, operator]) {
+        for (const [where, schema] of schemasIn(doc)) {
+          assert.ok(!('errorMessage' in schema), `${where}: errorMessage`);
+          if (typeof schema['format'] === 'string' && !where.includes('/examples/'))
+            assert.ok(standardFormats.has(schema['format']), `${where}: format ${schema['format']}`);
+        }
+      }
+      const upload = partner.paths[`${API_PREFIX}/client/onboarding/documents`]!['post'];
+      const file = upload.requestBody.content['multipart/form-data'].schema.properties.file;
+      assert.equal(file.type, 'string');
+      assert.equal(file.contentMediaType, 'application/octet-stream');
+      const website =
+        partner.paths[`${API_PREFIX}/client/onboarding/business-info`]!['put'].requestBody.content[
+          'application/json'
+        ].schema.properties.website;
+      assert.equal(website.format, 'uri');
+      assert.equal(website.pattern, '^https://');
+    });
+
+    it('describes every event type in the webhooks section with its named payload', () => {
+      // biome-ignore lint/suspicious/noExplicitAny: arbitrary JSON.
+      const webhooks = partner['webhooks'] as Record<string, { post: Record<string, any> }>;
+      assert.deepEqual(Object.keys(webhooks).sort(), [...EVENT_TYPES].sort());
+      for (const [type, item] of Object.entries(webhooks)) {
+        const schema = item.post['requestBody'].content['application/json'].schema;
+        const name = schema.$ref.replace('#/components/schemas/', '');
+        const payload = partner.components.schemas[name];
+        assert.deepEqual(payload.properties.type.enum, [type], `${type}: ${name}`);
+        assert.deepEqual(item.post['security'], [], `${type}: signed, not authenticated`);
+      }
+    });
+
+    it('opens the docs with the guide and the error-code table', () => {
+      const description = String(partner.info.description);
+      for (const heading of [
+        '## Getting started',
+        '## Onboarding status',
+        '## Authentication',
+        '## Webhooks',
+        '## Pagination',
+      ]) {
+        assert.ok(description.includes(heading), heading);
+      }
+      for (const [code, { status }] of Object.entries(ERROR_REGISTRY)) {
+        assert.ok(description.includes(`| ${status} | \`${code}\` |`), `error table row for ${code}`);
+      }
+      assert.ok(description.includes('timingSafeEqual'), 'a signature verification snippet');
+    });
+
+    it("serves human-readable docs as HTML at /docs, from the partners' document", async () => {
       const response = await fetch(`${app.t.url}/docs`);
       assert.equal(response.status, 200);
       assert.match(String(response.headers.get('content-type')), /^text\/html/);
@@ -147,6 +292,8 @@ for (const dialect of DIALECTS) {
       assert.match(html, /<html/i);
       assert.ok(response.headers.get('x-request-id'));
       assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+      const shown = await (await fetch(`${app.t.url}/docs/json`)).json();
+      assert.deepEqual(shown, partner);
     });
   });
 }

@@ -24,6 +24,7 @@ import {
 } from '../support/factories.js';
 import type { Api } from '../support/http.js';
 import { listAll } from '../support/http.js';
+import { apiDocuments } from '../support/openapi.js';
 import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
@@ -39,7 +40,6 @@ import {
   EVENTS,
   LOGIN,
   memberUrl,
-  OPENAPI,
   REGISTER,
   REPRESENTATIVE,
   TEAM,
@@ -468,8 +468,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       [`GET ${ADMIN_PARTNERS}`]: { path: ADMIN_PARTNERS, headers: adminHeaders },
       [`GET ${ADMIN_PREFIX}audit-events`]: { path: AUDIT_EVENTS, headers: adminHeaders },
     };
-    // biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document.
-    const doc = (await api.get(OPENAPI)).body as any as { paths: Record<string, Record<string, any>> };
+    const doc = (await apiDocuments({ api })).all;
     const paginated = Object.entries(doc.paths).flatMap(([path, operations]) =>
       Object.entries(operations)
         .filter(([, operation]) =>

@@ -8,6 +8,7 @@ import { assertError, until } from '../support/assertions.js';
 import { customerBody, memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { listAll } from '../support/http.js';
+import { apiDocuments, type OpenApi } from '../support/openapi.js';
 import { type Credential, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PREFIX,
@@ -23,7 +24,6 @@ import {
   eventUrl,
   lifecycleUrl,
   memberUrl,
-  OPENAPI,
   redeliverUrl,
   retryUrl,
   statementUrl,
@@ -205,9 +205,6 @@ function assertSameAnswer(foreign: ApiResponse, unknown: ApiResponse, what: stri
   );
 }
 
-// biome-ignore lint/suspicious/noExplicitAny: the OpenAPI document.
-type OpenApi = { paths: Record<string, Record<string, any>> };
-
 function operationsOf(doc: OpenApi): string[] {
   return Object.entries(doc.paths).flatMap(([path, operations]) =>
     Object.keys(operations)
@@ -286,7 +283,7 @@ for (const dialect of DIALECTS) {
 
     before(async () => {
       receiver = await new WebhookReceiver().start();
-      doc = (await app.t.api.get(OPENAPI)).body as unknown as OpenApi;
+      doc = (await apiDocuments(app.t)).all;
       a = await populate(await newPartner(app, 'live', { business_name: 'Alpha Tenancy Ltd' }), true);
       b = await populate(await newPartner(app, 'live', { business_name: 'Bravo Tenancy Ltd' }), false);
       assert.ok(a.documentIds.length >= 3, 'A has its onboarding documents');

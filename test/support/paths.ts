@@ -56,3 +56,4 @@ export const adminDocumentUrl = (companyId: number | string, documentId: string,
 export const AUDIT_EVENTS = `${ADMIN_PREFIX}audit-events`;
 
 export const OPENAPI = `${API_PREFIX}/openapi.json`;
+export const OPERATOR_OPENAPI = `${ADMIN_PREFIX}openapi.json`;

@@ -160,6 +160,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
     operation({
       operationId: 'logoutPartner',
       summary: 'Revoke the calling session token',
+      description:
+        'Ends this session at once, on every instance; other sessions of the account stay valid. A password reset ends them all.',
       tags,
       auth: 'session',
       suspendedLiveSession: true,

@@ -50,10 +50,13 @@ export type RegisterBody = Static<typeof RegisterBody>;
 export const REGISTER_MESSAGE =
   'Account created. A 6-digit verification code is on its way to your e-mail address; it expires in 10 minutes.';
 export const RegisterResponse = Success(
-  Type.Object({
-    company_id: Type.Integer({ examples: [42] }),
-    email: Type.String({ format: 'email', examples: ['ada@acme.ng'] }),
-  }),
+  Type.Object(
+    {
+      company_id: Type.Integer({ examples: [42] }),
+      email: Type.String({ format: 'email', examples: ['ada@acme.ng'] }),
+    },
+    { title: 'RegisteredPartner' },
+  ),
   REGISTER_MESSAGE,
 );
 
@@ -67,11 +70,14 @@ export const VerifyOtpBody = Type.Object(
 export type VerifyOtpBody = Static<typeof VerifyOtpBody>;
 
 export const VerifyOtpResponse = Success(
-  Type.Object({
-    company_id: Type.Integer({ examples: [42] }),
-    email: Type.String({ format: 'email' }),
-    verified: Type.Literal(true),
-  }),
+  Type.Object(
+    {
+      company_id: Type.Integer({ examples: [42] }),
+      email: Type.String({ format: 'email' }),
+      verified: Type.Literal(true),
+    },
+    { title: 'VerifiedPartner' },
+  ),
   'Account verified. You can log in now.',
 );
 
@@ -122,7 +128,11 @@ export const ResetPasswordResponse = SuccessNoData(RESET_PASSWORD_MESSAGE);
 export const LoginBody = Type.Object(
   {
     email: Email(),
-    password: Type.String({ maxLength: 128, 'x-trim': false }),
+    password: Type.String({
+      maxLength: 128,
+      'x-trim': false,
+      description: 'Taken exactly as sent (not trimmed).',
+    }),
   },
   { examples: [{ email: 'ada@acme.ng', password: 'correct-horse-battery-staple' }] },
 );
@@ -131,18 +141,21 @@ export type LoginBody = Static<typeof LoginBody>;
 export const SESSION_TTL_SECONDS = 7200;
 
 export const LoginResponse = Success(
-  Type.Object({
-    token: Type.String({
-      description: 'Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`.',
-      examples: ['q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A'],
-    }),
-    token_type: Type.Literal('Bearer'),
-    expires_in: Type.Integer({
-      description: 'Seconds until the token expires.',
-      examples: [SESSION_TTL_SECONDS],
-    }),
-    environment: Environment,
-  }),
+  Type.Object(
+    {
+      token: Type.String({
+        description: 'Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`.',
+        examples: ['q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A'],
+      }),
+      token_type: Type.Literal('Bearer'),
+      expires_in: Type.Integer({
+        description: 'Seconds until the token expires.',
+        examples: [SESSION_TTL_SECONDS],
+      }),
+      environment: Environment,
+    },
+    { title: 'Session' },
+  ),
   'Logged in.',
 );
 

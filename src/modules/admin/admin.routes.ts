@@ -69,6 +69,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     operation({
       operationId: 'getPartnerRecord',
       summary: 'Full partner record: representative with KYC result (BVN masked), every document, KYC checks',
+      description:
+        'Everything a reviewer needs to decide: profile, representative with the last KYC result (BVN masked), every document upload with its review state (superseded ones too), every KYC check, the checklist and requirements. Unknown ids are 404.',
       tags,
       auth: 'admin',
       params: PartnerParams,
@@ -151,6 +153,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     operation({
       operationId: 'requestPartnerChanges',
       summary: 'Send an application under review back to the partner (in_progress, with review_notes)',
+      description:
+        "Needs under_review (else 409 ONBOARDING_LOCKED). The reason becomes the partner's review_notes; the partner can change and resubmit. Sends onboarding.status_changed.",
       tags,
       auth: 'admin',
       params: PartnerParams,
@@ -169,6 +173,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     operation({
       operationId: 'rejectPartner',
       summary: 'Reject an application under review (final)',
+      description:
+        'Needs under_review (else 409 ONBOARDING_LOCKED). Final: the partner cannot resubmit. The reason becomes review_notes. Sends onboarding.status_changed.',
       tags,
       auth: 'admin',
       params: PartnerParams,
@@ -253,6 +259,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     operation({
       operationId: 'listAuditEvents',
       summary: 'Audit trail, newest first: every state change, login, key and admin action',
+      description:
+        'Who did what, when, from where: actor, action, target, request id and IP of every state change, login (successful or not), key and operator action. Filter by company_id. Never holds a secret or a whole BVN.',
       tags,
       auth: 'admin',
       querystring: AuditQuery,

@@ -49,102 +49,123 @@ export const PartnerListQuery = Type.Object({
 });
 export type PartnerListQuery = Static<typeof PartnerListQuery>;
 
-const PartnerSummary = Type.Object({
-  company_id: Type.Integer(),
-  business_name: Type.String(),
-  legal_business_name: Type.String(),
-  email: Type.String({ format: 'email' }),
-  business_type: Nullable(StringEnum(BUSINESS_TYPES)),
-  onboarding_status: StringEnum(ONBOARDING_STATUSES),
-  pending_review: Type.Array(Type.String(), {
-    description:
-      "What awaits the operator, as in the partner's requirements.pending_review: `application`, `documents.<type>`.",
-    examples: [['documents.memart']],
-  }),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-});
+const PartnerSummary = Type.Object(
+  {
+    company_id: Type.Integer(),
+    business_name: Type.String(),
+    legal_business_name: Type.String(),
+    email: Type.String({ format: 'email' }),
+    business_type: Nullable(StringEnum(BUSINESS_TYPES)),
+    onboarding_status: StringEnum(ONBOARDING_STATUSES),
+    pending_review: Type.Array(Type.String(), {
+      description:
+        "What awaits the operator, as in the partner's requirements.pending_review: `application`, `documents.<type>`.",
+      examples: [['documents.memart']],
+    }),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { title: 'PartnerSummary' },
+);
 
 export const PartnerListResponse = Success(Page(PartnerSummary), 'Partners.');
 
-const AdminDocument = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  document_type: StringEnum(DOCUMENT_TYPES),
-  status: StringEnum(DOCUMENT_STATUSES),
-  rejection_reason: Nullable(Type.String()),
-  source: StringEnum(['upload', 'url']),
-  file_url: Nullable(Type.String({ description: 'Partner-hosted URL (never fetched by the service).' })),
-  content_type: Nullable(Type.String({ description: 'Detected from the bytes.' })),
-  size_bytes: Nullable(Type.Integer()),
-  uploaded_at: Timestamp(),
-  reviewed_at: Nullable(Timestamp()),
-  current: Type.Boolean({ description: 'false once a newer upload of the type superseded it.' }),
-});
-
-export const PartnerRecord = Type.Object({
-  company_id: Type.Integer(),
-  business_name: Type.String(),
-  legal_business_name: Type.String(),
-  business_type: Nullable(StringEnum(BUSINESS_TYPES)),
-  rc_number: Nullable(Type.String()),
-  address: Nullable(Type.String()),
-  website: Nullable(Type.String()),
-  email: Type.String({ format: 'email' }),
-  phone: Type.String(),
-  verified: Type.Boolean({ description: 'E-mail verified.' }),
-  onboarding_status: StringEnum(ONBOARDING_STATUSES),
-  review_notes: Nullable(Type.String()),
-  created_at: Timestamp(),
-  representative: Nullable(
-    Type.Object({
-      first_name: Type.String(),
-      last_name: Type.String(),
-      email: Type.String({ format: 'email' }),
-      phone: Type.String(),
-      dob: Type.String({ format: 'date' }),
-      gender: Type.String(),
-      designation: Type.String(),
-      id_type: Type.String(),
-      id_document_id: Nullable(Type.String()),
-      address: Type.String(),
-      bvn: Type.String({ description: 'Masked: *******1234.', examples: ['*******6789'] }),
-      bvn_locked: Type.Boolean({ description: 'A KYC check passed: the BVN can no longer change.' }),
-      kyc: Type.Object({
-        status: StringEnum(['passed', 'failed', 'error']),
-        message: Type.String(),
-        provider: Type.String(),
-        checked_at: Timestamp(),
-      }),
-    }),
-  ),
-  documents: Type.Array(AdminDocument, {
-    description: 'Every upload, newest first, superseded ones included.',
-  }),
-  kyc_checks: Type.Array(
-    Type.Object({
-      id: Type.String(),
-      provider: Type.String(),
-      outcome: StringEnum(['passed', 'failed', 'error']),
-      reason: Type.String(),
-      message: Type.String(),
-      bvn: Type.String({ description: 'Masked.' }),
-      created_at: Timestamp(),
-    }),
-  ),
-  document_checklist: Profile.properties.document_checklist,
-  requirements: Profile.properties.requirements,
-});
-
-export const PartnerRecordResponse = Success(PartnerRecord, 'Partner record.');
-
-export const ReviewedDocumentResponse = Success(
-  Type.Object({
+const AdminDocument = Type.Object(
+  {
     id: Type.String({ format: 'uuid' }),
     document_type: StringEnum(DOCUMENT_TYPES),
     status: StringEnum(DOCUMENT_STATUSES),
     rejection_reason: Nullable(Type.String()),
-    reviewed_at: Timestamp(),
-  }),
+    source: StringEnum(['upload', 'url']),
+    file_url: Nullable(Type.String({ description: 'Partner-hosted URL (never fetched by the service).' })),
+    content_type: Nullable(Type.String({ description: 'Detected from the bytes.' })),
+    size_bytes: Nullable(Type.Integer()),
+    uploaded_at: Timestamp(),
+    reviewed_at: Nullable(Timestamp()),
+    current: Type.Boolean({ description: 'false once a newer upload of the type superseded it.' }),
+  },
+  { title: 'PartnerDocument' },
+);
+
+export const PartnerRecord = Type.Object(
+  {
+    company_id: Type.Integer(),
+    business_name: Type.String(),
+    legal_business_name: Type.String(),
+    business_type: Nullable(StringEnum(BUSINESS_TYPES)),
+    rc_number: Nullable(Type.String()),
+    address: Nullable(Type.String()),
+    website: Nullable(Type.String()),
+    email: Type.String({ format: 'email' }),
+    phone: Type.String(),
+    verified: Type.Boolean({ description: 'E-mail verified.' }),
+    onboarding_status: StringEnum(ONBOARDING_STATUSES),
+    review_notes: Nullable(Type.String()),
+    created_at: Timestamp(),
+    representative: Nullable(
+      Type.Object(
+        {
+          first_name: Type.String(),
+          last_name: Type.String(),
+          email: Type.String({ format: 'email' }),
+          phone: Type.String(),
+          dob: Type.String({ format: 'date' }),
+          gender: Type.String(),
+          designation: Type.String(),
+          id_type: Type.String(),
+          id_document_id: Nullable(Type.String()),
+          address: Type.String(),
+          bvn: Type.String({ description: 'Masked: *******1234.', examples: ['*******6789'] }),
+          bvn_locked: Type.Boolean({ description: 'A KYC check passed: the BVN can no longer change.' }),
+          kyc: Type.Object(
+            {
+              status: StringEnum(['passed', 'failed', 'error']),
+              message: Type.String(),
+              provider: Type.String(),
+              checked_at: Timestamp(),
+            },
+            { title: 'KycCheckResult' },
+          ),
+        },
+        { title: 'PartnerRepresentative' },
+      ),
+    ),
+    documents: Type.Array(AdminDocument, {
+      description: 'Every upload, newest first, superseded ones included.',
+    }),
+    kyc_checks: Type.Array(
+      Type.Object(
+        {
+          id: Type.String(),
+          provider: Type.String(),
+          outcome: StringEnum(['passed', 'failed', 'error']),
+          reason: Type.String(),
+          message: Type.String(),
+          bvn: Type.String({ description: 'Masked.' }),
+          created_at: Timestamp(),
+        },
+        { title: 'KycCheck' },
+      ),
+    ),
+    document_checklist: Profile.properties.document_checklist,
+    requirements: Profile.properties.requirements,
+  },
+  { title: 'PartnerRecord' },
+);
+
+export const PartnerRecordResponse = Success(PartnerRecord, 'Partner record.');
+
+export const ReviewedDocumentResponse = Success(
+  Type.Object(
+    {
+      id: Type.String({ format: 'uuid' }),
+      document_type: StringEnum(DOCUMENT_TYPES),
+      status: StringEnum(DOCUMENT_STATUSES),
+      rejection_reason: Nullable(Type.String()),
+      reviewed_at: Timestamp(),
+    },
+    { title: 'ReviewedDocument' },
+  ),
   'Document reviewed.',
 );
 
@@ -156,20 +177,23 @@ export type AuditQuery = Static<typeof AuditQuery>;
 
 export const AuditEventsResponse = Success(
   Page(
-    Type.Object({
-      id: Type.String(),
-      company_id: Nullable(Type.Integer()),
-      actor: Type.Object({
-        type: StringEnum(['partner', 'admin', 'system', 'anonymous']),
-        id: Nullable(Type.String()),
-      }),
-      action: Type.String({ examples: ['onboarding.status_changed'] }),
-      target: Nullable(Type.Object({ type: Type.String(), id: Nullable(Type.String()) })),
-      metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
-      request_id: Nullable(Type.String()),
-      ip: Nullable(Type.String()),
-      created_at: Timestamp(),
-    }),
+    Type.Object(
+      {
+        id: Type.String(),
+        company_id: Nullable(Type.Integer()),
+        actor: Type.Object({
+          type: StringEnum(['partner', 'admin', 'system', 'anonymous']),
+          id: Nullable(Type.String()),
+        }),
+        action: Type.String({ examples: ['onboarding.status_changed'] }),
+        target: Nullable(Type.Object({ type: Type.String(), id: Nullable(Type.String()) })),
+        metadata: Nullable(Type.Record(Type.String(), Type.Unknown())),
+        request_id: Nullable(Type.String()),
+        ip: Nullable(Type.String()),
+        created_at: Timestamp(),
+      },
+      { title: 'AuditEvent' },
+    ),
   ),
   'Audit events.',
 );

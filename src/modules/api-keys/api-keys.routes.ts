@@ -49,6 +49,8 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
     operation({
       operationId: 'listApiKeys',
       summary: 'List API keys (never the secrets)',
+      description:
+        'Keys of both environments, newest first, active and revoked: name, environment, last four characters, last use. The secret itself is never stored, so it cannot be shown again.',
       tags,
       auth: 'session',
       querystring: ApiKeyListQuery,

@@ -22,34 +22,40 @@ export const CreateApiKeyBody = Type.Object(
 );
 export type CreateApiKeyBody = Static<typeof CreateApiKeyBody>;
 
-const ApiKeyView = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  name: Type.String(),
-  environment: Environment,
-  last4: Type.String({ description: 'The last four characters of the key.', examples: ['x9Qa'] }),
-  status: StringEnum(['active', 'revoked']),
-  created_at: Timestamp(),
-  last_used_at: Nullable(Timestamp('Last use, to the minute.')),
-  revoked_at: Nullable(Timestamp()),
-});
-
-export const CreatedApiKeyResponse = Success(
-  Type.Object({
+const ApiKeyView = Type.Object(
+  {
     id: Type.String({ format: 'uuid' }),
     name: Type.String(),
     environment: Environment,
-    key: Nullable(
-      Type.String({
-        description:
-          'The secret key, shown this once: store it now. sk_sandbox_… or sk_live_… + 256 random bits. ' +
-          'null in an idempotent replay (Idempotent-Replayed: true): the secret is never stored, so a ' +
-          'replay cannot show it again; if the first response was lost, revoke the key (by id) and create another.',
-        examples: ['sk_sandbox_3q2+7w…'],
-      }),
-    ),
-    last4: Type.String(),
+    last4: Type.String({ description: 'The last four characters of the key.', examples: ['x9Qa'] }),
+    status: StringEnum(['active', 'revoked']),
     created_at: Timestamp(),
-  }),
+    last_used_at: Nullable(Timestamp('Last use, to the minute.')),
+    revoked_at: Nullable(Timestamp()),
+  },
+  { title: 'ApiKey' },
+);
+
+export const CreatedApiKeyResponse = Success(
+  Type.Object(
+    {
+      id: Type.String({ format: 'uuid' }),
+      name: Type.String(),
+      environment: Environment,
+      key: Nullable(
+        Type.String({
+          description:
+            'The secret key, shown this once: store it now. sk_sandbox_… or sk_live_… + 256 random bits. ' +
+            'null in an idempotent replay (Idempotent-Replayed: true): the secret is never stored, so a ' +
+            'replay cannot show it again; if the first response was lost, revoke the key (by id) and create another.',
+          examples: ['sk_sandbox_3q2+7w…'],
+        }),
+      ),
+      last4: Type.String(),
+      created_at: Timestamp(),
+    },
+    { title: 'CreatedApiKey' },
+  ),
   'API key created. Store the key now: it is not shown again.',
 );
 

@@ -47,49 +47,63 @@ export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 export const KYC_OUTCOMES = ['passed', 'failed', 'error'] as const;
 
-export const ProfileDocument = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  document_type: StringEnum(DOCUMENT_TYPES),
-  status: StringEnum(DOCUMENT_STATUSES),
-  rejection_reason: Type.Optional(Nullable(Type.String())),
-  uploaded_at: Timestamp(),
-});
+export const ProfileDocument = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    document_type: StringEnum(DOCUMENT_TYPES),
+    status: StringEnum(DOCUMENT_STATUSES),
+    rejection_reason: Type.Optional(Nullable(Type.String())),
+    uploaded_at: Timestamp(),
+  },
+  { title: 'Document' },
+);
 
-export const Profile = Type.Object({
-  company_id: Type.Integer({ examples: [42] }),
-  business_name: Type.String({ examples: ['Acme Payments Ltd'] }),
-  legal_business_name: Type.String({ examples: ['Acme Payments Limited'] }),
-  business_type: Nullable(StringEnum(BUSINESS_TYPES)),
-  rc_number: Nullable(Type.String({ examples: ['RC1234567'] })),
-  address: Nullable(Type.String()),
-  website: Nullable(Type.String()),
-  email: Type.String({ format: 'email' }),
-  phone: Type.String(),
-  onboarding_status: StringEnum(ONBOARDING_STATUSES),
-  environment: Environment,
-  representative: Nullable(
-    Type.Object({ first_name: Type.String(), last_name: Type.String(), email: Email() }),
-  ),
-  documents: Type.Array(ProfileDocument, { description: 'Current (not superseded) document of each type.' }),
-  document_checklist: Type.Record(Type.String(), StringEnum(['uploaded', 'missing']), {
-    description:
-      'Document type required for the business_type → uploaded | missing. Empty until business_type is set.',
-    examples: [{ cac_certificate: 'uploaded', memart: 'missing', valid_id: 'uploaded' }],
-  }),
-  review_notes: Nullable(Type.String({ description: 'Why the operator requested changes or rejected.' })),
-  requirements: Type.Object({
-    currently_due: Type.Array(Type.String(), {
+export const Profile = Type.Object(
+  {
+    company_id: Type.Integer({ examples: [42] }),
+    business_name: Type.String({ examples: ['Acme Payments Ltd'] }),
+    legal_business_name: Type.String({ examples: ['Acme Payments Limited'] }),
+    business_type: Nullable(StringEnum(BUSINESS_TYPES)),
+    rc_number: Nullable(Type.String({ examples: ['RC1234567'] })),
+    address: Nullable(Type.String()),
+    website: Nullable(Type.String()),
+    email: Type.String({ format: 'email' }),
+    phone: Type.String(),
+    onboarding_status: StringEnum(ONBOARDING_STATUSES),
+    environment: Environment,
+    representative: Nullable(
+      Type.Object(
+        { first_name: Type.String(), last_name: Type.String(), email: Email() },
+        { title: 'RepresentativeSummary' },
+      ),
+    ),
+    documents: Type.Array(ProfileDocument, {
+      description: 'Current (not superseded) document of each type.',
+    }),
+    document_checklist: Type.Record(Type.String(), StringEnum(['uploaded', 'missing']), {
       description:
-        'What the partner must still do, e.g. business_type, representative.kyc, documents.memart, submit.',
+        'Document type required for the business_type → uploaded | missing. Empty until business_type is set.',
+      examples: [{ cac_certificate: 'uploaded', memart: 'missing', valid_id: 'uploaded' }],
     }),
-    pending_review: Type.Array(Type.String(), {
-      description: 'What awaits the operator, e.g. documents.memart, application.',
-    }),
-    errors: Type.Array(Type.Object({ requirement: Type.String(), reason: Type.String() }), {
-      description: 'Why something was rejected or failed.',
-    }),
-  }),
-});
+    review_notes: Nullable(Type.String({ description: 'Why the operator requested changes or rejected.' })),
+    requirements: Type.Object(
+      {
+        currently_due: Type.Array(Type.String(), {
+          description:
+            'What the partner must still do, e.g. business_type, representative.kyc, documents.memart, submit.',
+        }),
+        pending_review: Type.Array(Type.String(), {
+          description: 'What awaits the operator, e.g. documents.memart, application.',
+        }),
+        errors: Type.Array(Type.Object({ requirement: Type.String(), reason: Type.String() }), {
+          description: 'Why something was rejected or failed.',
+        }),
+      },
+      { title: 'Requirements' },
+    ),
+  },
+  { title: 'OnboardingProfile' },
+);
 
 export const ProfileResponse = Success(Profile, 'Onboarding profile.');
 
@@ -175,13 +189,19 @@ export const RepresentativeBody = Type.Object({
 export type RepresentativeBody = Static<typeof RepresentativeBody>;
 
 export const RepresentativeResponse = Success(
-  Type.Object({
-    representative: Type.Object({ first_name: Type.String(), last_name: Type.String() }),
-    kyc: Type.Object({
-      ok: Type.Boolean({ description: 'Whether the identity check passed.' }),
-      message: Type.String({ examples: ['BVN verified.'] }),
-    }),
-  }),
+  Type.Object(
+    {
+      representative: Type.Object({ first_name: Type.String(), last_name: Type.String() }),
+      kyc: Type.Object(
+        {
+          ok: Type.Boolean({ description: 'Whether the identity check passed.' }),
+          message: Type.String({ examples: ['BVN verified.'] }),
+        },
+        { title: 'KycResult' },
+      ),
+    },
+    { title: 'RepresentativeResult' },
+  ),
   'Representative saved.',
 );
 
@@ -193,12 +213,15 @@ export const DocumentBody = Type.Object({
 export type DocumentBody = Static<typeof DocumentBody>;
 
 export const DocumentResponse = Success(
-  Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    document_type: StringEnum(DOCUMENT_TYPES),
-    status: Type.Literal('pending_review'),
-    uploaded_at: Timestamp(),
-  }),
+  Type.Object(
+    {
+      id: Type.String({ format: 'uuid' }),
+      document_type: StringEnum(DOCUMENT_TYPES),
+      status: Type.Literal('pending_review'),
+      uploaded_at: Timestamp(),
+    },
+    { title: 'UploadedDocument' },
+  ),
   'Document uploaded.',
 );
 
@@ -208,6 +231,6 @@ export const EnvironmentBody = Type.Object(
 );
 export type EnvironmentBody = Static<typeof EnvironmentBody>;
 export const EnvironmentResponse = Success(
-  Type.Object({ environment: Environment }),
+  Type.Object({ environment: Environment }, { title: 'EnvironmentSetting' }),
   'Environment switched.',
 );

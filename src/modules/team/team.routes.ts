@@ -42,6 +42,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
     operation({
       operationId: 'listTeamMembers',
       summary: 'List team members',
+      description: 'Team members are partner-wide (both environments), newest first; BVNs masked.',
       tags,
       auth: 'partner',
       querystring: TeamListQuery,
@@ -62,6 +63,7 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
     operation({
       operationId: 'getTeamMember',
       summary: 'Read a team member',
+      description: "Another partner's member, or an unknown id, is 404 NOT_FOUND. The BVN is masked.",
       tags,
       auth: 'partner',
       params: TeamMemberParams,
@@ -97,6 +99,8 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
     operation({
       operationId: 'deleteTeamMember',
       summary: 'Remove a team member',
+      description:
+        "Removes the member for good and answers the removed record. Another partner's member, or an unknown id, is 404.",
       tags,
       auth: 'partner',
       params: TeamMemberParams,

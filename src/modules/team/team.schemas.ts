@@ -43,22 +43,25 @@ export const UpdateTeamMemberBody = Type.Object(
 );
 export type UpdateTeamMemberBody = Static<typeof UpdateTeamMemberBody>;
 
-export const TeamMember = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  first_name: Type.String(),
-  last_name: Type.String(),
-  email: Type.String({ format: 'email' }),
-  phone: Type.String(),
-  dob: Type.String({ format: 'date' }),
-  gender: StringEnum(GENDERS),
-  designation: StringEnum(DESIGNATIONS),
-  bvn: Type.String({ description: 'Masked: *******1234.', examples: ['*******7890'] }),
-  id_type: StringEnum(ID_TYPES),
-  id_file_url: Type.String(),
-  address: Type.String(),
-  created_at: Timestamp(),
-  updated_at: Timestamp(),
-});
+export const TeamMember = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    first_name: Type.String(),
+    last_name: Type.String(),
+    email: Type.String({ format: 'email' }),
+    phone: Type.String(),
+    dob: Type.String({ format: 'date' }),
+    gender: StringEnum(GENDERS),
+    designation: StringEnum(DESIGNATIONS),
+    bvn: Type.String({ description: 'Masked: *******1234.', examples: ['*******7890'] }),
+    id_type: StringEnum(ID_TYPES),
+    id_file_url: Type.String(),
+    address: Type.String(),
+    created_at: Timestamp(),
+    updated_at: Timestamp(),
+  },
+  { title: 'TeamMember' },
+);
 
 export const TeamMemberParams = Type.Object({ memberId: Type.String({ format: 'uuid' }) });
 export type TeamMemberParams = Static<typeof TeamMemberParams>;

@@ -87,6 +87,8 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
     operation({
       operationId: 'getVirtualAccount',
       summary: 'Read a virtual account with its balance',
+      description:
+        "The account in this credential's environment, with its status and balance (the exact sum of its credits, in naira and in kobo). Another environment's or partner's account is 404.",
       tags,
       auth: 'partner',
       params: AccountParams,
@@ -253,6 +255,8 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
     operation({
       operationId: 'listVirtualAccountTransactions',
       summary: 'List credits to an account, newest first',
+      description:
+        'The ledger of one account: every credit with amount (naira and integer kobo), narration and reference. For a period with opening and closing balances, use the statement.',
       tags,
       auth: 'partner',
       params: AccountParams,

@@ -44,42 +44,48 @@ export const CreateVirtualAccountBody = Type.Object(
 );
 export type CreateVirtualAccountBody = Static<typeof CreateVirtualAccountBody>;
 
-export const VirtualAccount = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  account_number: Type.String({
-    pattern: '^[0-9]{10}$',
-    description: '10-digit NUBAN valid for bank_code under the CBN 2020 rule.',
-    examples: ['0123456785'],
-  }),
-  account_name: Type.String({
-    description: '<business_name>/<first_name> <last_name>',
-    examples: ['Acme Payments Ltd/Tunde Bakare'],
-  }),
-  bank_name: Type.String({ examples: ['BaaS Partner Bank'] }),
-  bank_code: Type.String({ pattern: '^[0-9]{6}$', examples: ['999999'] }),
-  currency: Type.Literal('NGN'),
-  status: StringEnum(ACCOUNT_STATUSES, {
-    description:
-      'active: takes credits; inactive: refuses credits until reactivated; closed: final, its number is never issued again.',
-  }),
-  status_reason: Nullable(
-    Type.String({ description: 'The reason given with the last deactivation or closure.' }),
-  ),
-  status_changed_at: Nullable(Timestamp('When the status last changed; null while it never has.')),
-  balance: Type.Number({
-    description: 'Naira: the sum of credits (kept in integer kobo).',
-    examples: [1500.5],
-  }),
-  balance_kobo: Type.Integer({ description: 'The same balance in integer kobo.', examples: [150050] }),
-  environment: Environment,
-  customer: Type.Object({
-    first_name: Type.String(),
-    last_name: Type.String(),
-    email: Type.String({ format: 'email' }),
-    phone: Type.String(),
-  }),
-  created_at: Timestamp(),
-});
+export const VirtualAccount = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    account_number: Type.String({
+      pattern: '^[0-9]{10}$',
+      description: '10-digit NUBAN valid for bank_code under the CBN 2020 rule.',
+      examples: ['0123456785'],
+    }),
+    account_name: Type.String({
+      description: '<business_name>/<first_name> <last_name>',
+      examples: ['Acme Payments Ltd/Tunde Bakare'],
+    }),
+    bank_name: Type.String({ examples: ['BaaS Partner Bank'] }),
+    bank_code: Type.String({ pattern: '^[0-9]{6}$', examples: ['999999'] }),
+    currency: Type.Literal('NGN'),
+    status: StringEnum(ACCOUNT_STATUSES, {
+      description:
+        'active: takes credits; inactive: refuses credits until reactivated; closed: final, its number is never issued again.',
+    }),
+    status_reason: Nullable(
+      Type.String({ description: 'The reason given with the last deactivation or closure.' }),
+    ),
+    status_changed_at: Nullable(Timestamp('When the status last changed; null while it never has.')),
+    balance: Type.Number({
+      description: 'Naira: the sum of credits (kept in integer kobo).',
+      examples: [1500.5],
+    }),
+    balance_kobo: Type.Integer({ description: 'The same balance in integer kobo.', examples: [150050] }),
+    environment: Environment,
+    customer: Type.Object(
+      {
+        first_name: Type.String(),
+        last_name: Type.String(),
+        email: Type.String({ format: 'email' }),
+        phone: Type.String(),
+      },
+      { title: 'Customer' },
+    ),
+    created_at: Timestamp(),
+  },
+  { title: 'VirtualAccount' },
+);
 
 export const VirtualAccountResponse = Success(VirtualAccount, 'Virtual account.');
 export const VirtualAccountListResponse = Success(Page(VirtualAccount), 'Virtual accounts.');
@@ -155,34 +161,39 @@ export const SimulateCreditBody = Type.Object(
 );
 export type SimulateCreditBody = Static<typeof SimulateCreditBody>;
 
-export const Transaction = Type.Object({
-  id: Type.String({ format: 'uuid' }),
-  type: Type.Literal('credit'),
-  amount: Type.Number({ examples: [1500.5] }),
-  amount_kobo: Type.Integer({ examples: [150050] }),
-  currency: Type.Literal('NGN'),
-  narration: Nullable(Type.String()),
-  reference: Type.String(),
-  created_at: Timestamp(),
-});
-
-export const SimulateCreditResponse = Success(
-  Type.Object({ transaction: Transaction, account: VirtualAccount }),
-  'Account credited.',
+export const Transaction = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    type: Type.Literal('credit'),
+    amount: Type.Number({ examples: [1500.5] }),
+    amount_kobo: Type.Integer({ examples: [150050] }),
+    currency: Type.Literal('NGN'),
+    narration: Nullable(Type.String()),
+    reference: Type.String(),
+    created_at: Timestamp(),
+  },
+  { title: 'Transaction' },
 );
+
+/** A credit and the account after it: the answer of simulate-credit and the virtual_account.credited event. */
+export const Credit = Type.Object({ transaction: Transaction, account: VirtualAccount }, { title: 'Credit' });
+export const SimulateCreditResponse = Success(Credit, 'Account credited.');
 export const TransactionListResponse = Success(Page(Transaction), 'Transactions.');
 
-export const Statement = Type.Object({
-  account_number: Type.String(),
-  account_name: Type.String(),
-  from: Type.String({ format: 'date' }),
-  to: Type.String({ format: 'date' }),
-  opening_balance: Type.Number({ description: 'Naira: every credit before `from`.' }),
-  opening_balance_kobo: Type.Integer(),
-  total_credits: Type.Number({ description: 'Naira: the credits of the period.' }),
-  total_credits_kobo: Type.Integer(),
-  closing_balance: Type.Number({ description: 'Naira: opening balance plus the credits of the period.' }),
-  closing_balance_kobo: Type.Integer(),
-  transactions: Type.Array(Transaction, { description: "The period's credits, oldest first." }),
-});
+export const Statement = Type.Object(
+  {
+    account_number: Type.String(),
+    account_name: Type.String(),
+    from: Type.String({ format: 'date' }),
+    to: Type.String({ format: 'date' }),
+    opening_balance: Type.Number({ description: 'Naira: every credit before `from`.' }),
+    opening_balance_kobo: Type.Integer(),
+    total_credits: Type.Number({ description: 'Naira: the credits of the period.' }),
+    total_credits_kobo: Type.Integer(),
+    closing_balance: Type.Number({ description: 'Naira: opening balance plus the credits of the period.' }),
+    closing_balance_kobo: Type.Integer(),
+    transactions: Type.Array(Transaction, { description: "The period's credits, oldest first." }),
+  },
+  { title: 'Statement' },
+);
 export const StatementResponse = Success(Statement, 'Statement.');

@@ -3,7 +3,7 @@ import type { EventSerializer, EventType } from '../../platform/events/outbox.re
 import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { compileSerializer } from '../../platform/http/validation.js';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, ONBOARDING_STATUSES } from '../onboarding/onboarding.schemas.js';
-import { Transaction, VirtualAccount } from '../virtual-accounts/virtual-accounts.schemas.js';
+import { Credit, VirtualAccount } from '../virtual-accounts/virtual-accounts.schemas.js';
 
 /**
  * The `data` of every event type. The same schemas serialize what is stored and delivered
@@ -12,19 +12,25 @@ import { Transaction, VirtualAccount } from '../virtual-accounts/virtual-account
  */
 export const EVENT_PAYLOADS = {
   'virtual_account.created': VirtualAccount,
-  'virtual_account.credited': Type.Object({ transaction: Transaction, account: VirtualAccount }),
+  'virtual_account.credited': Credit,
   'virtual_account.status_changed': VirtualAccount,
-  'onboarding.status_changed': Type.Object({
-    company_id: Type.Integer(),
-    onboarding_status: StringEnum(ONBOARDING_STATUSES),
-    review_notes: Nullable(Type.String()),
-  }),
-  'document.reviewed': Type.Object({
-    id: Type.String({ format: 'uuid' }),
-    document_type: StringEnum(DOCUMENT_TYPES),
-    status: StringEnum(DOCUMENT_STATUSES),
-    rejection_reason: Nullable(Type.String()),
-  }),
+  'onboarding.status_changed': Type.Object(
+    {
+      company_id: Type.Integer(),
+      onboarding_status: StringEnum(ONBOARDING_STATUSES),
+      review_notes: Nullable(Type.String()),
+    },
+    { title: 'OnboardingStatusChange' },
+  ),
+  'document.reviewed': Type.Object(
+    {
+      id: Type.String({ format: 'uuid' }),
+      document_type: StringEnum(DOCUMENT_TYPES),
+      status: StringEnum(DOCUMENT_STATUSES),
+      rejection_reason: Nullable(Type.String()),
+    },
+    { title: 'DocumentReview' },
+  ),
 } as const satisfies Record<EventType, TSchema>;
 
 const DESCRIPTIONS: Record<EventType, string> = {
@@ -49,6 +55,10 @@ export function createEventSerializer(): EventSerializer {
   };
 }
 
+/** `virtual_account.created` → `VirtualAccountCreated`: the stem of the type's schema names. */
+export const pascalName = (type: EventType): string =>
+  type.replace(/(^|[._])(\w)/g, (_, _separator: string, letter: string) => letter.toUpperCase());
+
 /** The delivered body of an event type: `{type, timestamp, data}` (CONTRACT 4.5). */
 export const eventBodySchema = (type: EventType) =>
   Type.Object(
@@ -57,7 +67,7 @@ export const eventBodySchema = (type: EventType) =>
       timestamp: Timestamp('When the event happened (its creation), not when this attempt was sent.'),
       data: EVENT_PAYLOADS[type],
     },
-    { description: DESCRIPTIONS[type] },
+    { title: `${pascalName(type)}Webhook`, description: DESCRIPTIONS[type] },
   );
 
 /** The OpenAPI 3.1 `webhooks` section: one operation per event type, the payload as its request body. */
@@ -67,13 +77,15 @@ export function webhooksDocument(): Record<string, unknown> {
       type,
       {
         post: {
-          operationId: `${type.replace(/[._](\w)/g, (_, letter: string) => letter.toUpperCase())}Webhook`,
+          operationId: `${pascalName(type).replace(/^./, (letter) => letter.toLowerCase())}Webhook`,
           summary: DESCRIPTIONS[type],
           description:
             "POSTed to the environment's endpoint with Standard Webhooks headers webhook-id (the event id, " +
             'stable across retries), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of ' +
             '"<id>.<timestamp>.<body>"> under the endpoint secret). Answer 2xx within 10 s; anything else is retried.',
           tags: ['Webhooks'],
+          // Authenticated by its signature (webhook-signature), not by a credential of the API.
+          security: [],
           requestBody: {
             required: true,
             content: { 'application/json': { schema: eventBodySchema(type) } },

@@ -40,6 +40,8 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService
     operation({
       operationId: 'getEvent',
       summary: 'One event, with its payload exactly as delivered and its delivery status',
+      description:
+        "The event as kept for 30 days: its data exactly as delivered (webhook-id = id) and how its delivery went. Another partner's or environment's event is 404.",
       tags,
       auth: 'partner',
       params: EventParams,

@@ -52,6 +52,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     operation({
       operationId: 'getWebhookEndpoint',
       summary: "Read this environment's webhook endpoint (without the secret)",
+      description:
+        'The URL, and until when a rotated-out secret still signs. The secret itself is shown only when set or rotated. 404 while none is set.',
       tags,
       auth: 'partner',
       response: { 200: WebhookResponse },
@@ -65,6 +67,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     operation({
       operationId: 'deleteWebhookEndpoint',
       summary: "Remove this environment's webhook endpoint",
+      description:
+        'Stops deliveries of this environment: events dispatched while no endpoint is set are skipped (recover them later with the events API). 404 while none is set.',
       tags,
       auth: 'partner',
       response: { 200: WebhookResponse },
@@ -102,6 +106,8 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
     operation({
       operationId: 'listWebhookDeliveries',
       summary: 'Delivery log: every attempt, newest first',
+      description:
+        'Every delivery attempt of this environment, automatic and manual, newest first: status code, latency, and a generic error (http_<status>, timeout, connection_failed, destination_not_allowed). Filter by event_id.',
       tags,
       auth: 'partner',
       querystring: DeliveriesQuery,

@@ -1,9 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/errors.js';
-import { errorResponses, Success, success } from './schemas.js';
+import { ErrorEnvelope, errorResponses, Success, success } from './schemas.js';
 
 const Health = Success(Type.Object({ status: Type.String({ examples: ['ok'] }) }), 'OK');
+/** What the server answers before routing to any operation: a request it cannot parse or take. */
+const MalformedHttp = {
+  ...ErrorEnvelope(['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE']),
+  description: 'A malformed HTTP request (400) or an oversized URL or header section (413).',
+};
 
 /** Probes at the root, outside the API prefix and the per-IP rate limit. */
 export function registerHealthRoutes(app: FastifyInstance, ping: () => Promise<void>): void {
@@ -14,8 +19,10 @@ export function registerHealthRoutes(app: FastifyInstance, ping: () => Promise<v
       schema: {
         operationId: 'getHealth',
         summary: 'The process is up',
+        description:
+          'Liveness: 200 while the process serves HTTP. Outside the API prefix and the rate limit.',
         tags,
-        response: { 200: Health, ...errorResponses(['INTERNAL_ERROR']) },
+        response: { 200: Health, '4xx': MalformedHttp, ...errorResponses(['INTERNAL_ERROR']) },
       },
       config: { rateLimit: false },
     },
@@ -27,8 +34,10 @@ export function registerHealthRoutes(app: FastifyInstance, ping: () => Promise<v
       schema: {
         operationId: 'getReadiness',
         summary: 'The database answers',
+        description:
+          'Readiness: 200 once the database answers a query, else 503 SERVICE_UNAVAILABLE (take the instance out of rotation).',
         tags,
-        response: { 200: Health, ...errorResponses(['SERVICE_UNAVAILABLE']) },
+        response: { 200: Health, '4xx': MalformedHttp, ...errorResponses(['SERVICE_UNAVAILABLE']) },
       },
       config: { rateLimit: false },
     },

@@ -1,43 +1,62 @@
+import { readFileSync } from 'node:fs';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
+import { ERROR_REGISTRY } from '../errors/errors.js';
+import { type Audience, publishDocuments } from './openapi-document.js';
 
 export const DOCS_PREFIX = '/docs';
 export const OPENAPI_PATH = '/baas/api/v1/openapi.json';
+export const OPERATOR_OPENAPI_PATH = '/baas/api/v1/admin/openapi.json';
+const ADMIN_PREFIX = '/baas/api/v1/admin/';
 
-const DESCRIPTION = `
-Banking-as-a-service partner API: register and verify a partner account, complete KYB onboarding,
-manage API keys and team members, and issue dedicated NUBAN virtual accounts to your end users.
+/** docs/*.md, from src/platform/http and from dist/platform/http alike. */
+const guide = (name: string) =>
+  readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8').trim();
 
-**Envelope.** Every response body is \`{status, message, data?, error_code?, errors?}\`. Errors carry a
-machine-readable \`error_code\`; validation failures (422) name each field in \`errors\`.
+/** The error-code table of the guide, from the registry itself. */
+const errorTable = () =>
+  [
+    '| HTTP | error_code | meaning |',
+    '|---|---|---|',
+    ...Object.entries(ERROR_REGISTRY)
+      .sort(([, a], [, b]) => a.status - b.status)
+      .map(([code, { status, message }]) => `| ${status} | \`${code}\` | ${message} |`),
+  ].join('\n');
 
-**Input rules.** Unknown body fields are ignored. Strings are trimmed and a string that is blank after
-trimming counts as absent (passwords are the exception: taken exactly as sent). E-mails are
-lower-cased. Bodies are taken as sent: a number where a string is expected is a 422, not coerced.
-JSON bodies are limited to 100 KiB; uploaded files to 5 MiB.
+const CONTACT = { name: 'Partner support', email: 'support@baas.local' };
+const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
-**Authentication.** \`Authorization: Bearer <token>\`, with a session token from login (valid 7200 s;
-\`/client/onboarding/*\` and key management take session tokens only) or, on \`/services/*\`, an API key.
-A 401 on these endpoints carries \`WWW-Authenticate: Bearer realm="baas"\` (RFC 6750), with
-\`, error="invalid_request"\` for a malformed bearer credential and \`, error="invalid_token"\` for a
-well-formed one that is not accepted (unknown, revoked or expired).
-
-**Request ids.** Every response carries \`X-Request-Id\` (yours, if you send a sane one). Quote it in
-support requests.
-`.trim();
+function info(): Record<Audience, Record<string, unknown>> {
+  return {
+    partner: {
+      title: 'BaaS Partner API',
+      version: '1.0.0',
+      description: guide('partner-guide.md').replace('{{ERROR_TABLE}}', errorTable()),
+      contact: CONTACT,
+      license: LICENSE,
+    },
+    operator: {
+      title: 'BaaS Back Office API',
+      version: '1.0.0',
+      description: guide('operator-guide.md'),
+      contact: CONTACT,
+      license: LICENSE,
+    },
+  };
+}
 
 export async function registerOpenApi(
   app: FastifyInstance,
-  options: { webhooks: Record<string, unknown> },
+  options: { webhooks: Record<string, unknown>; operatorDocument: boolean },
 ): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
       // Plain JSON Schema objects from TypeBox: the document types cannot see that they are schemas.
       webhooks: options.webhooks as Record<string, OpenAPIV3_1.PathItemObject>,
-      info: { title: 'BaaS Partner API', version: '1.0.0', description: DESCRIPTION },
+      info: { title: 'BaaS Partner API', version: '1.0.0' },
       servers: [{ url: '/', description: 'This server; every path carries its /baas/api/v1 prefix.' }],
       tags: [
         { name: 'Accounts', description: 'Registration, e-mail verification, login and logout.' },
@@ -52,7 +71,7 @@ export async function registerOpenApi(
         { name: 'Team', description: "The partner's team members (partner-wide, both environments)." },
         {
           name: 'Virtual accounts',
-          description: 'Dedicated NUBAN accounts for end users, balances and sandbox credits.',
+          description: 'Dedicated NUBAN accounts for end users, balances, statements and sandbox credits.',
         },
         {
           name: 'Events',
@@ -74,10 +93,37 @@ export async function registerOpenApi(
       },
     },
   });
+
+  let published: Record<Audience, Record<string, unknown>> | undefined;
+  const documents = () => {
+    published ??= publishDocuments(app.swagger() as unknown as Record<string, unknown>, {
+      adminPrefix: ADMIN_PREFIX,
+      info: info(),
+    });
+    return published;
+  };
+
+  // Built once the routes are known, so a schema mistake (two schemas with one title) stops start-up.
+  app.addHook('onReady', async () => {
+    documents();
+  });
+
   await app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,
     uiConfig: { docExpansion: 'list', deepLinking: true },
+    transformSpecification: () => documents().partner,
     staticCSP: false,
   });
-  app.get(OPENAPI_PATH, { schema: { hide: true }, config: { rateLimit: false } }, async () => app.swagger());
+  app.get(
+    OPENAPI_PATH,
+    { schema: { hide: true }, config: { rateLimit: false } },
+    async () => documents().partner,
+  );
+  if (options.operatorDocument) {
+    app.get(
+      OPERATOR_OPENAPI_PATH,
+      { schema: { hide: true }, config: { rateLimit: false } },
+      async () => documents().operator,
+    );
+  }
 }

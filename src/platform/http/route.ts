@@ -45,7 +45,8 @@ const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
 interface OperationSpec<B, Q, P, H> {
   operationId: string;
   summary: string;
-  description?: string;
+  /** What a partner needs to know beyond the summary: rules, side effects, errors. */
+  description: string;
   tags: string[];
   auth: AuthMode;
   body?: B;
@@ -127,7 +128,7 @@ export function operation<
     schema: {
       operationId: spec.operationId,
       summary: spec.summary,
-      ...(spec.description ? { description: spec.description } : {}),
+      description: spec.description,
       tags: spec.tags,
       ...(SECURITY[spec.auth] ? { security: SECURITY[spec.auth] } : {}),
       ...(consumes ? { consumes: [consumes === 'json' ? 'application/json' : 'multipart/form-data'] } : {}),

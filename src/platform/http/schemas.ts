@@ -124,12 +124,16 @@ export const PaginationQuery = Type.Object({
 });
 export type PaginationQuery = Static<typeof PaginationQuery>;
 
+/** `{items, next_cursor}`; named `<Item>Page` in the OpenAPI document when the item has a title. */
 export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({
-    items: Type.Array(item),
-    next_cursor: Nullable(
-      Type.String({ description: 'Pass as ?cursor= for the next page; null on the last page.' }),
-    ),
-  });
+  Type.Object(
+    {
+      items: Type.Array(item),
+      next_cursor: Nullable(
+        Type.String({ description: 'Pass as ?cursor= for the next page; null on the last page.' }),
+      ),
+    },
+    item.title ? { title: `${item.title}Page` } : {},
+  );
 
 export const Environment = StringEnum(ENVIRONMENTS, { description: 'sandbox or live' });

@@ -51,7 +51,23 @@ export const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'o
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** Resolves local `$ref`s (`#/components/...`) recursively; the generated document has none today. */
+/**
+ * The published document speaks standard JSON Schema; the generators speak the server's own formats:
+ * an https-only `uri` is `https-url`, another `uri` is `url`, a `contentMediaType` string is a file.
+ */
+function inServerFormats(schema: Record<string, unknown>): Record<string, unknown> {
+  if (schema['format'] === 'uri') {
+    const { pattern, ...rest } = schema;
+    return pattern === '^https://' ? { ...rest, format: 'https-url' } : { ...schema, format: 'url' };
+  }
+  if (typeof schema['contentMediaType'] === 'string' && schema['type'] === 'string') {
+    const { contentMediaType: _, ...rest } = schema;
+    return { ...rest, format: 'binary' };
+  }
+  return schema;
+}
+
+/** Resolves local `$ref`s (`#/components/...`) recursively, in the server's own formats. */
 export function deref(doc: OpenApiDocument, value: unknown, seen = new Set<string>()): unknown {
   if (Array.isArray(value)) return value.map((item) => deref(doc, item, seen));
   if (!isObject(value)) return value;
@@ -64,7 +80,9 @@ export function deref(doc: OpenApiDocument, value: unknown, seen = new Set<strin
     }
     return deref(doc, target, new Set([...seen, ref]));
   }
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, deref(doc, item, seen)]));
+  return inServerFormats(
+    Object.fromEntries(Object.entries(value).map(([key, item]) => [key, deref(doc, item, seen)])),
+  );
 }
 
 export class OperationShapeError extends Error {}

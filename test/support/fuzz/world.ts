@@ -7,6 +7,7 @@ import { createTestApp, type DialectName, TEST_ADMIN_KEY, type TestApp } from '.
 import { until } from '../assertions.js';
 import { customerBody, memberBody, PDF_BYTES, uniqueEmail } from '../factories.js';
 import { completeOnboarding, postDocument, postRepresentative } from '../onboarding.js';
+import { apiDocuments } from '../openapi.js';
 import { createApiKey, newPartner, type PartnerAt, signIn } from '../partners.js';
 import {
   adminDocumentUrl,
@@ -16,7 +17,6 @@ import {
   creditUrl,
   DELIVERIES,
   LOGOUT,
-  OPENAPI,
   SUBMIT,
   TEAM,
   WEBHOOK,
@@ -166,9 +166,7 @@ export async function createFuzzWorld(dialect: DialectName): Promise<FuzzWorld> 
   });
   try {
     const pools = new Pools();
-    const docResponse = await fetch(`${t.url}${OPENAPI}`);
-    assert.equal(docResponse.status, 200, 'GET /openapi.json');
-    const doc = (await docResponse.json()) as OpenApiDocument;
+    const doc = (await apiDocuments(t)).all as OpenApiDocument;
 
     const [main, adminTarget, loginPartner, logoutPartner] = await Promise.all([
       newPartner({ t, sink }, 'signed-in', { business_name: 'Fuzz Main Ltd' }),
