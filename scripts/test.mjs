@@ -18,6 +18,13 @@ const explicitFiles = args.filter((arg) => arg.endsWith('.ts'));
 const flags = args.filter((arg) => !arg.endsWith('.ts'));
 const files = explicitFiles.length > 0 ? explicitFiles : testFiles('test').sort();
 
+// The browser tests load the built web apps: build them first (a no-op when web/dist is up to date).
+const browserTests = path.resolve('test', 'browser') + path.sep;
+if (files.some((file) => path.resolve(file).startsWith(browserTests))) {
+  const build = spawnSync(process.execPath, ['web/scripts/build.mjs'], { stdio: 'inherit' });
+  if (build.status !== 0) process.exit(build.status ?? 1);
+}
+
 const result = spawnSync(
   process.execPath,
   ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...flags, ...files],

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
@@ -11,6 +12,8 @@ import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createKycProvider } from './modules/kyc/kyc.js';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
 import { createOnboardingService } from './modules/onboarding/onboarding.service.js';
+import { operatorsRoutes } from './modules/operators/operators.routes.js';
+import { createOperatorsService } from './modules/operators/operators.service.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { createTeamService } from './modules/team/team.service.js';
 import { virtualAccountsRoutes } from './modules/virtual-accounts/virtual-accounts.routes.js';
@@ -29,6 +32,7 @@ import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import type { Environment } from './platform/environment.js';
 import { registerAuth } from './platform/http/auth.js';
+import { browserCookie } from './platform/http/browser-session.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import {
   clientErrorHandler,
@@ -44,6 +48,7 @@ import {
   registerIpRateLimit,
 } from './platform/http/rate-limit.js';
 import { validatorCompiler } from './platform/http/validation.js';
+import { registerWebApps } from './platform/http/web-apps.js';
 import { purgeExpiredIdempotencyKeys, registerIdempotency } from './platform/idempotency/idempotency.js';
 import { purgeRateWindows } from './platform/limits/limits.repository.js';
 import { createLogger } from './platform/logger.js';
@@ -127,6 +132,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   const review = createReviewService({ write, onboarding });
   const audit = createAuditService(database.db, keys);
+  const operators = createOperatorsService({
+    db: database.db,
+    write,
+    clock,
+    keys,
+    publicUrl: config.PUBLIC_URL,
+  });
+  const consoleCookie = browserCookie('baas_console', config.NODE_ENV === 'production');
   const apiKeys = createApiKeysService({ db: database.db, write, clock, keys, log });
   const team = createTeamService({
     db: database.db,
@@ -200,15 +213,19 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       session: accounts.authenticateSession,
       apiKey: apiKeys.authenticate,
       sessionWithData: onboarding.authenticateWithRecord,
+      operatorSession: operators.authenticate,
     },
     adminApiKey: config.ADMIN_API_KEY,
+    operatorCookie: consoleCookie.name,
   });
+  await app.register(fastifyCookie);
   registerMultipart(app);
   registerIdempotency(app, { db: database.db, clock, keys });
   await registerOpenApi(app, {
     webhooks: webhooksDocument(),
     operatorDocument: Boolean(config.ADMIN_API_KEY),
   });
+  await registerWebApps(app);
 
   registerHealthRoutes(app, database.ping);
   await app.register(
@@ -220,7 +237,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(virtualAccountsRoutes, { virtualAccounts });
       await api.register(webhooksRoutes, { webhooks });
       await api.register(eventsRoutes, { webhooks });
-      if (config.ADMIN_API_KEY) await api.register(adminRoutes, { review, audit });
+      // CONTRACT 5: without ADMIN_API_KEY the back office (console sessions included) answers 404.
+      if (config.ADMIN_API_KEY) {
+        await api.register(adminRoutes, { review, audit });
+        await api.register(operatorsRoutes, { operators, cookie: consoleCookie });
+      }
     },
     { prefix: API_PREFIX },
   );
@@ -233,6 +254,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       purgeExpiredIdempotencyKeys(database.db, now),
       purgeRateWindows(database.db, now - 2 * 24 * 60 * 60 * 1000),
       webhookWorker.purgeSettled(),
+      operators.purgeExpired(),
       mail.purgeSettled(),
     ]);
   };

@@ -66,6 +66,12 @@ export const ConfigSchema = Type.Object({
     pattern: '^(true|false|[0-9]+|[0-9a-fA-F.:/, ]+)$',
     description: 'false, true, a hop count, or a comma-separated list of proxy addresses/CIDRs',
   }),
+  PUBLIC_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^/?#]+$',
+      description: 'where people reach this server (operator invitation links); default http://HOST:PORT',
+    }),
+  ),
   LOG_LEVEL: Type.Union(
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
@@ -91,8 +97,12 @@ function shown(variable: string, value: unknown): string {
   return `${typeof value === 'string' ? `${value.length} characters, ` : ''}value not shown`;
 }
 
-export type Config = Omit<RawConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'TRUST_PROXY' | 'DATABASE_URL'> & {
+export type Config = Omit<
+  RawConfig,
+  'WEBHOOK_ALLOW_PRIVATE' | 'TRUST_PROXY' | 'DATABASE_URL' | 'PUBLIC_URL'
+> & {
   DATABASE_URL: string;
+  PUBLIC_URL: string;
   WEBHOOK_ALLOW_PRIVATE: boolean;
   TRUST_PROXY: boolean | number | string;
 };
@@ -167,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...raw,
     DATA_DIR: path.resolve(raw.DATA_DIR),
     DATABASE_URL: raw.DATABASE_URL ?? `sqlite:${path.join(path.resolve(raw.DATA_DIR), 'baas.sqlite')}`,
+    PUBLIC_URL: raw.PUBLIC_URL ?? `http://${raw.HOST}:${raw.PORT}`,
     WEBHOOK_ALLOW_PRIVATE: raw.WEBHOOK_ALLOW_PRIVATE === 'true',
     TRUST_PROXY: parseTrustProxy(raw.TRUST_PROXY),
   };

@@ -436,7 +436,7 @@ for (const dialect of DIALECTS) {
         const audited = (await auditActions(suite.t, partner.companyId)).find(
           (event) => event.action === 'document.rejected',
         );
-        assert.equal(audited?.actor_type, 'admin');
+        assert.equal(audited?.actor_type, 'api_key');
         assert.equal(audited?.target_type, 'document');
         assert.equal(audited?.target_id, memart);
         assert.equal(audited?.request_id, 'admin-reject-memart-1');
@@ -526,7 +526,7 @@ for (const dialect of DIALECTS) {
             event.action === 'onboarding.status_changed' &&
             JSON.parse(event.metadata ?? '{}').to === 'active',
         );
-        assert.equal(approval?.actor_type, 'admin');
+        assert.equal(approval?.actor_type, 'api_key');
       });
 
       it('requests changes: back to in_progress with review_notes the partner sees, then resubmission works', async () => {
@@ -696,12 +696,12 @@ for (const dialect of DIALECTS) {
           assert.ok(actions.includes(action), `${action} in ${actions.join(', ')}`);
         }
         const approval = items.find((item) => item.action === 'document.approved');
-        assert.deepEqual(approval?.actor, { type: 'admin', id: 'admin' });
+        assert.deepEqual(approval?.actor, { type: 'api_key', id: null, email: null });
         assert.deepEqual(approval?.target, { type: 'document', id: memart });
         assert.equal(approval?.request_id, 'audit-approve-memart');
         assert.equal(approval?.ip, '127.0.0.1');
         const submission = items.find((item) => item.action === 'onboarding.status_changed');
-        assert.deepEqual(submission?.actor, { type: 'partner', id: String(partner.companyId) });
+        assert.deepEqual(submission?.actor, { type: 'partner', id: String(partner.companyId), email: null });
         for (const [index, item] of items.entries()) {
           if (index > 0) assert.ok(item.created_at <= items[index - 1]!.created_at, 'newest first');
         }

@@ -226,7 +226,7 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(profile.requirements.currently_due, []);
       });
 
-      it('audits the suspension as the operator (actor admin) with from, to, reason, request id and IP', async () => {
+      it('audits the suspension as the operator (ADMIN_API_KEY: actor api_key) with from, to, reason, request id and IP', async () => {
         const partner = await newPartner(suite, 'active');
         const before = await statusAudits(suite, partner.companyId);
         const response = await adminPost(
@@ -240,7 +240,7 @@ for (const dialect of DIALECTS) {
         const after = await statusAudits(suite, partner.companyId);
         assert.equal(after.length, before.length + 1, 'one status change audited');
         const audited = after.at(-1)!;
-        assert.deepEqual(audited.actor, { type: 'admin', id: 'admin' });
+        assert.deepEqual(audited.actor, { type: 'api_key', id: null, email: null });
         assert.equal(audited.company_id, partner.companyId);
         assert.deepEqual(audited.target, { type: 'partner', id: String(partner.companyId) });
         assert.equal(audited.request_id, `suspend-${partner.companyId}`);
@@ -573,7 +573,7 @@ for (const dialect of DIALECTS) {
         assert.equal(response.status, 200, response.text);
 
         const audited = (await statusAudits(suite, partner.companyId)).at(-1);
-        assert.deepEqual(audited?.actor, { type: 'admin', id: 'admin' });
+        assert.deepEqual(audited?.actor, { type: 'api_key', id: null, email: null });
         assert.deepEqual(audited?.target, { type: 'partner', id: String(partner.companyId) });
         assert.equal(audited?.request_id, `reinstate-${partner.companyId}`);
         assert.equal(audited?.metadata?.['to'], 'active');

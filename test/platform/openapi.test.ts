@@ -3,6 +3,7 @@ import { before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { ERROR_REGISTRY } from '../../src/platform/errors/errors.js';
 import { EVENT_TYPES } from '../../src/platform/events/outbox.repository.js';
+import { WEB_APP_PREFIXES } from '../../src/platform/http/web-apps.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { apiDocuments, type OpenApi } from '../support/openapi.js';
 import { ADMIN_PREFIX, API_PREFIX, OPENAPI, OPERATOR_OPENAPI } from '../support/paths.js';
@@ -108,6 +109,7 @@ for (const dialect of DIALECTS) {
         ({ method, path }) =>
           method !== 'HEAD' &&
           !path.startsWith('/docs') &&
+          !WEB_APP_PREFIXES.some((prefix) => path === prefix || path.startsWith(`${prefix}/`)) &&
           path !== OPENAPI &&
           path !== OPERATOR_OPENAPI &&
           !path.includes('*'),

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { AuditService } from '../../platform/audit/audit.service.js';
-import { requestMeta } from '../../platform/http/auth.js';
+import { operatorOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { type AcceptedFileType, FILE_EXTENSIONS } from '../../platform/storage/file-type.js';
@@ -94,6 +94,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     async (request) => {
       const { company_id, document_id } = request.params;
       const data = await review.reviewDocument(
+        operatorOf(request),
         company_id,
         document_id,
         { status: 'approved', reason: null },
@@ -119,6 +120,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     async (request) => {
       const { company_id, document_id } = request.params;
       const data = await review.reviewDocument(
+        operatorOf(request),
         company_id,
         document_id,
         { status: 'rejected', reason: request.body.reason },
@@ -143,7 +145,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       errors: ['ONBOARDING_INCOMPLETE', 'ONBOARDING_LOCKED'],
     }),
     async (request) => {
-      await review.approve(request.params.company_id, requestMeta(request));
+      await review.approve(operatorOf(request), request.params.company_id, requestMeta(request));
       return success('Partner approved.', await review.partnerRecord(request.params.company_id));
     },
   );
@@ -163,7 +165,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       errors: ['ONBOARDING_LOCKED'],
     }),
     async (request) => {
-      await review.requestChanges(request.params.company_id, request.body.reason, requestMeta(request));
+      await review.requestChanges(
+        operatorOf(request),
+        request.params.company_id,
+        request.body.reason,
+        requestMeta(request),
+      );
       return success('Changes requested.', await review.partnerRecord(request.params.company_id));
     },
   );
@@ -183,7 +190,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       errors: ['ONBOARDING_LOCKED'],
     }),
     async (request) => {
-      await review.reject(request.params.company_id, request.body.reason, requestMeta(request));
+      await review.reject(
+        operatorOf(request),
+        request.params.company_id,
+        request.body.reason,
+        requestMeta(request),
+      );
       return success('Application rejected.', await review.partnerRecord(request.params.company_id));
     },
   );
@@ -205,7 +217,12 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       errors: ['ONBOARDING_LOCKED'],
     }),
     async (request) => {
-      await review.suspend(request.params.company_id, request.body.reason, requestMeta(request));
+      await review.suspend(
+        operatorOf(request),
+        request.params.company_id,
+        request.body.reason,
+        requestMeta(request),
+      );
       return success('Partner suspended.', await review.partnerRecord(request.params.company_id));
     },
   );
@@ -223,7 +240,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       errors: ['ONBOARDING_LOCKED'],
     }),
     async (request) => {
-      await review.reinstate(request.params.company_id, requestMeta(request));
+      await review.reinstate(operatorOf(request), request.params.company_id, requestMeta(request));
       return success('Partner reinstated.', await review.partnerRecord(request.params.company_id));
     },
   );
@@ -267,11 +284,14 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       response: { 200: AuditEventsResponse },
     }),
     async (request) => {
-      const { limit, cursor, company_id } = request.query;
+      const { limit, cursor, company_id, action, actor_type, actor_id } = request.query;
       const data = await audit.list({
         limit,
         ...(cursor !== undefined ? { cursor } : {}),
         ...(company_id !== undefined ? { partnerId: company_id } : {}),
+        ...(action !== undefined ? { action } : {}),
+        ...(actor_type !== undefined ? { actorType: actor_type } : {}),
+        ...(actor_id !== undefined ? { actorId: actor_id } : {}),
       });
       return success('Audit events.', data);
     },

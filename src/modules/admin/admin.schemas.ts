@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { ACTOR_TYPES } from '../../platform/audit/audit.repository.js';
 import {
   Nullable,
   Page,
@@ -57,6 +58,11 @@ const PartnerSummary = Type.Object(
     email: Type.String({ format: 'email' }),
     business_type: Nullable(StringEnum(BUSINESS_TYPES)),
     onboarding_status: StringEnum(ONBOARDING_STATUSES),
+    waiting_since: Nullable(
+      Timestamp(
+        'Since when something awaits the operator: the submission, or the oldest document awaiting review.',
+      ),
+    ),
     pending_review: Type.Array(Type.String(), {
       description:
         "What awaits the operator, as in the partner's requirements.pending_review: `application`, `documents.<type>`.",
@@ -172,6 +178,13 @@ export const ReviewedDocumentResponse = Success(
 export const AuditQuery = Type.Object({
   ...PaginationQuery.properties,
   company_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+  action: Type.Optional(
+    Type.String({ maxLength: 100, description: 'Only this action, e.g. onboarding.status_changed.' }),
+  ),
+  actor_type: Type.Optional(StringEnum(ACTOR_TYPES)),
+  actor_id: Type.Optional(
+    Type.String({ maxLength: 100, description: 'Only this actor, e.g. an operator id.' }),
+  ),
 });
 export type AuditQuery = Static<typeof AuditQuery>;
 
@@ -182,8 +195,12 @@ export const AuditEventsResponse = Success(
         id: Type.String(),
         company_id: Nullable(Type.Integer()),
         actor: Type.Object({
-          type: StringEnum(['partner', 'admin', 'system', 'anonymous']),
+          type: StringEnum(ACTOR_TYPES, {
+            description:
+              'operator: a person signed in to the console (id, email); api_key: ADMIN_API_KEY; partner: the partner or one of its API keys.',
+          }),
           id: Nullable(Type.String()),
+          email: Nullable(Type.String({ description: "An operator's e-mail; null for other actors." })),
         }),
         action: Type.String({ examples: ['onboarding.status_changed'] }),
         target: Nullable(Type.Object({ type: Type.String(), id: Nullable(Type.String()) })),

@@ -351,22 +351,33 @@ export function listPartners(
   return query.execute();
 }
 
-/** The current documents pending review of each of the partners, by type. */
-export async function pendingDocumentTypes(
+export interface PendingDocuments {
+  types: string[];
+  /** When the oldest of them was uploaded. */
+  oldestAt: number;
+}
+
+/** The current documents pending review of each of the partners, by type, and since when. */
+export async function pendingDocuments(
   db: Kysely<Database>,
   partnerIds: readonly number[],
-): Promise<Map<number, string[]>> {
-  const pending = new Map<number, string[]>();
+): Promise<Map<number, PendingDocuments>> {
+  const pending = new Map<number, PendingDocuments>();
   if (partnerIds.length === 0) return pending;
   const rows = await db
     .selectFrom('documents')
-    .select(['partner_id', 'document_type'])
+    .select(['partner_id', 'document_type', 'uploaded_at'])
     .where('partner_id', 'in', [...partnerIds])
     .where('superseded_at', 'is', null)
     .where('status', '=', 'pending_review')
     .orderBy('document_type')
     .execute();
-  for (const row of rows)
-    pending.set(row.partner_id, [...(pending.get(row.partner_id) ?? []), row.document_type]);
+  for (const row of rows) {
+    const seen = pending.get(row.partner_id);
+    pending.set(row.partner_id, {
+      types: [...(seen?.types ?? []), row.document_type],
+      oldestAt: Math.min(seen?.oldestAt ?? row.uploaded_at, row.uploaded_at),
+    });
+  }
   return pending;
 }

@@ -511,13 +511,13 @@ export function createOnboardingService(deps: OnboardingDeps) {
       ...(filter.pendingReview !== undefined ? { pendingReview: filter.pendingReview } : {}),
     });
     const page = cursor.page(rows, filter.limit, (partner) => partner.id);
-    const pending = await repo.pendingDocumentTypes(
+    const pending = await repo.pendingDocuments(
       db,
       page.items.map((partner) => partner.id),
     );
     return {
       next_cursor: page.next_cursor,
-      items: page.items.map((partner) => partnerSummaryView(partner, pending.get(partner.id) ?? [])),
+      items: page.items.map((partner) => partnerSummaryView(partner, pending.get(partner.id))),
     };
   }
 

@@ -5,6 +5,7 @@ import type {
   DocumentRow,
   KycCheckRow,
   PartnerProfileRow,
+  PendingDocuments,
   RepresentativeRow,
 } from './onboarding.repository.js';
 import { checklistOf, type OnboardingState, requirementsOf } from './requirements.js';
@@ -138,14 +139,21 @@ export function partnerRecordView(
   };
 }
 
-/** A line of the operator's review queue; `pendingDocumentTypes`: its current documents awaiting review. */
-export function partnerSummaryView(partner: PartnerProfileRow, pendingDocumentTypes: readonly string[]) {
+/**
+ * A line of the operator's review queue; `pending`: its current documents awaiting review. It waits
+ * since its submission (an application under review changes only by the operator's decision) or
+ * since the oldest document awaiting review.
+ */
+export function partnerSummaryView(partner: PartnerProfileRow, pending: PendingDocuments | undefined) {
+  const waitingSince =
+    partner.onboarding_status === 'under_review' ? partner.updated_at : (pending?.oldestAt ?? null);
   return {
     company_id: partner.id,
     pending_review: [
       ...(partner.onboarding_status === 'under_review' ? ['application'] : []),
-      ...pendingDocumentTypes.map((type) => `documents.${type}`),
+      ...(pending?.types ?? []).map((type) => `documents.${type}`),
     ],
+    waiting_since: waitingSince === null ? null : toIso(waitingSince),
     business_name: partner.business_name,
     legal_business_name: partner.legal_business_name,
     email: partner.email,

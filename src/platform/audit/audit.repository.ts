@@ -1,10 +1,11 @@
 import type { Insertable, Kysely } from 'kysely';
-import type { PartnerCredential } from '../auth/credentials.js';
+import type { OperatorCredential, PartnerCredential } from '../auth/credentials.js';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
 import type { AuditEventsTable } from './audit.table.js';
 
-export type ActorType = 'partner' | 'admin' | 'system' | 'anonymous';
+export const ACTOR_TYPES = ['partner', 'operator', 'api_key', 'system', 'anonymous'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
 
 /** Who asked, from where: attached to every audit event. */
 export interface RequestMeta {
@@ -40,6 +41,15 @@ export const partnerActor = (partnerId: number): AuditActor => ({
   actorId: partnerId,
 });
 
+/**
+ * Who acts in the back office (CONTRACT 5): a signed-in operator, named by id, or ADMIN_API_KEY,
+ * which appears as actor `api_key`; `partnerId` is the partner record it acts on, if any.
+ */
+export const operatorActor = (partnerId: number | null, operator: OperatorCredential): AuditActor =>
+  operator.kind === 'operator'
+    ? { partnerId, actorType: 'operator', actorId: operator.operatorId }
+    : { partnerId, actorType: 'api_key', actorId: null };
+
 /** The service itself (the webhook worker): its bookkeeping is not audited, but it writes through the same helper. */
 export const systemActor: AuditActor = { partnerId: null, actorType: 'system' };
 
@@ -71,16 +81,31 @@ export function auditRow(
 }
 
 /** Keyset page of audit events, newest first (ids are time-ordered). */
+export interface AuditFilter {
+  partnerId?: number;
+  action?: string;
+  actorType?: ActorType;
+  actorId?: string;
+}
+
+/** Newest first, with the e-mail of an operator actor (the console names who decided). */
 export function listAuditEvents(
   db: Kysely<Database>,
-  filter: { partnerId?: number; beforeId?: string; limit: number },
+  filter: AuditFilter & { beforeId?: string; limit: number },
 ) {
   let query = db
     .selectFrom('audit_events')
-    .selectAll()
-    .orderBy('id', 'desc')
+    .leftJoin('operators', (join) =>
+      join.onRef('operators.id', '=', 'audit_events.actor_id').on('audit_events.actor_type', '=', 'operator'),
+    )
+    .selectAll('audit_events')
+    .select('operators.email as actor_email')
+    .orderBy('audit_events.id', 'desc')
     .limit(filter.limit + 1);
-  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
-  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  if (filter.partnerId !== undefined) query = query.where('audit_events.partner_id', '=', filter.partnerId);
+  if (filter.action !== undefined) query = query.where('audit_events.action', '=', filter.action);
+  if (filter.actorType !== undefined) query = query.where('audit_events.actor_type', '=', filter.actorType);
+  if (filter.actorId !== undefined) query = query.where('audit_events.actor_id', '=', filter.actorId);
+  if (filter.beforeId !== undefined) query = query.where('audit_events.id', '<', filter.beforeId);
   return query.execute();
 }

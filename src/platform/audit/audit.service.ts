@@ -3,28 +3,25 @@ import { toIso } from '../clock.js';
 import type { KeyRing } from '../crypto/keys.js';
 import type { Database } from '../db/schema.js';
 import { keysetCursor } from '../pagination/cursor.js';
-import { listAuditEvents } from './audit.repository.js';
+import { type AuditFilter, listAuditEvents } from './audit.repository.js';
 
 export type AuditService = ReturnType<typeof createAuditService>;
 
 export function createAuditService(db: Kysely<Database>, keys: KeyRing) {
   return {
     /** Newest first; `cursor` is the next_cursor of the previous page. */
-    async list(filter: { partnerId?: number; cursor?: string; limit: number }) {
+    async list(filter: AuditFilter & { cursor?: string; limit: number }) {
       const cursor = keysetCursor(keys.cursor, 'audit_events', 'operator', 'string');
       const beforeId = cursor.decode(filter.cursor);
-      const rows = await listAuditEvents(db, {
-        limit: filter.limit,
-        ...(beforeId !== undefined ? { beforeId } : {}),
-        ...(filter.partnerId !== undefined ? { partnerId: filter.partnerId } : {}),
-      });
+      const { cursor: _, ...where } = filter;
+      const rows = await listAuditEvents(db, { ...where, ...(beforeId !== undefined ? { beforeId } : {}) });
       const page = cursor.page(rows, filter.limit, (row) => row.id);
       return {
         next_cursor: page.next_cursor,
         items: page.items.map((event) => ({
           id: event.id,
           company_id: event.partner_id,
-          actor: { type: event.actor_type, id: event.actor_id },
+          actor: { type: event.actor_type, id: event.actor_id, email: event.actor_email },
           action: event.action,
           target: event.target_type ? { type: event.target_type, id: event.target_id } : null,
           metadata: event.metadata === null ? null : (JSON.parse(event.metadata) as Record<string, unknown>),

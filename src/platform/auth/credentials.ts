@@ -32,3 +32,23 @@ export const scopeOf = (credential: PartnerCredential) => ({
   partnerId: credential.partnerId,
   environment: credential.environment,
 });
+
+export const OPERATOR_ROLES = ['reviewer', 'admin'] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+/**
+ * Who acts in the back office: ADMIN_API_KEY (automation, every right), or an operator signed in to
+ * the console with a session cookie, whose role decides what it may do.
+ */
+export type OperatorCredential =
+  | { kind: 'admin_api_key' }
+  | {
+      kind: 'operator';
+      operatorId: string;
+      email: string;
+      name: string;
+      role: OperatorRole;
+      sessionId: string;
+      /** The session's anti-forgery token, which state-changing requests must echo. */
+      csrfToken: string;
+    };

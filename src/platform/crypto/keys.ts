@@ -12,6 +12,8 @@ export interface KeyRing {
   readonly otp: Buffer;
   /** HMAC key that authenticates pagination cursors. */
   readonly cursor: Buffer;
+  /** HMAC key that derives a browser session's anti-forgery token from its session token. */
+  readonly csrf: Buffer;
 }
 
 function derive(master: Buffer, purpose: string): Buffer {
@@ -26,6 +28,7 @@ export function createKeyRing(masterKeyBase64: string): KeyRing {
     lookup: derive(master, 'lookup'),
     otp: derive(master, 'otp'),
     cursor: derive(master, 'cursor'),
+    csrf: derive(master, 'csrf'),
   };
 }
 

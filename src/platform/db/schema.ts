@@ -1,6 +1,7 @@
 import type { AccountsTables } from '../../modules/accounts/accounts.table.js';
 import type { ApiKeysTable } from '../../modules/api-keys/api-keys.table.js';
 import type { OnboardingTables } from '../../modules/onboarding/onboarding.table.js';
+import type { OperatorTables } from '../../modules/operators/operators.table.js';
 import type { TeamMembersTable } from '../../modules/team/team.table.js';
 import type {
   AccountTransactionsTable,
@@ -20,6 +21,7 @@ export interface Database
     LimitsTables,
     MailTables,
     OnboardingTables,
+    OperatorTables,
     OutboxTables {
   api_keys: ApiKeysTable;
   team_members: TeamMembersTable;

@@ -20,6 +20,11 @@ export const ERROR_REGISTRY = {
     status: 403,
     message: 'The operator has suspended this partner: live access is refused; the sandbox keeps working.',
   },
+  CSRF_REJECTED: {
+    status: 403,
+    message:
+      'This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin).',
+  },
   SANDBOX_ONLY: { status: 403, message: 'This operation is available in the sandbox environment only.' },
   NOT_FOUND: { status: 404, message: 'The requested resource was not found.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path.' },
@@ -49,6 +54,11 @@ export const ERROR_REGISTRY = {
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
+  },
+  /** Not in the contract's table: an operator invitation link past its 72 hours (CONTRACT 5 names no code). */
+  INVITATION_EXPIRED: {
+    status: 410,
+    message: 'This invitation link has expired: ask an admin for a new one.',
   },
   PAYLOAD_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: 'This Content-Type is not accepted by this endpoint.' },

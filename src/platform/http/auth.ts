@@ -1,8 +1,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import type {} from '@fastify/cookie';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../audit/audit.repository.js';
-import type { ApiKeyCredential, PartnerCredential, SessionCredential } from '../auth/credentials.js';
+import type {
+  ApiKeyCredential,
+  OperatorCredential,
+  PartnerCredential,
+  SessionCredential,
+} from '../auth/credentials.js';
 import { AppError } from '../errors/errors.js';
+import { assertAntiForgery, assertSameOrigin, isStateChanging } from './csrf.js';
 import { addRouteHook } from './route-hooks.js';
 
 export interface CredentialResolvers {
@@ -13,6 +20,8 @@ export interface CredentialResolvers {
    * (one round trip on PostgreSQL for the hottest read).
    */
   sessionWithData(token: string): Promise<{ credential: SessionCredential; data: unknown }>;
+  /** The operator behind a console session cookie. */
+  operatorSession(token: string): Promise<OperatorCredential & { kind: 'operator' }>;
 }
 
 export const API_KEY_PREFIX = 'sk_';
@@ -20,6 +29,8 @@ export const API_KEY_PREFIX = 'sk_';
 declare module 'fastify' {
   interface FastifyRequest {
     credential: PartnerCredential | null;
+    /** Who acts in the back office (routes with auth 'admin' or 'operator'). */
+    operator: OperatorCredential | null;
     /** What the route's preload read with the session (see CredentialResolvers.sessionWithData). */
     preloaded: unknown;
   }
@@ -42,11 +53,24 @@ function bearerToken(request: FastifyRequest): string {
  */
 export function registerAuth(
   app: FastifyInstance,
-  options: { resolvers: CredentialResolvers; adminApiKey: string | undefined },
+  options: { resolvers: CredentialResolvers; adminApiKey: string | undefined; operatorCookie: string },
 ): void {
   const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
   app.decorateRequest('credential', null);
   app.decorateRequest('preloaded', undefined);
+  app.decorateRequest('operator', null);
+
+  /**
+   * The console's cookie (CONTRACT 7): a state-changing request must also carry the session's
+   * anti-forgery token and come from this origin, so another site cannot ride on the cookie.
+   */
+  async function operatorFromCookie(request: FastifyRequest): Promise<OperatorCredential> {
+    const token = request.cookies[options.operatorCookie];
+    if (!token) throw new AppError('UNAUTHENTICATED');
+    const operator = await options.resolvers.operatorSession(token);
+    if (isStateChanging(request)) assertAntiForgery(request, operator.csrfToken);
+    return operator;
+  }
 
   addRouteHook(
     app,
@@ -54,11 +78,20 @@ export function registerAuth(
     (config) => config.auth !== undefined && config.auth !== 'none',
     async (request) => {
       const mode = request.routeOptions.config.auth;
+      if (mode === 'operator') {
+        request.operator = await operatorFromCookie(request);
+        return;
+      }
+      if (mode === 'admin' && request.headers.authorization === undefined) {
+        request.operator = await operatorFromCookie(request);
+        return;
+      }
       const token = bearerToken(request);
       if (mode === 'admin') {
         // Both sides hashed to one length, so the comparison time says nothing about the key.
         if (!adminDigest || !timingSafeEqual(digest(token), adminDigest))
           throw new AppError('UNAUTHENTICATED');
+        request.operator = { kind: 'admin_api_key' };
         return;
       }
       if (token.startsWith(API_KEY_PREFIX)) {
@@ -100,11 +133,22 @@ export function registerAuth(
  */
 export function bearerChallenge(request: FastifyRequest): string | undefined {
   const mode = request.routeOptions.config?.auth;
-  if (mode === undefined || mode === 'none') return undefined;
+  if (mode === undefined || mode === 'none' || mode === 'operator') return undefined;
   const header = request.headers.authorization;
   if (header === undefined || !/^Bearer(?: |$)/i.test(header)) return 'Bearer realm="baas"';
   return `Bearer realm="baas", error="${BEARER.test(header) ? 'invalid_token' : 'invalid_request'}"`;
 }
+
+/** Who acts in the back office; only called on routes whose auth mode guarantees one. */
+export function operatorOf(request: FastifyRequest): OperatorCredential {
+  if (!request.operator) throw new AppError('UNAUTHENTICATED');
+  return request.operator;
+}
+
+/** A public operation that sets the console cookie (sign-in): refused from another origin. */
+export const assertConsoleOrigin = (request: FastifyRequest): void => {
+  if (request.headers.origin !== undefined) assertSameOrigin(request);
+};
 
 /** The authenticated partner; only called on routes whose auth mode guarantees one. */
 export function credentialOf(request: FastifyRequest): PartnerCredential {

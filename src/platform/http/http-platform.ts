@@ -6,6 +6,7 @@ import secureJson from 'secure-json-parse';
 import { AppError, type ErrorCode } from '../errors/errors.js';
 import { bearerChallenge } from './auth.js';
 import { addRouteHook } from './route-hooks.js';
+import { WEB_APP_PREFIXES } from './web-apps.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -38,6 +39,40 @@ const DOCS_HEADERS: Record<string, string> = {
   'content-security-policy':
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
 };
+
+/**
+ * The browser apps (web-apps.ts): scripts, styles, fonts and API calls from this origin only, no
+ * inline code and no eval; images may also be data: URLs (previews made in the page); frames are
+ * same-origin, for documents the console previews inline. Their caching is set per response
+ * (hashed assets immutable, pages revalidated), so it is not in this table.
+ */
+const WEB_HEADERS: Record<string, string> = {
+  'content-security-policy': [
+    "default-src 'none'",
+    "script-src 'self'",
+    "style-src 'self'",
+    "img-src 'self' data:",
+    "font-src 'self'",
+    "connect-src 'self'",
+    "frame-src 'self'",
+    "base-uri 'none'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; '),
+  // A page that another site opened cannot reach into it through window.opener, nor the other way.
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'referrer-policy': 'no-referrer',
+  'strict-transport-security': 'max-age=31536000; includeSubDomains',
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+};
+
+/** Whether `url` is at or below one of `prefixes` (`/docs`, `/docs/…`, `/docs?…`). */
+function under(url: string, prefixes: readonly string[]): boolean {
+  const path = url.split('?', 1)[0] ?? '';
+  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+}
 
 const STATUS_FALLBACK: Record<number, ErrorCode> = {
   400: 'MALFORMED_REQUEST',
@@ -265,9 +300,15 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
   );
 
   app.addHook('onSend', (request, reply, payload, done) => {
-    const docs = request.url === options.docsPrefix || request.url.startsWith(`${options.docsPrefix}/`);
     reply.header('x-request-id', request.id);
-    reply.headers(docs ? DOCS_HEADERS : API_HEADERS);
+    if (under(request.url, WEB_APP_PREFIXES)) {
+      reply.headers(WEB_HEADERS);
+      // An error page is never stored; a response without its own caching is not either.
+      if (reply.statusCode >= 400 || !reply.hasHeader('cache-control'))
+        reply.header('cache-control', 'no-store');
+    } else {
+      reply.headers(under(request.url, [options.docsPrefix]) ? DOCS_HEADERS : API_HEADERS);
+    }
     done(null, payload);
   });
 
@@ -281,8 +322,10 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '';
-    const allowed = routes.filter((route) => route.method !== request.method && route.pattern.test(path));
-    if (allowed.length > 0) {
+    const matching = routes.filter((route) => route.pattern.test(path));
+    const allowed = matching.filter((route) => route.method !== request.method);
+    // A route of this method that answered "not found" (a file a static route does not have) is a 404.
+    if (allowed.length > 0 && !matching.some((route) => route.method === request.method)) {
       reply.header('allow', [...new Set(allowed.map((route) => route.method))].join(', '));
       return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED'));
     }

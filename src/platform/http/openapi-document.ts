@@ -4,6 +4,8 @@ type Json = Record<string, unknown>;
 type Doc = Json & { paths: Record<string, Record<string, Json>>; components?: Json };
 
 const COMPONENT = '#/components/schemas/';
+/** The credentials of the back office; partners' documents do not mention them. */
+const OPERATOR_SCHEMES = new Set(['adminKey', 'consoleSession']);
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
 /** A validation-only keyword of ours that is not JSON Schema (`x-trim`, an extension, stays). */
 const PRIVATE_KEYWORDS = ['errorMessage'];
@@ -70,8 +72,8 @@ function documentFor(
   if (webhooks) tagNames.add('Webhooks');
   const sourceComponents = (source.components ?? {}) as Json;
   const securitySchemes = Object.fromEntries(
-    Object.entries((sourceComponents['securitySchemes'] ?? {}) as Json).filter(([name]) =>
-      audience === 'operator' ? name === 'adminKey' : name !== 'adminKey',
+    Object.entries((sourceComponents['securitySchemes'] ?? {}) as Json).filter(
+      ([name]) => OPERATOR_SCHEMES.has(name) === (audience === 'operator'),
     ),
   );
   return {

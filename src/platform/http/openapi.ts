@@ -81,7 +81,12 @@ export async function registerOpenApi(
           name: 'Webhooks',
           description: 'Signed event deliveries (Standard Webhooks), retries and the delivery log.',
         },
-        { name: 'Back office', description: "The operator's review of partners (ADMIN_API_KEY)." },
+        { name: 'Back office', description: "The operator's review of partners." },
+        {
+          name: 'Operators',
+          description:
+            'Console sign-in (password and TOTP), set-up from invitations, and operator management.',
+        },
         { name: 'Operations', description: 'Health and readiness probes.' },
       ],
       components: {
@@ -89,6 +94,14 @@ export async function registerOpenApi(
           sessionToken: { type: 'http', scheme: 'bearer', description: 'Session token from login.' },
           apiKey: { type: 'http', scheme: 'bearer', description: 'API key: sk_sandbox_… or sk_live_…' },
           adminKey: { type: 'http', scheme: 'bearer', description: "The operator's ADMIN_API_KEY." },
+          consoleSession: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: '__Host-baas_console',
+            description:
+              'The console session cookie set by the second sign-in step (named baas_console outside production). ' +
+              'State-changing requests also send X-CSRF-Token (from the session) and a same-origin Origin.',
+          },
         },
       },
     },

@@ -7,9 +7,11 @@ import { errorResponses } from './schemas.js';
  * - none: public;
  * - session: a dashboard session token (an API key gets 403 FORBIDDEN);
  * - partner: a session token or an API key (`/services/*`);
- * - admin: the operator's ADMIN_API_KEY.
+ * - admin: the back office: ADMIN_API_KEY, or an operator's console session cookie (with the
+ *   anti-forgery proof on state changes);
+ * - operator: a console session cookie only (the session itself).
  */
-export type AuthMode = 'none' | 'session' | 'partner' | 'admin';
+export type AuthMode = 'none' | 'session' | 'partner' | 'admin' | 'operator';
 export type BodyKind = 'json' | 'multipart';
 
 declare module 'fastify' {
@@ -32,14 +34,16 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = 
   none: undefined,
   session: [{ sessionToken: [] }],
   partner: [{ sessionToken: [] }, { apiKey: [] }],
-  admin: [{ adminKey: [] }],
+  admin: [{ adminKey: [] }, { consoleSession: [] }],
+  operator: [{ consoleSession: [] }],
 };
 
 const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
   none: [],
   session: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN', 'PARTNER_SUSPENDED'],
   partner: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'ONBOARDING_NOT_APPROVED', 'PARTNER_SUSPENDED'],
-  admin: ['UNAUTHENTICATED'],
+  admin: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'CSRF_REJECTED', 'FORBIDDEN'],
+  operator: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'CSRF_REJECTED'],
 };
 
 interface OperationSpec<B, Q, P, H> {

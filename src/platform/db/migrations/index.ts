@@ -5,6 +5,7 @@ import * as services from './2026-11-21-03-services.js';
 import * as webhooks from './2026-11-21-04-webhooks.js';
 import * as hardening from './2026-11-23-01-hardening.js';
 import * as lifecycle from './2026-11-23-02-lifecycle.js';
+import * as operators from './2026-11-24-01-operators.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +15,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-21-04-webhooks': webhooks,
   '2026-11-23-01-hardening': hardening,
   '2026-11-23-02-lifecycle': lifecycle,
+  '2026-11-24-01-operators': operators,
 };

@@ -1,0 +1,269 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { assertConsoleOrigin, operatorOf, requestMeta } from '../../platform/http/auth.js';
+import type { BrowserCookie } from '../../platform/http/browser-session.js';
+import { operation } from '../../platform/http/route.js';
+import { success, successMessage } from '../../platform/http/schemas.js';
+import {
+  AcceptBody,
+  AcceptedInvitationResponse,
+  CreatedInvitationResponse,
+  CreateInvitationBody,
+  EnrolmentBody,
+  EnrolmentResponse,
+  InvitationListResponse,
+  InvitationParams,
+  InvitationResponse,
+  ListQuery,
+  OperatorListResponse,
+  OperatorParams,
+  OperatorResponse,
+  OperatorSessionResponse,
+  PasswordBody,
+  SecondFactorBody,
+  SignedOutResponse,
+  SignInChallengeResponse,
+} from './operators.schemas.js';
+import { type OperatorsService, SESSION_MS } from './operators.service.js';
+
+const tags = ['Operators'];
+const SESSION_SECONDS = SESSION_MS / 1000;
+
+/**
+ * The operators of the back office (CONTRACT 5 and 7): sign-in with a password and a TOTP code into
+ * a console session cookie, set-up through one-time invitations, and their management by admins.
+ */
+export const operatorsRoutes: FastifyPluginAsyncTypebox<{
+  operators: OperatorsService;
+  cookie: BrowserCookie;
+}> = async (app, { operators, cookie }) => {
+  app.post(
+    '/admin/session/password',
+    operation({
+      operationId: 'startOperatorSignIn',
+      summary: "Sign in, step one: the operator's e-mail and password",
+      description:
+        'Answers a challenge to send with the authenticator code within 5 minutes. Unknown e-mail and wrong ' +
+        'password get the same answer; 10 attempts per address in 15 minutes, then 429. A deactivated ' +
+        'operator, or one whose second factor an admin reset, gets 403 FORBIDDEN saying so.',
+      tags,
+      auth: 'none',
+      body: PasswordBody,
+      response: { 200: SignInChallengeResponse },
+      errors: ['INVALID_CREDENTIALS', 'FORBIDDEN', 'CSRF_REJECTED'],
+    }),
+    async (request) => {
+      assertConsoleOrigin(request);
+      const data = await operators.signInWithPassword(request.body, requestMeta(request));
+      return success('Password accepted: enter your authenticator code.', data);
+    },
+  );
+
+  app.post(
+    '/admin/session/second-factor',
+    operation({
+      operationId: 'finishOperatorSignIn',
+      summary: 'Sign in, step two: the authenticator code (or a recovery code)',
+      description:
+        'Sets the console session cookie (HttpOnly, SameSite=Strict; `__Host-` and Secure in production): 8 ' +
+        'hours at most, ended by 30 minutes without a request. A TOTP code is accepted once (one step of 30 s ' +
+        'either way); a recovery code once. Five wrong codes end the sign-in (429): enter the password again.',
+      tags,
+      auth: 'none',
+      body: SecondFactorBody,
+      response: { 200: OperatorSessionResponse },
+      errors: ['OTP_INVALID', 'OTP_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN', 'CSRF_REJECTED'],
+    }),
+    async (request, reply) => {
+      assertConsoleOrigin(request);
+      const { token, view } = await operators.signInWithSecondFactor(request.body, requestMeta(request));
+      cookie.set(reply, token, SESSION_SECONDS);
+      return success('Signed in.', view);
+    },
+  );
+
+  app.get(
+    '/admin/session',
+    operation({
+      operationId: 'getOperatorSession',
+      summary: 'The signed-in operator and the anti-forgery token of the session',
+      description:
+        'For the console after a reload: who is signed in, until when, and the X-CSRF-Token value its ' +
+        'state-changing requests must send. 401 once the session ended (signed out, 8 hours, 30 minutes idle).',
+      tags,
+      auth: 'operator',
+      response: { 200: OperatorSessionResponse },
+    }),
+    async (request) => success('Signed in.', await operators.session(request.cookies[cookie.name]!)),
+  );
+
+  app.post(
+    '/admin/session/logout',
+    operation({
+      operationId: 'signOutOperator',
+      summary: 'Sign out of the console',
+      description: 'Ends the session at once, on every instance, and clears the cookie.',
+      tags,
+      auth: 'operator',
+      response: { 200: SignedOutResponse },
+    }),
+    async (request, reply) => {
+      await operators.signOut(operatorOf(request), request.cookies[cookie.name]!, requestMeta(request));
+      cookie.clear(reply);
+      return successMessage('Signed out.');
+    },
+  );
+
+  app.get(
+    '/admin/invitations/:token',
+    operation({
+      operationId: 'getOperatorInvitation',
+      summary: 'What an invitation link is for (the set-up page reads it)',
+      description:
+        '404 for a link that was used, replaced or never existed; 410 INVITATION_EXPIRED after its 72 hours.',
+      tags,
+      auth: 'none',
+      params: InvitationParams,
+      response: { 200: InvitationResponse },
+      errors: ['INVITATION_EXPIRED'],
+    }),
+    async (request) => success('Invitation.', await operators.invitation(request.params.token)),
+  );
+
+  app.post(
+    '/admin/invitations/:token/second-factor',
+    operation({
+      operationId: 'startOperatorEnrolment',
+      summary: 'Set-up, step one: name and password (new operators), and a TOTP secret for the app',
+      description:
+        "Answers the secret and an otpauth:// URL to show as a QR code. Nothing is final until the app's code " +
+        'is confirmed; asking again draws a new secret. For a second-factor reset only the secret is made.',
+      tags,
+      auth: 'none',
+      params: InvitationParams,
+      body: EnrolmentBody,
+      response: { 200: EnrolmentResponse },
+      errors: ['INVITATION_EXPIRED', 'CSRF_REJECTED'],
+    }),
+    async (request) => {
+      assertConsoleOrigin(request);
+      const data = await operators.startEnrolment(request.params.token, request.body);
+      return success('Scan the QR code, then confirm with a code.', data);
+    },
+  );
+
+  app.post(
+    '/admin/invitations/:token/accept',
+    operation({
+      operationId: 'acceptOperatorInvitation',
+      summary: "Set-up, step two: confirm the authenticator's code",
+      description:
+        'Creates the operator (or replaces its second factor), uses up the link, signs in (sets the cookie) and ' +
+        'answers ten recovery codes, shown this once.',
+      tags,
+      auth: 'none',
+      params: InvitationParams,
+      body: AcceptBody,
+      response: { 201: AcceptedInvitationResponse },
+      errors: ['INVITATION_EXPIRED', 'OTP_INVALID', 'ONBOARDING_LOCKED', 'FORBIDDEN', 'CSRF_REJECTED'],
+    }),
+    async (request, reply) => {
+      assertConsoleOrigin(request);
+      const { token, view } = await operators.acceptInvitation(
+        request.params.token,
+        request.body.code,
+        requestMeta(request),
+      );
+      cookie.set(reply, token, SESSION_SECONDS);
+      return reply.code(201).send(success('Second factor enrolled; you are signed in.', view));
+    },
+  );
+
+  app.post(
+    '/admin/invitations',
+    operation({
+      operationId: 'inviteOperator',
+      summary: 'Invite an operator (admins)',
+      description:
+        'Answers the one-time set-up link (valid 72 hours) to hand to the person: it is shown this once. A new ' +
+        'invitation of the same address replaces an open one. 422 on email when the address is an operator already.',
+      tags,
+      auth: 'admin',
+      body: CreateInvitationBody,
+      response: { 201: CreatedInvitationResponse },
+    }),
+    async (request, reply) => {
+      const data = await operators.invite(operatorOf(request), request.body, requestMeta(request));
+      return reply.code(201).send(success('Invitation created.', data));
+    },
+  );
+
+  app.get(
+    '/admin/invitations',
+    operation({
+      operationId: 'listOperatorInvitations',
+      summary: 'Open invitations (admins)',
+      description: 'Invitations neither used, replaced nor expired, oldest first; never their links.',
+      tags,
+      auth: 'admin',
+      querystring: ListQuery,
+      response: { 200: InvitationListResponse },
+    }),
+    async (request) =>
+      success('Pending invitations.', await operators.listInvitations(operatorOf(request), request.query)),
+  );
+
+  app.get(
+    '/admin/operators',
+    operation({
+      operationId: 'listOperators',
+      summary: 'Operators (admins)',
+      description: 'Every operator, oldest first, with role, status, second-factor state and last sign-in.',
+      tags,
+      auth: 'admin',
+      querystring: ListQuery,
+      response: { 200: OperatorListResponse },
+    }),
+    async (request) => success('Operators.', await operators.list(operatorOf(request), request.query)),
+  );
+
+  app.post(
+    '/admin/operators/:id/deactivate',
+    operation({
+      operationId: 'deactivateOperator',
+      summary: 'Deactivate an operator (admins)',
+      description: 'At once: every session of the operator ends and it can no longer sign in. Not yourself.',
+      tags,
+      auth: 'admin',
+      params: OperatorParams,
+      response: { 200: OperatorResponse },
+    }),
+    async (request) =>
+      success(
+        'Operator deactivated.',
+        await operators.deactivate(operatorOf(request), request.params.id, requestMeta(request)),
+      ),
+  );
+
+  app.post(
+    '/admin/operators/:id/reset-second-factor',
+    operation({
+      operationId: 'resetOperatorSecondFactor',
+      summary: "Reset an operator's second factor (admins)",
+      description:
+        'Clears its authenticator secret and recovery codes and ends its sessions; answers a one-time link (72 ' +
+        'hours) through which the operator enrols a new authenticator, keeping its password.',
+      tags,
+      auth: 'admin',
+      params: OperatorParams,
+      response: { 201: CreatedInvitationResponse },
+    }),
+    async (request, reply) => {
+      const data = await operators.resetSecondFactor(
+        operatorOf(request),
+        request.params.id,
+        requestMeta(request),
+      );
+      return reply.code(201).send(success('Second factor reset.', data));
+    },
+  );
+};

@@ -1,0 +1,26 @@
+import type { CookieSerializeOptions } from '@fastify/cookie';
+import type { FastifyReply } from 'fastify';
+
+/**
+ * A browser session cookie (CONTRACT 7): HttpOnly (page scripts cannot read it), SameSite=Strict,
+ * host-only; `__Host-` prefixed and Secure in production, plain over http in local development.
+ */
+export interface BrowserCookie {
+  name: string;
+  set(reply: FastifyReply, token: string, maxAgeSeconds: number): void;
+  clear(reply: FastifyReply): void;
+}
+
+export function browserCookie(baseName: string, secure: boolean): BrowserCookie {
+  const name = secure ? `__Host-${baseName}` : baseName;
+  const options: CookieSerializeOptions = { httpOnly: true, sameSite: 'strict', path: '/', secure };
+  return {
+    name,
+    set: (reply, token, maxAgeSeconds) => {
+      reply.setCookie(name, token, { ...options, maxAge: maxAgeSeconds });
+    },
+    clear: (reply) => {
+      reply.clearCookie(name, options);
+    },
+  };
+}

@@ -1,0 +1,31 @@
+import type { FastifyRequest } from 'fastify';
+import { safeEqual } from '../crypto/secret-box.js';
+import { AppError } from '../errors/errors.js';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export const isStateChanging = (request: FastifyRequest): boolean => !SAFE_METHODS.has(request.method);
+
+/** This server's own origin as the browser names it (scheme and Host, behind a trusted proxy too). */
+export const ownOrigin = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+
+/** The request's Origin is this server's: a page of another site cannot make it. */
+export function assertSameOrigin(request: FastifyRequest): void {
+  if (request.headers.origin !== ownOrigin(request)) {
+    throw new AppError('CSRF_REJECTED', { message: 'This request did not come from this site (Origin).' });
+  }
+}
+
+/**
+ * CONTRACT 7: a cookie-authenticated request that changes state carries the session's anti-forgery
+ * token in X-CSRF-Token (a header only the page's own script can set) and this site's Origin.
+ */
+export function assertAntiForgery(request: FastifyRequest, expected: string): void {
+  assertSameOrigin(request);
+  const given = request.headers['x-csrf-token'];
+  if (typeof given !== 'string' || !safeEqual(given, expected)) {
+    throw new AppError('CSRF_REJECTED', {
+      message: 'The X-CSRF-Token header is missing or does not belong to this session.',
+    });
+  }
+}

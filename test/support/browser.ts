@@ -1,0 +1,141 @@
+import assert from 'node:assert/strict';
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+/*
+ * Real Chromium driven by playwright-core: Debian's package (/usr/bin/chromium, which .ci/run
+ * installs when it is missing), not a browser build of Playwright's own, which cannot be downloaded
+ * here. CHROMIUM_PATH points elsewhere.
+ */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');
+
+const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+export interface CspViolation {
+  directive: string;
+  blockedUri: string;
+  sourceFile: string;
+  line: number;
+}
+
+export interface RecordedPage {
+  page: Page;
+  context: BrowserContext;
+  /** Console errors and uncaught exceptions, in order. */
+  errors: string[];
+  /** `securitypolicyviolation` events the page saw. */
+  cspViolations: CspViolation[];
+  /** Fails with the list when the page logged an error or the CSP refused anything. */
+  assertClean(what: string): void;
+  close(): Promise<void>;
+}
+
+export interface NewPageOptions {
+  /** Viewport width in CSS pixels (height 900); 1280 unless given. */
+  width?: number;
+}
+
+/**
+ * A page in a fresh context (no shared cookies or cache) whose console errors, uncaught exceptions
+ * and CSP violations are recorded, so a test can assert none happened.
+ */
+export async function newPage(
+  browser: Browser,
+  baseUrl: string,
+  options: NewPageOptions = {},
+): Promise<RecordedPage> {
+  const context = await browser.newContext({
+    baseURL: baseUrl,
+    viewport: { width: options.width ?? 1280, height: 900 },
+  });
+  const errors: string[] = [];
+  const cspViolations: CspViolation[] = [];
+  // A binding and an init script run through the DevTools protocol, outside the page's CSP.
+  await context.exposeBinding('__reportCspViolation', (_source, violation: CspViolation) => {
+    cspViolations.push(violation);
+  });
+  await context.addInitScript(`
+    document.addEventListener('securitypolicyviolation', (event) => {
+      window.__reportCspViolation({
+        directive: event.effectiveDirective,
+        blockedUri: event.blockedURI,
+        sourceFile: event.sourceFile,
+        line: event.lineNumber,
+      });
+    });
+  `);
+  const page = await context.newPage();
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  return {
+    page,
+    context,
+    errors,
+    cspViolations,
+    assertClean(what) {
+      assert.deepEqual(cspViolations, [], `${what}: the CSP refused something`);
+      assert.deepEqual(errors, [], `${what}: the page logged errors`);
+    },
+    close: () => context.close(),
+  };
+}
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  helpUrl: string;
+  nodes: Array<{ target: unknown[]; failureSummary?: string }>;
+}
+
+/** Runs axe-core on the page as it is and fails on any serious or critical violation. */
+export async function assertAccessible(page: Page, what: string): Promise<void> {
+  // Evaluated through the DevTools protocol: a <script> tag with axe's source would be inline code,
+  // which the page's CSP refuses.
+  const loaded = await page.evaluate('typeof window.axe');
+  if (loaded === 'undefined') await page.evaluate(axeSource);
+  const violations = await page.evaluate<AxeViolation[]>(
+    'window.axe.run(document).then((results) => results.violations)',
+  );
+  const blocking = violations.filter(
+    (violation) => violation.impact === 'serious' || violation.impact === 'critical',
+  );
+  const report = blocking
+    .map(
+      (violation) =>
+        `- ${violation.id} (${violation.impact}): ${violation.help}\n  ${violation.helpUrl}\n` +
+        violation.nodes
+          .map((node) => `    at ${JSON.stringify(node.target)}: ${node.failureSummary ?? ''}`.trimEnd())
+          .join('\n'),
+    )
+    .join('\n');
+  assert.equal(blocking.length, 0, `${what}: axe-core found serious or critical violations:\n${report}`);
+}
+
+/** A full-page PNG under test-output/screenshots/<name>.png; returns its path. */
+export async function screenshot(page: Page, name: string): Promise<string> {
+  mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.png`);
+  await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
+  return file;
+}

@@ -1,0 +1,10 @@
+import '@/styles/base.css';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { ConsoleApp } from './app';
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <ConsoleApp />
+  </StrictMode>,
+);

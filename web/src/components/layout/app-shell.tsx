@@ -1,0 +1,54 @@
+import { type ReactNode, useEffect, useRef } from 'react';
+import { Link } from 'react-aria-components';
+import { useLocation } from 'react-router';
+import './app-shell.css';
+
+export interface AppShellProps {
+  /** "Operator console" or "Partner dashboard": shown beside the brand. */
+  appName: string;
+  /** Short text at the right of the header, e.g. who the app is for. */
+  headerNote?: ReactNode;
+  footer?: ReactNode;
+  children: ReactNode;
+}
+
+/** Banner, main and content-info landmarks with a skip link; focus moves to <main> on navigation. */
+export function AppShell({ appName, headerNote, footer, children }: AppShellProps) {
+  const main = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  const shownPath = useRef(pathname);
+
+  // A client-side navigation replaces the page without a load: screen readers and keyboard users
+  // would stay on the link they followed, so focus starts again at the new page's content.
+  useEffect(() => {
+    if (shownPath.current === pathname) return;
+    shownPath.current = pathname;
+    main.current?.focus();
+  }, [pathname]);
+
+  return (
+    <div className="app-shell">
+      <a className="skip-link" href="#main">
+        Skip to main content
+      </a>
+      <header className="app-header">
+        <div className="app-header__inner">
+          <Link className="brand" href="/">
+            <span className="brand__mark" aria-hidden="true">
+              B
+            </span>
+            <span>BaaS</span>
+            <span className="brand__app">{appName}</span>
+          </Link>
+          {headerNote ? <p className="app-header__note">{headerNote}</p> : null}
+        </div>
+      </header>
+      <main id="main" className="app-main" ref={main} tabIndex={-1}>
+        {children}
+      </main>
+      <footer className="app-footer">
+        <div className="app-footer__inner">{footer}</div>
+      </footer>
+    </div>
+  );
+}
