@@ -308,6 +308,11 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
         reply.header('cache-control', 'no-store');
     } else {
       reply.headers(under(request.url, [options.docsPrefix]) ? DOCS_HEADERS : API_HEADERS);
+      // A route may narrow them for its own successful answers (an inline document preview).
+      if (reply.statusCode < 400) {
+        const own = request.routeOptions.config?.successHeaders?.(request, reply);
+        if (own) reply.headers(own);
+      }
     }
     done(null, payload);
   });

@@ -1,4 +1,5 @@
 import { type TSchema, Type } from '@sinclair/typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../errors/errors.js';
 import { errorResponses } from './schemas.js';
 
@@ -27,8 +28,15 @@ declare module 'fastify' {
     /** What a replay answers instead of the first body (e.g. without a secret shown once). */
     replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;
     rateLimit?: boolean;
+    /** Headers that replace the platform's security headers on this route's successful answers. */
+    successHeaders?: SuccessHeaders;
   }
 }
+
+export type SuccessHeaders = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Record<string, string> | undefined;
 
 const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = {
   none: undefined,
@@ -71,6 +79,8 @@ interface OperationSpec<B, Q, P, H> {
   /** The body an idempotent replay answers, made from the first one; stored instead of it. */
   replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;
   rateLimit?: boolean;
+  /** Headers that replace the platform's security headers on this route's successful answers. */
+  successHeaders?: SuccessHeaders;
 }
 
 const IdempotencyHeaders = Type.Object({
@@ -157,6 +167,7 @@ export function operation<
       ...(spec.suspendedLiveSession ? { suspendedLiveSession: true } : {}),
       ...(spec.preload ? { preload: true } : {}),
       ...(spec.rateLimit === false ? { rateLimit: false } : {}),
+      ...(spec.successHeaders ? { successHeaders: spec.successHeaders } : {}),
     },
   };
 }

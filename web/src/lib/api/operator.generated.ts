@@ -230,8 +230,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download an uploaded file
-         * @description Streams the stored bytes with their detected Content-Type. URL documents have no stored file (404).
+         * Download an uploaded file, or show it inline for a preview
+         * @description Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes). URL documents have no stored file (404). `disposition=inline` serves it for a preview frame of this site's own pages (frame-ancestors 'self'): still no script, style or plug-in of the file's own, and images in a sandbox; Chrome shows a PDF in its own isolated viewer, which refuses sandboxed frames.
          */
         get: operations["downloadDocumentFile"];
         put?: never;
@@ -1953,7 +1953,10 @@ export interface operations {
     };
     downloadDocumentFile: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description attachment (default): a download; inline: for a preview frame of the console. */
+                disposition?: "attachment" | "inline";
+            };
             header?: never;
             path: {
                 company_id: number;
@@ -1994,6 +1997,15 @@ export interface operations {
             };
             /** @description NOT_FOUND: The requested resource was not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
