@@ -33,6 +33,7 @@ import { migrateToLatest } from './platform/db/migrator.js';
 import type { Environment } from './platform/environment.js';
 import { registerAuth } from './platform/http/auth.js';
 import { browserCookie } from './platform/http/browser-session.js';
+import { antiForgeryToken } from './platform/http/csrf.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import {
   clientErrorHandler,
@@ -140,6 +141,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     publicUrl: config.PUBLIC_URL,
   });
   const consoleCookie = browserCookie('baas_console', config.NODE_ENV === 'production');
+  const dashboardCookie = browserCookie('baas_dashboard', config.NODE_ENV === 'production');
+  const antiForgery = (sessionToken: string) => antiForgeryToken(keys.csrf, sessionToken);
   const apiKeys = createApiKeysService({ db: database.db, write, clock, keys, log });
   const team = createTeamService({
     db: database.db,
@@ -217,6 +220,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     },
     adminApiKey: config.ADMIN_API_KEY,
     operatorCookie: consoleCookie.name,
+    partnerCookie: dashboardCookie.name,
+    antiForgery,
   });
   await app.register(fastifyCookie);
   registerMultipart(app);
@@ -230,7 +235,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerHealthRoutes(app, database.ping);
   await app.register(
     async (api) => {
-      await api.register(accountsRoutes, { accounts });
+      await api.register(accountsRoutes, { accounts, cookie: dashboardCookie, antiForgery });
       await api.register(onboardingRoutes, { onboarding });
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(teamRoutes, { team });

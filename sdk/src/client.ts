@@ -163,12 +163,15 @@ export class Onboarding extends Resource {
     );
   }
 
-  /** Signs in; this client then sends the new session token (`client.token`). */
+  /**
+   * Signs in with a bearer session (the SDK's way; `session: 'cookie'` is for browser pages); this
+   * client then sends the new session token (`client.token`).
+   */
   async login(body: LoginInput, options?: CallOptions): Promise<Session> {
     const session = await unwrap(
       this.api.POST(`${PREFIX}/client/onboarding/login`, { body, ...init(options) }),
     );
-    this.client.token = session.token;
+    if (session.token !== null) this.client.token = session.token;
     return session;
   }
 

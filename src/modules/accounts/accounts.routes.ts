@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { requestMeta, sessionOf } from '../../platform/http/auth.js';
+import { assertConsoleOrigin, requestMeta, sessionOf } from '../../platform/http/auth.js';
+import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
 import { success, successMessage } from '../../platform/http/schemas.js';
 import {
+  CurrentSessionResponse,
   FORGOT_PASSWORD_MESSAGE,
   ForgotPasswordBody,
   ForgotPasswordResponse,
@@ -25,10 +27,12 @@ import type { AccountsService } from './accounts.service.js';
 
 const tags = ['Accounts'];
 
-export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsService }> = async (
-  app,
-  { accounts },
-) => {
+export const accountsRoutes: FastifyPluginAsyncTypebox<{
+  accounts: AccountsService;
+  /** The dashboard's session cookie (login with session=cookie). */
+  cookie: BrowserCookie;
+  antiForgery: (sessionToken: string) => string;
+}> = async (app, { accounts, cookie, antiForgery }) => {
   app.post(
     '/client/onboarding/register',
     operation({
@@ -149,9 +153,18 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
       response: { 200: LoginResponse },
       errors: ['INVALID_CREDENTIALS', 'ACCOUNT_NOT_VERIFIED', 'RATE_LIMITED'],
     }),
-    async (request) => {
-      const data = await accounts.login(request.body, requestMeta(request));
-      return success('Logged in.', data);
+    async (request, reply) => {
+      const { session, ...credentials } = request.body;
+      if (session === 'cookie') assertConsoleOrigin(request);
+      const data = await accounts.login(credentials, requestMeta(request));
+      if (session !== 'cookie') return success('Logged in.', data);
+      cookie.set(reply, data.token, data.expires_in);
+      return success('Logged in.', {
+        ...data,
+        token: null,
+        token_type: 'Cookie' as const,
+        csrf_token: antiForgery(data.token),
+      });
     },
   );
 
@@ -167,9 +180,35 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{ accounts: AccountsServi
       suspendedLiveSession: true,
       response: { 200: LogoutResponse },
     }),
-    async (request) => {
+    async (request, reply) => {
       await accounts.logout(sessionOf(request), requestMeta(request));
+      if (request.cookies[cookie.name] !== undefined) cookie.clear(reply);
       return successMessage('Logged out.');
+    },
+  );
+
+  app.get(
+    '/client/onboarding/session',
+    operation({
+      operationId: 'getPartnerSession',
+      summary: 'The calling session: partner, environment and anti-forgery token',
+      description:
+        'For a browser page after a reload (the cookie is HttpOnly): who is signed in, in which environment, ' +
+        'and the csrf_token that state-changing requests with the cookie send as X-CSRF-Token. Works with a ' +
+        'bearer token too.',
+      tags,
+      auth: 'session',
+      suspendedLiveSession: true,
+      response: { 200: CurrentSessionResponse },
+    }),
+    async (request) => {
+      const session = sessionOf(request);
+      return success('Session.', {
+        company_id: session.partnerId,
+        business_name: session.businessName,
+        environment: session.environment,
+        csrf_token: antiForgery(request.sessionToken!),
+      });
     },
   );
 };

@@ -1,5 +1,13 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Email, Environment, Phone, Success, SuccessNoData } from '../../platform/http/schemas.js';
+import {
+  Email,
+  Environment,
+  Nullable,
+  Phone,
+  StringEnum,
+  Success,
+  SuccessNoData,
+} from '../../platform/http/schemas.js';
 
 const Otp = () =>
   Type.String({
@@ -133,6 +141,15 @@ export const LoginBody = Type.Object(
       'x-trim': false,
       description: 'Taken exactly as sent (not trimmed).',
     }),
+    session: Type.Optional(
+      StringEnum(['bearer', 'cookie'], {
+        description:
+          'bearer (default): the token is in the answer. cookie (a browser page, e.g. the dashboard): the token ' +
+          'goes only into an HttpOnly, SameSite=Strict cookie that page scripts cannot read, the answer carries ' +
+          'the csrf_token that state-changing requests send as X-CSRF-Token, and the request must come from ' +
+          "this site's own Origin.",
+      }),
+    ),
   },
   { examples: [{ email: 'ada@acme.ng', password: 'correct-horse-battery-staple' }] },
 );
@@ -143,11 +160,19 @@ export const SESSION_TTL_SECONDS = 7200;
 export const LoginResponse = Success(
   Type.Object(
     {
-      token: Type.String({
-        description: 'Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`.',
-        examples: ['q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A'],
-      }),
-      token_type: Type.Literal('Bearer'),
+      token: Nullable(
+        Type.String({
+          description:
+            'Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`. null for session=cookie.',
+          examples: ['q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A'],
+        }),
+      ),
+      token_type: StringEnum(['Bearer', 'Cookie'], { description: 'Cookie for session=cookie.' }),
+      csrf_token: Type.Optional(
+        Type.String({
+          description: 'session=cookie only: send it as X-CSRF-Token on state-changing requests.',
+        }),
+      ),
       expires_in: Type.Integer({
         description: 'Seconds until the token expires.',
         examples: [SESSION_TTL_SECONDS],
@@ -160,3 +185,18 @@ export const LoginResponse = Success(
 );
 
 export const LogoutResponse = SuccessNoData('Logged out.');
+
+export const CurrentSessionResponse = Success(
+  Type.Object(
+    {
+      company_id: Type.Integer({ examples: [42] }),
+      business_name: Type.String(),
+      environment: Environment,
+      csrf_token: Type.String({
+        description: 'For a cookie session: the X-CSRF-Token value its state-changing requests send.',
+      }),
+    },
+    { title: 'CurrentSession' },
+  ),
+  'Session.',
+);

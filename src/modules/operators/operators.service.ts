@@ -16,6 +16,7 @@ import { decrypt, encrypt, keyedHash } from '../../platform/crypto/secret-box.js
 import { newId, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, type FieldErrors, validationError } from '../../platform/errors/errors.js';
+import { antiForgeryToken } from '../../platform/http/csrf.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { passwordProblems } from '../accounts/accounts.service.js';
@@ -76,7 +77,7 @@ export function createOperatorsService({
   /** Where the console is reached: invitation links start with it. */
   publicUrl: string;
 }) {
-  const csrfOf = (sessionToken: string) => keyedHash(keys.csrf, sessionToken);
+  const csrfOf = (sessionToken: string) => antiForgeryToken(keys.csrf, sessionToken);
   const recoveryHash = (code: string) => keyedHash(keys.otp, `recovery:${normalizeRecoveryCode(code)}`);
   const inviteUrl = (token: string) => `${publicUrl.replace(/\/$/, '')}/console/setup#token=${token}`;
 

@@ -29,6 +29,8 @@ export const API_KEY_PREFIX = 'sk_';
 declare module 'fastify' {
   interface FastifyRequest {
     credential: PartnerCredential | null;
+    /** The session token a session credential came with (header or cookie). */
+    sessionToken: string | undefined;
     /** Who acts in the back office (routes with auth 'admin' or 'operator'). */
     operator: OperatorCredential | null;
     /** What the route's preload read with the session (see CredentialResolvers.sessionWithData). */
@@ -53,12 +55,21 @@ function bearerToken(request: FastifyRequest): string {
  */
 export function registerAuth(
   app: FastifyInstance,
-  options: { resolvers: CredentialResolvers; adminApiKey: string | undefined; operatorCookie: string },
+  options: {
+    resolvers: CredentialResolvers;
+    adminApiKey: string | undefined;
+    operatorCookie: string;
+    /** The dashboard's session cookie: a partner session token, like a bearer one. */
+    partnerCookie: string;
+    /** The anti-forgery token of a session token (csrf.ts antiForgeryToken). */
+    antiForgery: (sessionToken: string) => string;
+  },
 ): void {
   const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
   app.decorateRequest('credential', null);
   app.decorateRequest('preloaded', undefined);
   app.decorateRequest('operator', null);
+  app.decorateRequest('sessionToken', undefined);
 
   /**
    * The console's cookie (CONTRACT 7): a state-changing request must also carry the session's
@@ -86,7 +97,13 @@ export function registerAuth(
         request.operator = await operatorFromCookie(request);
         return;
       }
-      const token = bearerToken(request);
+      // The dashboard's cookie stands for a session token when no Authorization header came.
+      const cookie =
+        request.headers.authorization === undefined ? request.cookies[options.partnerCookie] : undefined;
+      const token = cookie ?? bearerToken(request);
+      if (cookie !== undefined && (mode === 'admin' || token.startsWith(API_KEY_PREFIX))) {
+        throw new AppError('UNAUTHENTICATED');
+      }
       if (mode === 'admin') {
         // Both sides hashed to one length, so the comparison time says nothing about the key.
         if (!adminDigest || !timingSafeEqual(digest(token), adminDigest))
@@ -112,6 +129,9 @@ export function registerAuth(
       } else {
         session = await options.resolvers.session(token);
       }
+      if (cookie !== undefined && isStateChanging(request))
+        assertAntiForgery(request, options.antiForgery(token));
+      request.sessionToken = token;
       // CONTRACT 5: a suspended partner keeps the sandbox; a live session may only leave live or log out.
       if (
         session.environment === 'live' &&

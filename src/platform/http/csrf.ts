@@ -1,8 +1,12 @@
 import type { FastifyRequest } from 'fastify';
-import { safeEqual } from '../crypto/secret-box.js';
+import { keyedHash, safeEqual } from '../crypto/secret-box.js';
 import { AppError } from '../errors/errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** A browser session's anti-forgery token: derived from its session token, so nothing more is stored. */
+export const antiForgeryToken = (key: Buffer, sessionToken: string): string =>
+  keyedHash(key, `csrf:${sessionToken}`);
 
 export const isStateChanging = (request: FastifyRequest): boolean => !SAFE_METHODS.has(request.method);
 

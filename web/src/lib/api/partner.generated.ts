@@ -142,6 +142,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/baas/api/v1/client/onboarding/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The calling session: partner, environment and anti-forgery token
+         * @description For a browser page after a reload (the cookie is HttpOnly): who is signed in, in which environment, and the csrf_token that state-changing requests with the cookie send as X-CSRF-Token. Works with a bearer token too.
+         */
+        get: operations["getPartnerSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/baas/api/v1/client/onboarding/business-info": {
         parameters: {
             query?: never;
@@ -845,6 +865,19 @@ export interface components {
             transaction: components["schemas"]["Transaction"];
             account: components["schemas"]["VirtualAccount"];
         };
+        /** CurrentSession */
+        CurrentSession: {
+            /** @example 42 */
+            company_id: number;
+            business_name: string;
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /** @description For a cookie session: the X-CSRF-Token value its state-changing requests send. */
+            csrf_token: string;
+        };
         /** Customer */
         Customer: {
             first_name: string;
@@ -1149,12 +1182,17 @@ export interface components {
         /** Session */
         Session: {
             /**
-             * @description Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`.
+             * @description Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`. null for session=cookie.
              * @example q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A
              */
-            token: string;
-            /** @enum {string} */
-            token_type: "Bearer";
+            token: string | null;
+            /**
+             * @description Cookie for session=cookie.
+             * @enum {string}
+             */
+            token_type: "Bearer" | "Cookie";
+            /** @description session=cookie only: send it as X-CSRF-Token on state-changing requests. */
+            csrf_token?: string;
             /**
              * @description Seconds until the token expires.
              * @example 7200
@@ -2064,6 +2102,11 @@ export interface operations {
                     email: string;
                     /** @description Taken exactly as sent (not trimmed). */
                     password: string;
+                    /**
+                     * @description bearer (default): the token is in the answer. cookie (a browser page, e.g. the dashboard): the token goes only into an HttpOnly, SameSite=Strict cookie that page scripts cannot read, the answer carries the csrf_token that state-changing requests send as X-CSRF-Token, and the request must come from this site's own Origin.
+                     * @enum {string}
+                     */
+                    session?: "bearer" | "cookie";
                 };
             };
         };
@@ -2177,6 +2220,68 @@ export interface operations {
                         status: "success";
                         /** @example Logged out. */
                         message: string;
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPartnerSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Session. */
+                        message: string;
+                        data: components["schemas"]["CurrentSession"];
                     };
                 };
             };
