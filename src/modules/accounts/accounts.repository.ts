@@ -127,7 +127,11 @@ export async function touchLastCode(db: Kysely<Database>, partnerId: number, now
   await db.updateTable('partners').set({ last_code_at: now }).where('id', '=', partnerId).execute();
 }
 
-/** A password reset: the new hash, and the e-mail proven (an unverified account becomes verified). */
+/**
+ * A password reset: the new hash, and the e-mail proven (an unverified account becomes verified).
+ * updated_at stays: it dates the partner's business record, and the review queue reads it as the
+ * submission time of an application under review (onboarding.views.ts, waiting_since).
+ */
 export async function resetPassword(
   db: Kysely<Database>,
   partnerId: number,
@@ -139,7 +143,6 @@ export async function resetPassword(
     .set((eb) => ({
       password_hash: passwordHash,
       verified_at: eb.fn.coalesce('verified_at', eb.val(now)),
-      updated_at: now,
     }))
     .where('id', '=', partnerId)
     .execute();

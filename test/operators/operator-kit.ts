@@ -1,0 +1,287 @@
+import assert from 'node:assert/strict';
+import { createHmac } from 'node:crypto';
+import { adminGet, adminPost } from '../support/admin.js';
+import type { TestApp } from '../support/app.js';
+import { randomPassword, uniqueEmail } from '../support/factories.js';
+import type { ApiResponse } from '../support/http.js';
+import { ADMIN_PREFIX, AUDIT_EVENTS } from '../support/paths.js';
+
+/** The operators of the back office (CONTRACT 5 and 7): paths, a TOTP authenticator, console sessions. */
+
+export const SESSION = `${ADMIN_PREFIX}session`;
+export const SESSION_PASSWORD = `${SESSION}/password`;
+export const SESSION_SECOND_FACTOR = `${SESSION}/second-factor`;
+export const SESSION_LOGOUT = `${SESSION}/logout`;
+export const INVITATIONS = `${ADMIN_PREFIX}invitations`;
+/** An invitation link's token: what it is for, or a step of its set-up (`second-factor`, `accept`). */
+export const invitationUrl = (token: string, step?: 'second-factor' | 'accept') =>
+  `${INVITATIONS}/${token}${step ? `/${step}` : ''}`;
+export const OPERATORS = `${ADMIN_PREFIX}operators`;
+export const operatorUrl = (id: string, action: 'deactivate' | 'reset-second-factor') =>
+  `${OPERATORS}/${id}/${action}`;
+
+export const PLAIN_COOKIE = 'baas_console';
+export const HOST_COOKIE = '__Host-baas_console';
+
+// ---------------------------------------------------------------------------------------------
+// An authenticator app of our own: RFC 4226 HOTP / RFC 6238 TOTP on node:crypto (HMAC-SHA1,
+// 30-second steps, 6 digits), independent of the otpauth package the server uses.
+
+const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+
+/** RFC 4648 base32, as authenticator apps read it: case-insensitive, padding and spaces ignored. */
+export function base32Decode(text: string): Buffer {
+  const clean = text.toUpperCase().replace(/[\s=]/g, '');
+  let bits = 0;
+  let value = 0;
+  const bytes: number[] = [];
+  for (const char of clean) {
+    const index = BASE32_ALPHABET.indexOf(char);
+    if (index < 0) throw new Error(`not base32: ${char}`);
+    value = (value << 5) | index;
+    bits += 5;
+    if (bits >= 8) {
+      bytes.push((value >>> (bits - 8)) & 0xff);
+      bits -= 8;
+    }
+  }
+  return Buffer.from(bytes);
+}
+
+/** RFC 4226 section 5.3: HMAC-SHA1 of the 8-byte counter, dynamic truncation, `digits` decimal digits. */
+export function hotp(key: Buffer, counter: number, digits = 6): string {
+  const message = Buffer.alloc(8);
+  message.writeBigUInt64BE(BigInt(counter));
+  const mac = createHmac('sha1', key).update(message).digest();
+  const offset = mac[mac.length - 1]! & 0x0f;
+  const binary =
+    ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
+  return String(binary % 10 ** digits).padStart(digits, '0');
+}
+
+export const TOTP_STEP_MS = 30_000;
+
+/** RFC 6238: the code of the 30-second step that `timeMs` falls in. */
+export const totpWithKey = (key: Buffer, timeMs: number, digits = 6): string =>
+  hotp(key, Math.floor(timeMs / TOTP_STEP_MS), digits);
+
+/** The code an authenticator app shows for a base32 secret at `timeMs`. */
+export const totp = (secret: string, timeMs: number): string => totpWithKey(base32Decode(secret), timeMs);
+
+/** A 6-digit code that is none of the codes of the steps around `timeMs` (the server's window). */
+export function notTheCode(secret: string, timeMs: number): string {
+  const near = new Set([-2, -1, 0, 1, 2].map((step) => totp(secret, timeMs + step * TOTP_STEP_MS)));
+  for (let candidate = 0; ; candidate++) {
+    const code = String((Number(totp(secret, timeMs)) + 500_000 + candidate) % 1_000_000).padStart(6, '0');
+    if (!near.has(code)) return code;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cookies and console sessions.
+
+export interface SetCookie {
+  name: string;
+  value: string;
+  /** Attribute names lower-cased; a flag attribute maps to true. */
+  attributes: Record<string, string | true>;
+}
+
+export function parseSetCookie(header: string): SetCookie {
+  const [pair = '', ...parts] = header.split(';').map((part) => part.trim());
+  const equals = pair.indexOf('=');
+  const attributes: Record<string, string | true> = {};
+  for (const part of parts) {
+    const at = part.indexOf('=');
+    if (at < 0) attributes[part.toLowerCase()] = true;
+    else attributes[part.slice(0, at).toLowerCase()] = part.slice(at + 1);
+  }
+  return { name: pair.slice(0, equals), value: pair.slice(equals + 1), attributes };
+}
+
+/** The one Set-Cookie of a response (fails unless there is exactly one). */
+export function theSetCookie(response: ApiResponse): SetCookie {
+  const headers = response.headers.getSetCookie();
+  assert.equal(
+    headers.length,
+    1,
+    `one Set-Cookie expected, got ${JSON.stringify(headers)}: ${response.text}`,
+  );
+  return parseSetCookie(headers[0]!);
+}
+
+/** A signed-in console: the cookie a browser would keep and the anti-forgery token its page holds. */
+export interface ConsoleSession {
+  cookieName: string;
+  token: string;
+  csrf: string;
+  /** The server's own origin, as the console page's requests carry it. */
+  origin: string;
+}
+
+/** The session a 200/201 answer (sign-in, accepted invitation) opened. */
+export function sessionFrom(t: Pick<TestApp, 'url'>, response: ApiResponse): ConsoleSession {
+  const cookie = theSetCookie(response);
+  assert.ok(cookie.value.length >= 32, `a session token of 256 bits expected: ${cookie.value}`);
+  const csrf = response.body.data.csrf_token as string;
+  assert.equal(typeof csrf, 'string');
+  assert.ok(csrf.length >= 20, `an anti-forgery token expected: ${csrf}`);
+  return { cookieName: cookie.name, token: cookie.value, csrf, origin: t.url };
+}
+
+export const cookieOf = (session: ConsoleSession): string => `${session.cookieName}=${session.token}`;
+
+/** A console read: the cookie alone, as the browser sends it. */
+export const consoleGet = (
+  t: Pick<TestApp, 'api'>,
+  session: ConsoleSession,
+  path: string,
+  headers: Record<string, string> = {},
+) => t.api.get(path, { headers: { cookie: cookieOf(session), ...headers } });
+
+/** A console change: cookie, X-CSRF-Token and Origin, as the console page sends them (`headers` override). */
+export const consolePost = (
+  t: Pick<TestApp, 'api'>,
+  session: ConsoleSession,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+) =>
+  t.api.post(path, body, {
+    headers: { cookie: cookieOf(session), 'x-csrf-token': session.csrf, origin: session.origin, ...headers },
+  });
+
+// ---------------------------------------------------------------------------------------------
+// Operators made over HTTP.
+
+/** The token of a one-time set-up link `<PUBLIC_URL>/console/setup#token=…`. */
+export function linkToken(url: string): string {
+  const match = /\/console\/setup#token=([A-Za-z0-9_-]{43})$/.exec(url);
+  assert.ok(match, `a set-up link expected: ${url}`);
+  return match[1]!;
+}
+
+/** An invitation made with ADMIN_API_KEY (or by `by`, an admin's console session); answers its link token. */
+export async function invite(
+  t: Pick<TestApp, 'api'>,
+  email: string,
+  role: 'admin' | 'reviewer',
+  by?: ConsoleSession,
+): Promise<string> {
+  const response = by
+    ? await consolePost(t, by, INVITATIONS, { email, role })
+    : await adminPost(t, INVITATIONS, { email, role });
+  assert.equal(response.status, 201, response.text);
+  return linkToken(response.body.data.url as string);
+}
+
+export interface TestOperator {
+  id: string;
+  email: string;
+  name: string;
+  role: 'admin' | 'reviewer';
+  password: string;
+  secret: string;
+  recoveryCodes: string[];
+  /** The session the set-up opened. */
+  session: ConsoleSession;
+}
+
+/** Step one of a set-up for a new operator: name and password; answers the TOTP secret. */
+export async function startEnrolment(
+  t: Pick<TestApp, 'api'>,
+  token: string,
+  body: Record<string, unknown>,
+): Promise<string> {
+  const response = await t.api.post(invitationUrl(token, 'second-factor'), body);
+  assert.equal(response.status, 200, response.text);
+  return response.body.data.secret as string;
+}
+
+/** Step two: the authenticator's current code. */
+export const accept = (t: Pick<TestApp, 'api' | 'clock'>, token: string, secret: string) =>
+  t.api.post(invitationUrl(token, 'accept'), { code: totp(secret, t.clock.now()) });
+
+/** An operator invited, set up and signed in, all over HTTP. */
+export async function newOperator(
+  t: Pick<TestApp, 'api' | 'clock' | 'url'>,
+  role: 'admin' | 'reviewer',
+  options: { by?: ConsoleSession; email?: string } = {},
+): Promise<TestOperator> {
+  const email = options.email ?? uniqueEmail(role);
+  const token = await invite(t, email, role, options.by);
+  const password = randomPassword();
+  const name = `Operator ${role}`;
+  const secret = await startEnrolment(t, token, { name, password, password_confirmation: password });
+  const accepted = await accept(t, token, secret);
+  assert.equal(accepted.status, 201, accepted.text);
+  return {
+    id: accepted.body.data.operator.id as string,
+    email,
+    name,
+    role,
+    password,
+    secret,
+    recoveryCodes: accepted.body.data.recovery_codes as string[],
+    session: sessionFrom(t, accepted),
+  };
+}
+
+/**
+ * Moves the app's clock to the next 30-second step: a TOTP code is accepted once, so each sign-in
+ * of the same operator needs a step of its own, as a person waits for the app's next code.
+ */
+export function nextStep(t: Pick<TestApp, 'clock'>): void {
+  // One second into the next step: the codes a test computes stay in one step for 29 s of real time.
+  const now = t.clock.now();
+  t.clock.advance((Math.floor(now / TOTP_STEP_MS) + 1) * TOTP_STEP_MS + 1000 - now);
+}
+
+/** Step one of a sign-in: answers the challenge. */
+export async function passwordStep(
+  t: Pick<TestApp, 'api'>,
+  operator: Pick<TestOperator, 'email' | 'password'>,
+): Promise<string> {
+  const response = await t.api.post(SESSION_PASSWORD, { email: operator.email, password: operator.password });
+  assert.equal(response.status, 200, response.text);
+  return response.body.data.challenge as string;
+}
+
+/** A full sign-in (password, then the authenticator's code of a fresh step): the new session. */
+export async function signInOperator(
+  t: Pick<TestApp, 'api' | 'clock' | 'url'>,
+  operator: Pick<TestOperator, 'email' | 'password' | 'secret'>,
+): Promise<ConsoleSession> {
+  nextStep(t);
+  const challenge = await passwordStep(t, operator);
+  const response = await t.api.post(SESSION_SECOND_FACTOR, {
+    challenge,
+    code: totp(operator.secret, t.clock.now()),
+  });
+  assert.equal(response.status, 200, response.text);
+  return sessionFrom(t, response);
+}
+
+export interface AuditItem {
+  id: string;
+  company_id: number | null;
+  actor: { type: string; id: string | null; email: string | null };
+  action: string;
+  target: { type: string; id: string | null } | null;
+  metadata: Record<string, unknown> | null;
+  request_id: string | null;
+  ip: string | null;
+  created_at: string;
+}
+
+/** GET /admin/audit-events with these filters (ADMIN_API_KEY), newest first, one page of 100. */
+export async function auditEvents(
+  t: Pick<TestApp, 'api'>,
+  filters: Record<string, string | number>,
+): Promise<AuditItem[]> {
+  const query = new URLSearchParams({ limit: '100' });
+  for (const [name, value] of Object.entries(filters)) query.set(name, String(value));
+  const response = await adminGet(t, `${AUDIT_EVENTS}?${query}`);
+  assert.equal(response.status, 200, response.text);
+  return response.body.data.items as AuditItem[];
+}
