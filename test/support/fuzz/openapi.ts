@@ -87,6 +87,8 @@ export function deref(doc: OpenApiDocument, value: unknown, seen = new Set<strin
 
 export class OperationShapeError extends Error {}
 
+const COOKIE_SCHEMES = new Set(['consoleSession']);
+
 /** Every operation of the document (paths × methods), in document order. */
 export function operationsOf(doc: OpenApiDocument): Operation[] {
   const operations: Operation[] = [];
@@ -110,13 +112,16 @@ export function operationsOf(doc: OpenApiDocument): Operation[] {
             schema: (parameter['schema'] as JsonSchema | undefined) ?? {},
           }),
         );
-      const security = Array.isArray(raw['security'])
+      const schemes = Array.isArray(raw['security'])
         ? [
             ...new Set(
               (raw['security'] as Array<Record<string, unknown>>).flatMap((entry) => Object.keys(entry)),
             ),
           ]
         : [];
+      // The fuzzer speaks bearer credentials; the console's cookie sessions (CSRF and all) have their
+      // own suites (test/operators). Operations that take only the cookie are in SKIPPED_OPERATIONS.
+      const security = schemes.filter((scheme) => !COOKIE_SCHEMES.has(scheme));
       const requestBody = isObject(raw['requestBody']) ? raw['requestBody'] : undefined;
       const content = isObject(requestBody?.['content']) ? requestBody['content'] : {};
       let bodyKind: BodyKind | undefined;
