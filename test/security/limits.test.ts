@@ -4,6 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/app.js';
 import { loadConfig } from '../../src/config.js';
+import { newId } from '../../src/platform/crypto/tokens.js';
 import { adminHeaders } from '../support/admin.js';
 import {
   createTestDatabase,
@@ -445,6 +446,39 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       const registered = await api.post(REGISTER, registration());
       assert.equal(registered.status, 201, registered.text);
     });
+    await inBatches(101, async (i) => {
+      const invited = await api.post(
+        `${ADMIN_PREFIX}invitations`,
+        { email: `limits-invitee-${i}@operator.example`, role: 'reviewer' },
+        { headers: adminHeaders },
+      );
+      assert.equal(invited.status, 201, invited.text);
+    });
+    // Operators are made by hand: a real set-up costs an argon2id hash and a TOTP step each.
+    const handle = database.open();
+    try {
+      const now = Date.now();
+      await handle.db
+        .insertInto('operators')
+        .values(
+          Array.from({ length: 101 }, (_, i) => ({
+            id: newId(),
+            email: `limits-operator-${i}@operator.example`,
+            name: `Operator ${i}`,
+            role: 'reviewer' as const,
+            status: 'active' as const,
+            password_hash: 'not-a-hash',
+            totp_secret: null,
+            totp_last_step: null,
+            last_sign_in_at: null,
+            created_at: now,
+            updated_at: now,
+          })),
+        )
+        .execute();
+    } finally {
+      await handle.close();
+    }
     await until(
       'over 100 delivery attempts',
       async () => (await api.get(`${DELIVERIES}?limit=100`, { token: key })).body.data.next_cursor,
@@ -464,6 +498,8 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
         headers: { authorization: `Bearer ${key}` },
       },
       [`GET ${DELIVERIES}`]: { path: DELIVERIES, headers: { authorization: `Bearer ${key}` } },
+      [`GET ${ADMIN_PREFIX}invitations`]: { path: `${ADMIN_PREFIX}invitations`, headers: adminHeaders },
+      [`GET ${ADMIN_PREFIX}operators`]: { path: `${ADMIN_PREFIX}operators`, headers: adminHeaders },
       [`GET ${EVENTS}`]: { path: EVENTS, headers: { authorization: `Bearer ${key}` } },
       [`GET ${ADMIN_PARTNERS}`]: { path: ADMIN_PARTNERS, headers: adminHeaders },
       [`GET ${ADMIN_PREFIX}audit-events`]: { path: AUDIT_EVENTS, headers: adminHeaders },
