@@ -9,6 +9,7 @@ import { customerBody } from '../support/factories.js';
 import { allPages } from '../support/http.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
+  API_PREFIX,
   accountUrl,
   CREATE_ACCOUNT,
   creditUrl,
@@ -372,6 +373,29 @@ for (const dialect of DIALECTS) {
         .where('account_id', '=', account.id)
         .execute();
       assert.deepEqual(ledger, []);
+    });
+
+    it('takes only e-mail addresses of the standard grammar, so every account and its events read back (no doubled dot)', async () => {
+      const { t } = suite;
+      const partner = await newPartner(suite, 'sandbox');
+      for (const email of ['a..b@example.com', '.ada@example.com', 'ada.@example.com']) {
+        assertError(
+          await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: partner.sandboxKey }),
+          422,
+          'VALIDATION_FAILED',
+          { fields: ['email'], what: email },
+        );
+      }
+      const unusual = await t.api.post(
+        CREATE_ACCOUNT,
+        customerBody({ email: "o'brien+ledger.tag@mail.example.co.uk" }),
+        { token: partner.sandboxKey },
+      );
+      assert.equal(unusual.status, 201, unusual.text);
+      // The events list serializes each event through its type's schema, formats included.
+      const events = await t.api.get(`${API_PREFIX}/services/events`, { token: partner.sandboxKey });
+      assert.equal(events.status, 200, events.text);
+      assert.equal(events.body.data.items[0].data.customer.email, "o'brien+ledger.tag@mail.example.co.uk");
     });
 
     it('validates the body with 422 VALIDATION_FAILED naming the field, creating nothing', async () => {

@@ -4,8 +4,13 @@ import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
 
 type JsonSchema = Record<string, unknown>;
 
+/**
+ * An e-mail address: a dot-atom local part (RFC 5322: no leading, trailing or doubled dot) and a
+ * domain of at least two labels. It is the `email` format's own grammar, so a stored address always
+ * passes the format checks of the response serializer as well.
+ */
 const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export function isRealDate(value: string): boolean {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);

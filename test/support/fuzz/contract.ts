@@ -49,8 +49,9 @@ export const FILE_LIMIT = 5 * 1024 * 1024;
 /** The session token (sandbox), API key and admin key schemes of the generated document. */
 export type SchemeName = 'sessionToken' | 'apiKey' | 'adminKey';
 
+/** RFC 5322 dot-atom local part (no leading, trailing or doubled dot), a domain of two labels or more. */
 const EMAIL =
-  /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
+  /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*@[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/;
 
 export const isEmail = (value: string): boolean => value.length <= 254 && EMAIL.test(value);
 
