@@ -51,7 +51,15 @@ export interface RecordedPage {
 export interface NewPageOptions {
   /** Viewport width in CSS pixels (height 900); 1280 unless given. */
   width?: number;
+  /**
+   * HTTP statuses the page answers itself (a 401 before sign-in, a refused decision): Chrome logs
+   * every fetch answered 4xx as a console error ("Failed to load resource"), which is then not
+   * recorded for these statuses.
+   */
+  handledStatuses?: number[];
 }
+
+const FAILED_RESOURCE = /^Failed to load resource: the server responded with a status of (\d{3})\b/;
 
 /**
  * A page in a fresh context (no shared cookies or cache) whose console errors, uncaught exceptions
@@ -83,8 +91,12 @@ export async function newPage(
     });
   `);
   const page = await context.newPage();
+  const handled = new Set(options.handledStatuses ?? []);
   page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+    if (message.type() !== 'error') return;
+    const status = FAILED_RESOURCE.exec(message.text())?.[1];
+    if (status !== undefined && handled.has(Number(status))) return;
+    errors.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
   return {

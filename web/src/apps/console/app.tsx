@@ -1,47 +1,35 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
-import { AppShell } from '@/components/layout/app-shell';
-import { AriaRouter } from '@/components/layout/aria-router';
+import { createBrowserRouter, RouterProvider } from 'react-router';
 import { NotFoundPage } from '@/features/planned-pages/components/not-found-page';
-import { PlannedPage } from '@/features/planned-pages/components/planned-page';
-import { ServiceStatus } from '@/features/service-status/components/service-status';
 import { basename } from '@/lib/basename';
 import { createQueryClient } from '@/lib/query-client';
-import { CONSOLE_PLANNED_PAGES } from './planned-pages';
+import { APP_NAME, ConsoleLayout, RequireOperator } from './layouts';
+import { AuditRoute } from './routes/audit';
+import { HomeRoute } from './routes/home';
+import { OperatorsRoute } from './routes/operators';
+import { PartnerRoute } from './routes/partner';
+import { ReviewRoute } from './routes/review';
+import { SetupRoute } from './routes/setup';
 import { SignInRoute } from './routes/sign-in';
-
-const APP_NAME = 'Operator console';
-
-function ConsoleLayout() {
-  return (
-    <AriaRouter>
-      <AppShell
-        appName={APP_NAME}
-        headerNote="For the compliance team"
-        footer={
-          <>
-            <p>Authorised operators only. Every action is recorded in the audit log.</p>
-            <ServiceStatus />
-          </>
-        }
-      >
-        <Outlet />
-      </AppShell>
-    </AriaRouter>
-  );
-}
 
 const router = createBrowserRouter(
   [
     {
       element: <ConsoleLayout />,
       children: [
-        { index: true, element: <SignInRoute /> },
-        ...CONSOLE_PLANNED_PAGES.map((page) => ({
-          path: page.route,
-          element: <PlannedPage page={page} appName={APP_NAME} />,
-        })),
+        { index: true, element: <HomeRoute /> },
+        { path: 'sign-in', element: <SignInRoute /> },
+        { path: 'setup', element: <SetupRoute /> },
+        {
+          element: <RequireOperator />,
+          children: [
+            { path: 'review', element: <ReviewRoute /> },
+            { path: 'partners/:companyId', element: <PartnerRoute /> },
+            { path: 'audit', element: <AuditRoute /> },
+            { path: 'operators', element: <OperatorsRoute /> },
+          ],
+        },
         { path: '*', element: <NotFoundPage appName={APP_NAME} /> },
       ],
     },

@@ -8,12 +8,16 @@ export interface AppShellProps {
   appName: string;
   /** Short text at the right of the header, e.g. who the app is for. */
   headerNote?: ReactNode;
+  /** The app's sections, after the brand (a <nav>). */
+  navigation?: ReactNode;
+  /** At the header's end: who is signed in, sign-out. Replaces headerNote when given. */
+  account?: ReactNode;
   footer?: ReactNode;
   children: ReactNode;
 }
 
 /** Banner, main and content-info landmarks with a skip link; focus moves to <main> on navigation. */
-export function AppShell({ appName, headerNote, footer, children }: AppShellProps) {
+export function AppShell({ appName, headerNote, navigation, account, footer, children }: AppShellProps) {
   const main = useRef<HTMLElement>(null);
   const { pathname } = useLocation();
   const shownPath = useRef(pathname);
@@ -40,7 +44,8 @@ export function AppShell({ appName, headerNote, footer, children }: AppShellProp
             <span>BaaS</span>
             <span className="brand__app">{appName}</span>
           </Link>
-          {headerNote ? <p className="app-header__note">{headerNote}</p> : null}
+          {navigation}
+          {account ?? (headerNote ? <p className="app-header__note">{headerNote}</p> : null)}
         </div>
       </header>
       <main id="main" className="app-main" ref={main} tabIndex={-1}>

@@ -1,23 +1,18 @@
-import { HomeLayout } from '@/components/layout/home-layout';
-import { SignInForm } from '@/features/auth/components/sign-in-form';
-import { PlannedPageList } from '@/features/planned-pages/components/planned-page-list';
-import { CONSOLE_PLANNED_PAGES } from '../planned-pages';
+import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { Loading } from '@/components/ui/loading';
+import { useOperatorSession } from '@/features/operator-session/api/session';
+import { type SignInNotice, SignInPage } from '@/features/operator-session/components/sign-in-page';
+import { safeReturnPath } from '../return-path';
 
 export function SignInRoute() {
-  return (
-    <>
-      <title>Sign in · Operator console</title>
-      <HomeLayout
-        heading="Operator console"
-        intro="Review partner applications, decide on their documents, and keep an auditable record of every decision."
-        primary={
-          <SignInForm
-            title="Sign in"
-            description="Use your operator account. A one-time code from your authenticator app will be asked next."
-          />
-        }
-        secondary={<PlannedPageList pages={CONSOLE_PLANNED_PAGES} />}
-      />
-    </>
-  );
+  const [searchParams] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const session = useOperatorSession();
+  const next = safeReturnPath(searchParams.get('next')) ?? '/review';
+  const notice = (location.state as { notice?: SignInNotice } | null)?.notice;
+
+  if (session.isPending) return <Loading />;
+  if (session.data?.session) return <Navigate to={next} replace />;
+  return <SignInPage notice={notice} onSignedIn={() => navigate(next, { replace: true })} />;
 }

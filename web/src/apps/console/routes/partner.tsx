@@ -1,0 +1,20 @@
+import { useParams } from 'react-router';
+import { AuditTrail } from '@/features/audit-log/components/audit-trail';
+import { PartnerPage } from '@/features/partner-review/components/partner-page';
+import { NotFoundPage } from '@/features/planned-pages/components/not-found-page';
+import { APP_NAME, useOperator } from '../layouts';
+
+export function PartnerRoute() {
+  const operator = useOperator();
+  const { companyId } = useParams();
+  const id = Number(companyId);
+  if (!/^[0-9]{1,10}$/.test(companyId ?? '') || id < 1) return <NotFoundPage appName={APP_NAME} />;
+  return (
+    <PartnerPage
+      key={id}
+      companyId={id}
+      isAdmin={operator.role === 'admin'}
+      history={<AuditTrail companyId={id} />}
+    />
+  );
+}

@@ -1,0 +1,68 @@
+import { useInfiniteQuery } from '@tanstack/react-query';
+import { useId } from 'react';
+import { Link } from 'react-aria-components';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { DateTime } from '@/components/ui/date-time';
+import { Loading } from '@/components/ui/loading';
+import { errorMessage } from '@/lib/api/api-error';
+import { auditTrailQuery } from '../api/audit-events';
+import { actionLabel, actorLabel, eventDetails } from './describe-event';
+import './audit.css';
+
+/** A partner's history from the audit trail, newest first: who did what, when. */
+export function AuditTrail({ companyId }: { companyId: number }) {
+  const headingId = useId();
+  const trail = useInfiniteQuery(auditTrailQuery(companyId));
+  const events = trail.data?.pages.flatMap((page) => page.items) ?? [];
+  return (
+    <Card labelledBy={headingId} className="audit-trail">
+      <div className="audit-trail__head">
+        <h2 id={headingId}>History</h2>
+        <Link className="audit-trail__all" href={`/audit?company_id=${companyId}`}>
+          Open in the audit log
+        </Link>
+      </div>
+      {trail.isPending ? (
+        <Loading label="Loading the history…" />
+      ) : trail.isError ? (
+        <Alert tone="error">
+          <p>{errorMessage(trail.error)}</p>
+        </Alert>
+      ) : events.length === 0 ? (
+        <p className="muted">Nothing recorded yet.</p>
+      ) : (
+        <ol className="audit-trail__list">
+          {events.map((event) => (
+            <li key={event.id} className="audit-trail__item" data-actor={event.actor.type}>
+              <div className="audit-trail__when">
+                <DateTime value={event.created_at} variant="relative" />
+              </div>
+              <div className="audit-trail__what">
+                <p className="audit-trail__action">{actionLabel(event.action)}</p>
+                <p className="audit-trail__actor">by {actorLabel(event.actor)}</p>
+                {eventDetails(event).map((detail) => (
+                  <p key={detail} className="audit-trail__detail">
+                    {detail}
+                  </p>
+                ))}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      {trail.hasNextPage ? (
+        <Button
+          variant="secondary"
+          size="small"
+          className="audit-trail__more"
+          isPending={trail.isFetchingNextPage}
+          onPress={() => trail.fetchNextPage()}
+        >
+          Show older events
+        </Button>
+      ) : null}
+    </Card>
+  );
+}

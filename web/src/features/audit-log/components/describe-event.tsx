@@ -1,0 +1,91 @@
+import type { AuditEvent } from '@/lib/api/operator-types';
+import { documentTypeLabel, humanize, ONBOARDING_STATUS_LABELS } from '@/lib/onboarding-labels';
+
+const ACTION_LABELS: Record<string, string> = {
+  'account.registered': 'Registered',
+  'account.verified': 'Verified e-mail',
+  'account.login': 'Partner signed in',
+  'account.login_failed': 'Partner sign-in failed',
+  'account.logout': 'Partner signed out',
+  'onboarding.profile_updated': 'Updated business profile',
+  'onboarding.representative_added': 'Added compliance representative',
+  'onboarding.representative_updated': 'Updated compliance representative',
+  'onboarding.document_uploaded': 'Uploaded a document',
+  'onboarding.status_changed': 'Onboarding status changed',
+  'kyc.checked': 'KYC check',
+  'document.approved': 'Approved a document',
+  'document.rejected': 'Rejected a document',
+  'session.environment_switched': 'Switched environment',
+  'api_key.created': 'Created an API key',
+  'api_key.revoked': 'Revoked an API key',
+  'operator.invited': 'Invited an operator',
+  'operator.created': 'Operator set up',
+  'operator.signed_in': 'Operator signed in',
+  'operator.signed_out': 'Operator signed out',
+  'operator.sign_in_failed': 'Operator sign-in failed',
+  'operator.second_factor_failed': 'Wrong second factor',
+  'operator.second_factor_reset': 'Reset a second factor',
+  'operator.second_factor_enrolled': 'New second factor set up',
+  'operator.deactivated': 'Deactivated an operator',
+};
+
+export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? humanize(action);
+
+/** Who acted, as a person reads it. */
+export function actorLabel(actor: AuditEvent['actor']): string {
+  switch (actor.type) {
+    case 'operator':
+      return actor.email ?? `Operator ${actor.id ?? ''}`.trim();
+    case 'api_key':
+      return 'Admin API key';
+    case 'partner':
+      return 'Partner';
+    case 'system':
+      return 'System';
+    case 'anonymous':
+      return 'Not signed in';
+  }
+}
+
+const METADATA_LABELS: Record<string, string> = {
+  bvn: 'BVN',
+  email: 'E-mail',
+  ip: 'IP',
+  kyc: 'KYC',
+};
+
+/** Identifiers the event's target or partner already names, or internals a reviewer does not need. */
+const skipped = (key: string) => key === 'source' || key === 'id' || key.endsWith('_id');
+
+const statusLabel = (value: unknown) =>
+  ONBOARDING_STATUS_LABELS[value as keyof typeof ONBOARDING_STATUS_LABELS] ?? String(value);
+
+/** The event's metadata as short phrases: "Under review → Active", "Reason: …". */
+export function eventDetails(event: AuditEvent): string[] {
+  const metadata = { ...(event.metadata ?? {}) };
+  const details: string[] = [];
+  if ('from' in metadata && 'to' in metadata) {
+    details.push(`${statusLabel(metadata['from'])} → ${statusLabel(metadata['to'])}`);
+    delete metadata['from'];
+    delete metadata['to'];
+  }
+  if (typeof metadata['document_type'] === 'string') {
+    details.push(documentTypeLabel(metadata['document_type']));
+    delete metadata['document_type'];
+  }
+  for (const [key, value] of Object.entries(metadata)) {
+    if (value === null || value === undefined || typeof value === 'object' || skipped(key)) continue;
+    const text = String(value);
+    // Enum values (`wrong_password`) read as words; free text (reasons, e-mails) stays as written.
+    details.push(
+      `${METADATA_LABELS[key] ?? humanize(key)}: ${/^[a-z]+(_[a-z]+)*$/.test(text) ? humanize(text).toLowerCase() : text}`,
+    );
+  }
+  return details;
+}
+
+/** What the event acted on, unless it is the partner (named in its own column). */
+export function targetLabel(event: AuditEvent): string | null {
+  if (!event.target || event.target.type === 'partner') return null;
+  return `${humanize(event.target.type)}${event.target.id ? ` ${event.target.id}` : ''}`;
+}

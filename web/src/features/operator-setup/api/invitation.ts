@@ -1,0 +1,49 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '@/lib/api/api-error';
+import { operatorApi } from '@/lib/api/clients';
+import { rememberSession } from '@/lib/operator-session-cache';
+
+const path = (token: string) => ({ params: { path: { token } } });
+
+/** What a set-up link is for (GET /admin/invitations/{token}): 404 used or unknown, 410 expired. */
+export const invitationQuery = (token: string) =>
+  queryOptions({
+    // The token is a secret: the cache keys it by a prefix only, enough to tell links apart.
+    queryKey: ['invitation', token.slice(0, 8)],
+    queryFn: ({ signal }) =>
+      unwrap(operatorApi.GET('/baas/api/v1/admin/invitations/{token}', { ...path(token), signal })),
+    retry: false,
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+
+export interface EnrolmentBody {
+  name?: string;
+  password?: string;
+  password_confirmation?: string;
+}
+
+/** Step one: name and password (a new operator) or nothing (a reset); answers the TOTP secret. */
+export function useStartEnrolment(token: string) {
+  return useMutation({
+    mutationFn: (body: EnrolmentBody) =>
+      unwrap(
+        operatorApi.POST('/baas/api/v1/admin/invitations/{token}/second-factor', { ...path(token), body }),
+      ),
+  });
+}
+
+/** Step two: the authenticator's code; opens the session and answers the recovery codes (shown once). */
+export function useAcceptInvitation(token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (code: string) =>
+      unwrap(
+        operatorApi.POST('/baas/api/v1/admin/invitations/{token}/accept', {
+          ...path(token),
+          body: { code },
+        }),
+      ),
+    onSuccess: ({ recovery_codes: _shownOnce, ...session }) => rememberSession(queryClient, session),
+  });
+}
