@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { createHmac } from 'node:crypto';
 import { adminGet, adminPost } from '../support/admin.js';
 import type { TestApp } from '../support/app.js';
 import { randomPassword, uniqueEmail } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { ADMIN_PREFIX, AUDIT_EVENTS } from '../support/paths.js';
+import { nextTotpStep, totp } from '../support/totp.js';
 
 /** The operators of the back office (CONTRACT 5 and 7): paths, a TOTP authenticator, console sessions. */
 
@@ -23,59 +23,8 @@ export const operatorUrl = (id: string, action: 'deactivate' | 'reset-second-fac
 export const PLAIN_COOKIE = 'baas_console';
 export const HOST_COOKIE = '__Host-baas_console';
 
-// ---------------------------------------------------------------------------------------------
-// An authenticator app of our own: RFC 4226 HOTP / RFC 6238 TOTP on node:crypto (HMAC-SHA1,
-// 30-second steps, 6 digits), independent of the otpauth package the server uses.
-
-const BASE32_ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
-
-/** RFC 4648 base32, as authenticator apps read it: case-insensitive, padding and spaces ignored. */
-export function base32Decode(text: string): Buffer {
-  const clean = text.toUpperCase().replace(/[\s=]/g, '');
-  let bits = 0;
-  let value = 0;
-  const bytes: number[] = [];
-  for (const char of clean) {
-    const index = BASE32_ALPHABET.indexOf(char);
-    if (index < 0) throw new Error(`not base32: ${char}`);
-    value = (value << 5) | index;
-    bits += 5;
-    if (bits >= 8) {
-      bytes.push((value >>> (bits - 8)) & 0xff);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(bytes);
-}
-
-/** RFC 4226 section 5.3: HMAC-SHA1 of the 8-byte counter, dynamic truncation, `digits` decimal digits. */
-export function hotp(key: Buffer, counter: number, digits = 6): string {
-  const message = Buffer.alloc(8);
-  message.writeBigUInt64BE(BigInt(counter));
-  const mac = createHmac('sha1', key).update(message).digest();
-  const offset = mac[mac.length - 1]! & 0x0f;
-  const binary =
-    ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
-  return String(binary % 10 ** digits).padStart(digits, '0');
-}
-
-export const TOTP_STEP_MS = 30_000;
-
-/** RFC 6238: the code of the 30-second step that `timeMs` falls in. */
-export const totpWithKey = (key: Buffer, timeMs: number, digits = 6): string =>
-  hotp(key, Math.floor(timeMs / TOTP_STEP_MS), digits);
-
-/** The code an authenticator app shows for a base32 secret at `timeMs`. */
-export const totp = (secret: string, timeMs: number): string => totpWithKey(base32Decode(secret), timeMs);
-
-/** A 6-digit code that is none of the codes of the steps around `timeMs` (the server's window). */
-export function notTheCode(secret: string, timeMs: number): string {
-  const near = new Set([-2, -1, 0, 1, 2].map((step) => totp(secret, timeMs + step * TOTP_STEP_MS)));
-  for (let candidate = 0; ; candidate++) {
-    const code = String((Number(totp(secret, timeMs)) + 500_000 + candidate) % 1_000_000).padStart(6, '0');
-    if (!near.has(code)) return code;
-  }
-}
+// The tests' own authenticator app (RFC 6238 on node:crypto, independent of the server's otpauth).
+export { base32Decode, hotp, notTheCode, TOTP_STEP_MS, totp, totpWithKey } from '../support/totp.js';
 
 // ---------------------------------------------------------------------------------------------
 // Cookies and console sessions.
@@ -231,11 +180,7 @@ export async function newOperator(
  * Moves the app's clock to the next 30-second step: a TOTP code is accepted once, so each sign-in
  * of the same operator needs a step of its own, as a person waits for the app's next code.
  */
-export function nextStep(t: Pick<TestApp, 'clock'>): void {
-  // One second into the next step: the codes a test computes stay in one step for 29 s of real time.
-  const now = t.clock.now();
-  t.clock.advance((Math.floor(now / TOTP_STEP_MS) + 1) * TOTP_STEP_MS + 1000 - now);
-}
+export const nextStep = (t: Pick<TestApp, 'clock'>): void => nextTotpStep(t.clock);
 
 /** Step one of a sign-in: answers the challenge. */
 export async function passwordStep(

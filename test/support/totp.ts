@@ -26,20 +26,33 @@ export function base32Decode(text: string): Buffer {
   return Buffer.from(bytes);
 }
 
-/** RFC 4226 5.3: HMAC-SHA1 of the 8-byte counter, dynamic truncation, 6 decimal digits. */
-export function hotp(key: Buffer, counter: number): string {
+/** RFC 4226 5.3: HMAC-SHA1 of the 8-byte counter, dynamic truncation, `digits` decimal digits. */
+export function hotp(key: Buffer, counter: number, digits = 6): string {
   const message = Buffer.alloc(8);
   message.writeBigUInt64BE(BigInt(counter));
   const mac = createHmac('sha1', key).update(message).digest();
   const offset = mac[mac.length - 1]! & 0x0f;
   const binary =
     ((mac[offset]! & 0x7f) << 24) | (mac[offset + 1]! << 16) | (mac[offset + 2]! << 8) | mac[offset + 3]!;
-  return String(binary % 1_000_000).padStart(6, '0');
+  return String(binary % 10 ** digits).padStart(digits, '0');
 }
+
+/** RFC 6238: the code of the 30-second step that `timeMs` falls in. */
+export const totpWithKey = (key: Buffer, timeMs: number, digits = 6): string =>
+  hotp(key, Math.floor(timeMs / TOTP_STEP_MS), digits);
 
 /** The code an authenticator app shows for a base32 secret at `timeMs` (RFC 6238). */
 export const totp = (base32Secret: string, timeMs: number): string =>
-  hotp(base32Decode(base32Secret), Math.floor(timeMs / TOTP_STEP_MS));
+  totpWithKey(base32Decode(base32Secret), timeMs);
+
+/** A 6-digit code that is none of the codes of the steps around `timeMs` (the server's window). */
+export function notTheCode(secret: string, timeMs: number): string {
+  const near = new Set([-2, -1, 0, 1, 2].map((step) => totp(secret, timeMs + step * TOTP_STEP_MS)));
+  for (let candidate = 0; ; candidate++) {
+    const code = String((Number(totp(secret, timeMs)) + 500_000 + candidate) % 1_000_000).padStart(6, '0');
+    if (!near.has(code)) return code;
+  }
+}
 
 /**
  * Moves a test clock to one second into the next 30-second step: the server accepts each step's
