@@ -4,6 +4,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import type { OpenAPIV3_1 } from 'openapi-types';
 import { ERROR_REGISTRY } from '../errors/errors.js';
+import { projectPath } from '../project-files.js';
 import { type Audience, publishDocuments } from './openapi-document.js';
 
 export const DOCS_PREFIX = '/docs';
@@ -11,9 +12,8 @@ export const OPENAPI_PATH = '/baas/api/v1/openapi.json';
 export const OPERATOR_OPENAPI_PATH = '/baas/api/v1/admin/openapi.json';
 const ADMIN_PREFIX = '/baas/api/v1/admin/';
 
-/** docs/*.md, from src/platform/http and from dist/platform/http alike. */
-const guide = (name: string) =>
-  readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8').trim();
+/** docs/*.md, wherever the code runs from. */
+const guide = (name: string) => readFileSync(projectPath(`docs/${name}`), 'utf8').trim();
 
 /** The error-code table of the guide, from the registry itself. */
 const errorTable = () =>

@@ -1,17 +1,17 @@
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/errors.js';
+import { projectPath } from '../project-files.js';
 
 /** The browser apps (CONTRACT.md section 7), each a single-page app under its own path. */
 export const WEB_APPS = ['console', 'dashboard'] as const;
 export type WebApp = (typeof WEB_APPS)[number];
 export const WEB_APP_PREFIXES: readonly string[] = WEB_APPS.map((name) => `/${name}`);
 
-/** web/dist, from src/platform/http (tsx, tests) and from dist/platform/http (npm start) alike. */
-export const WEB_DIST = fileURLToPath(new URL('../../../web/dist/', import.meta.url));
+/** web/dist, wherever the code runs from (src/ with tsx and tests, dist/ with npm start). */
+export const WEB_DIST = projectPath('web/dist');
 
 /** A hashed file never changes under its name: browsers keep it a year without asking again. */
 const ASSET_MAX_AGE_MS = 365 * 24 * 60 * 60 * 1000;
