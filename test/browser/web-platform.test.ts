@@ -17,7 +17,8 @@ const PAGE_CSP =
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const APPS = [
-  // The console's pages are behind sign-in, except the set-up page (here without its link's token).
+  // Both apps' pages are behind sign-in, except the console's set-up page (here without its link's
+  // token) and the dashboard's account pages.
   {
     name: 'console',
     title: 'Operator console',
@@ -27,13 +28,13 @@ const APPS = [
   {
     name: 'dashboard',
     title: 'Partner dashboard',
-    deepRoute: '/dashboard/accounts/0123456789',
-    deepHeading: 'Virtual account',
+    deepRoute: '/dashboard/forgot-password',
+    deepHeading: 'Reset your password',
   },
 ] as const;
 
-/** The console asks for its session on load (401 before sign-in) and signs in for real (401 on a wrong password). */
-const handled = (app: string) => (app === 'console' ? [401] : []);
+/** Both apps ask for their session on load (401 before sign-in) and sign in for real (401 on a wrong password). */
+const handled = (_app: string) => [401];
 
 /** The src/href of every script, stylesheet, preload and icon the page's HTML names. */
 function assetUrls(html: string): string[] {
@@ -168,20 +169,20 @@ describe('web apps', () => {
         });
       }
 
-      it('has no serious axe violation on a planned page, nor on the sign-in form showing its errors', async () => {
+      it('has no serious axe violation on a deep page, nor on the sign-in form showing its errors', async () => {
         const recorded = await newPage(browser, context.t.url, { handledStatuses: handled(app.name) });
         try {
           await recorded.page.goto(app.deepRoute);
           await recorded.page.getByRole('heading', { level: 1, name: app.deepHeading }).waitFor();
           await assertAccessible(recorded.page, app.deepRoute);
-          await screenshot(recorded.page, `${app.name}-planned-page-1280`);
+          await screenshot(recorded.page, `${app.name}-deep-page-1280`);
 
           await recorded.page.goto(`/${app.name}`);
           await recorded.page.getByRole('button', { name: 'Sign in' }).click();
           await recorded.page.getByText('Enter your e-mail address.').waitFor();
           await assertAccessible(recorded.page, `/${app.name} with validation errors`);
           await screenshot(recorded.page, `${app.name}-sign-in-errors-1280`);
-          recorded.assertClean(`/${app.name} planned page and errors`);
+          recorded.assertClean(`/${app.name} deep page and errors`);
         } finally {
           await recorded.close();
         }
@@ -191,7 +192,8 @@ describe('web apps', () => {
         const recorded = await newPage(browser, context.t.url, { handledStatuses: handled(app.name) });
         const { page } = recorded;
         try {
-          await page.goto(`/${app.name}`);
+          // The sign-in page itself: /dashboard sends a signed-out visitor there, moving focus to <main>.
+          await page.goto(app.name === 'console' ? '/console' : '/dashboard/sign-in');
           await page.getByRole('button', { name: 'Sign in' }).waitFor();
 
           const order: string[] = [];
@@ -227,14 +229,8 @@ describe('web apps', () => {
           await page.keyboard.type('Kobo-Ledger-Sunrise-42');
           await page.keyboard.press('Enter');
 
-          if (app.name === 'console') {
-            // The console signs in for real: an unknown operator is told so, beside the form.
-            await page.getByRole('alert').getByText('The e-mail address or password is incorrect.').waitFor();
-          } else {
-            const status = page.getByRole('status');
-            await status.getByText('ada@acme.ng was not signed in').waitFor();
-            assert.match(await status.innerText(), /not available yet/);
-          }
+          // Both apps sign in for real: an unknown account is told so, beside the form.
+          await page.getByRole('alert').getByText('The e-mail address or password is incorrect.').waitFor();
           assert.equal(await page.getByText('Enter your e-mail address.').count(), 0);
           await screenshot(page, `${app.name}-sign-in-submitted-1280`);
           recorded.assertClean(`/${app.name} keyboard sign-in`);
@@ -247,23 +243,24 @@ describe('web apps', () => {
         const recorded = await newPage(browser, context.t.url, { handledStatuses: handled(app.name) });
         const { page } = recorded;
         try {
-          // The console's signed-out pages link to each other: set-up → sign-in.
+          // Signed-out pages link to each other: the console's set-up → sign-in, the dashboard's
+          // sign-in → sign-up.
           await page.goto(app.name === 'console' ? '/console/setup' : `/${app.name}`);
           const link = page.getByRole('link', {
-            name: app.name === 'console' ? 'Go to sign-in' : 'API keys',
+            name: app.name === 'console' ? 'Go to sign-in' : 'Create an account',
           });
           await link.focus();
           await page.keyboard.press('Enter');
           await page
             .getByRole('heading', {
               level: 1,
-              name: app.name === 'console' ? 'Operator console' : 'API keys',
+              name: app.name === 'console' ? 'Operator console' : 'Create your partner account',
             })
             .waitFor();
           assert.equal(await page.locator(':focus').getAttribute('id'), 'main');
           assert.equal(
             new URL(page.url()).pathname,
-            app.name === 'console' ? '/console/sign-in' : '/dashboard/api-keys',
+            app.name === 'console' ? '/console/sign-in' : '/dashboard/sign-up',
           );
           recorded.assertClean(`/${app.name} navigation`);
         } finally {

@@ -1,7 +1,7 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { createBrowserRouter, RouterProvider } from 'react-router';
-import { NotFoundPage } from '@/features/planned-pages/components/not-found-page';
+import { NotFoundPage } from '@/components/not-found-page';
 import { basename } from '@/lib/basename';
 import { createQueryClient } from '@/lib/query-client';
 import { APP_NAME, ConsoleLayout, RequireOperator } from './layouts';

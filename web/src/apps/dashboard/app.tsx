@@ -1,47 +1,55 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { createBrowserRouter, Outlet, RouterProvider } from 'react-router';
-import { AppShell } from '@/components/layout/app-shell';
-import { AriaRouter } from '@/components/layout/aria-router';
-import { NotFoundPage } from '@/features/planned-pages/components/not-found-page';
-import { PlannedPage } from '@/features/planned-pages/components/planned-page';
+import { createBrowserRouter, Navigate, RouterProvider } from 'react-router';
+import { NotFoundPage } from '@/components/not-found-page';
 import { basename } from '@/lib/basename';
-import { createQueryClient } from '@/lib/query-client';
-import { DASHBOARD_PLANNED_PAGES } from './planned-pages';
-import { SignInRoute } from './routes/sign-in';
-
-const APP_NAME = 'Partner dashboard';
-
-function DashboardLayout() {
-  return (
-    <AriaRouter>
-      <AppShell
-        appName={APP_NAME}
-        headerNote="For partner businesses"
-        footer={
-          <>
-            <p>Banking-as-a-service for fintech partners.</p>
-            {/* Outside the app: a plain link, not one through the router. */}
-            <a href="/docs">API reference</a>
-          </>
-        }
-      >
-        <Outlet />
-      </AppShell>
-    </AriaRouter>
-  );
-}
+import { APP_NAME, DashboardLayout, RequirePartner } from './layouts';
+import { createDashboardQueryClient } from './query-client';
+import {
+  ForgotPasswordRoute,
+  HomeRoute,
+  ResetPasswordRoute,
+  SignInRoute,
+  SignUpRoute,
+  VerifyRoute,
+} from './routes/account-routes';
+import { AccountRoute, AccountsRoute } from './routes/accounts';
+import { ApiKeysRoute, DevelopersLayout, EventsRoute, WebhooksRoute } from './routes/developers';
+import { OnboardingRoute } from './routes/onboarding';
+import { OverviewRoute } from './routes/overview';
+import { TeamRoute } from './routes/team';
 
 const router = createBrowserRouter(
   [
     {
       element: <DashboardLayout />,
       children: [
-        { index: true, element: <SignInRoute /> },
-        ...DASHBOARD_PLANNED_PAGES.map((page) => ({
-          path: page.route,
-          element: <PlannedPage page={page} appName={APP_NAME} />,
-        })),
+        { index: true, element: <HomeRoute /> },
+        { path: 'sign-in', element: <SignInRoute /> },
+        { path: 'sign-up', element: <SignUpRoute /> },
+        { path: 'verify', element: <VerifyRoute /> },
+        { path: 'forgot-password', element: <ForgotPasswordRoute /> },
+        { path: 'reset-password', element: <ResetPasswordRoute /> },
+        {
+          element: <RequirePartner />,
+          children: [
+            { path: 'overview', element: <OverviewRoute /> },
+            { path: 'onboarding', element: <OnboardingRoute /> },
+            { path: 'accounts', element: <AccountsRoute /> },
+            { path: 'accounts/:accountNumber', element: <AccountRoute /> },
+            {
+              path: 'developers',
+              element: <DevelopersLayout />,
+              children: [
+                { index: true, element: <Navigate to="/developers/api-keys" replace /> },
+                { path: 'api-keys', element: <ApiKeysRoute /> },
+                { path: 'webhooks', element: <WebhooksRoute /> },
+                { path: 'events', element: <EventsRoute /> },
+              ],
+            },
+            { path: 'team', element: <TeamRoute /> },
+          ],
+        },
         { path: '*', element: <NotFoundPage appName={APP_NAME} /> },
       ],
     },
@@ -50,7 +58,7 @@ const router = createBrowserRouter(
 );
 
 export function DashboardApp() {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(createDashboardQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

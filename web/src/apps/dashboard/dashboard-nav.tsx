@@ -1,0 +1,26 @@
+import { NavLink } from 'react-router';
+
+const LINKS = [
+  { to: '/overview', label: 'Overview' },
+  { to: '/onboarding', label: 'Onboarding' },
+  { to: '/accounts', label: 'Virtual accounts' },
+  { to: '/developers', label: 'Developers' },
+  { to: '/team', label: 'Team' },
+];
+
+/** The dashboard's sections. NavLink marks the current one (aria-current), sub-pages included. */
+export function DashboardNav() {
+  return (
+    <nav className="app-nav" aria-label="Dashboard">
+      <ul className="app-nav__list">
+        {LINKS.map((link) => (
+          <li key={link.to}>
+            <NavLink className="app-nav__link" to={link.to}>
+              {link.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,22 @@
+import { Button } from '@/components/ui/button';
+import type { PartnerSession } from '@/lib/api/partner-types';
+import { useSignOut } from '../api/session';
+
+/**
+ * Who is signed in (the business and its company number) and the way out. Signing out forgets the
+ * session; the signed-in pages then send to sign-in, which says so.
+ */
+export function AccountMenu({ session }: { session: PartnerSession }) {
+  const signOut = useSignOut();
+  return (
+    <div className="app-account__who-and-out">
+      <span className="app-account__who">
+        <span className="app-account__name">{session.business_name}</span>
+        <span className="app-account__role">Company {session.company_id}</span>
+      </span>
+      <Button variant="secondary" size="small" isPending={signOut.isPending} onPress={() => signOut.mutate()}>
+        Sign out
+      </Button>
+    </div>
+  );
+}

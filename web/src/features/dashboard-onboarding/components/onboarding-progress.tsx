@@ -1,0 +1,33 @@
+import { useId } from 'react';
+import { Card } from '@/components/ui/card';
+import type { StepStates } from '../steps';
+import { StepBadge } from './step-card';
+
+const STEPS: Array<{ key: keyof StepStates; title: string; anchor: string }> = [
+  { key: 'profile', title: 'Business profile', anchor: 'business-profile' },
+  { key: 'representative', title: 'Compliance representative', anchor: 'representative' },
+  { key: 'documents', title: 'Documents', anchor: 'documents' },
+  { key: 'submit', title: 'Submit for review', anchor: 'submit' },
+];
+
+/** The four steps at a glance, each a jump to its section. */
+export function OnboardingProgress({ states }: { states: StepStates }) {
+  const headingId = useId();
+  const done = STEPS.filter((step) => states[step.key] === 'done').length;
+  return (
+    <Card labelledBy={headingId} className="onboarding-progress">
+      <h2 id={headingId}>Your progress</h2>
+      <p className="onboarding-progress__count">
+        {done} of {STEPS.length} steps done
+      </p>
+      <ol className="onboarding-progress__steps">
+        {STEPS.map((step) => (
+          <li key={step.key} data-state={states[step.key]}>
+            <a href={`#${step.anchor}`}>{step.title}</a>
+            <StepBadge state={states[step.key]} />
+          </li>
+        ))}
+      </ol>
+    </Card>
+  );
+}

@@ -1,0 +1,186 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Cell, Column, Link, Row, TableBody, TableHeader } from 'react-aria-components';
+import { Alert } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { Loading } from '@/components/ui/loading';
+import { PageHeader } from '@/components/ui/page-header';
+import { Pager } from '@/components/ui/pager';
+import { CellLabel, DataTable } from '@/components/ui/table';
+import { errorMessage } from '@/lib/api/api-error';
+import type { TeamMember } from '@/lib/api/partner-types';
+import { formatDate } from '@/lib/format';
+import { designationLabel, idTypeLabel } from '@/lib/person-labels';
+import { useCursorPages } from '@/lib/use-cursor-pages';
+import { teamQuery, useRemoveMember } from '../api/team';
+import { MemberDialog } from './member-dialog';
+import './team.css';
+
+export interface TeamPageProps {
+  /** Whether a compliance representative is on file: team members need one first (409 otherwise). */
+  hasRepresentative: boolean | undefined;
+}
+
+/** The partner's team (partner-wide, not per environment): list, add, edit, remove. BVNs only masked. */
+export function TeamPage({ hasRepresentative }: TeamPageProps) {
+  const pages = useCursorPages('team');
+  const team = useQuery(teamQuery(pages.cursor));
+  const [editing, setEditing] = useState<{ member: TeamMember | null } | null>(null);
+  const [removing, setRemoving] = useState<TeamMember | null>(null);
+  const [notice, setNotice] = useState('');
+  const remove = useRemoveMember();
+
+  return (
+    <div className="team">
+      <title>Team · Partner dashboard</title>
+      <PageHeader
+        title="Team"
+        description="The people of your business who work with us: directors, officers and their identity details. The team is the same in the sandbox and live."
+        aside={
+          <Button
+            onPress={() => {
+              setNotice('');
+              setEditing({ member: null });
+            }}
+          >
+            Add member
+          </Button>
+        }
+      />
+      {hasRepresentative === false ? (
+        <Alert tone="info" title="First, your compliance representative.">
+          <p>
+            Team members can be added once a compliance representative is on file: they answer for the
+            identity details of your team.{' '}
+            <Link href="/onboarding#representative">Add the representative</Link> in onboarding, step 2.
+          </p>
+        </Alert>
+      ) : null}
+      <p role="status" className="team__notice">
+        {notice}
+      </p>
+      {team.isPending ? (
+        <Loading label="Loading the team…" />
+      ) : team.isError ? (
+        <Alert tone="error" title="The team could not be loaded.">
+          <p>{errorMessage(team.error)}</p>
+        </Alert>
+      ) : (
+        <>
+          <DataTable aria-label="Team members">
+            <TableHeader>
+              <Column isRowHeader>Name</Column>
+              <Column>Role</Column>
+              <Column>Phone</Column>
+              <Column>BVN</Column>
+              <Column>ID</Column>
+              <Column>
+                <span className="visually-hidden">Actions</span>
+              </Column>
+            </TableHeader>
+            <TableBody
+              items={team.data.items}
+              renderEmptyState={() => <p className="data-table__empty">No team members yet.</p>}
+            >
+              {(member) => (
+                <Row id={member.id} textValue={`${member.first_name} ${member.last_name}`}>
+                  <Cell>
+                    <span className="data-table__primary">
+                      {member.first_name} {member.last_name}
+                    </span>
+                    <span className="data-table__secondary">{member.email}</span>
+                  </Cell>
+                  <Cell>
+                    <CellLabel>Role</CellLabel>
+                    {designationLabel(member.designation)}
+                    <span className="data-table__secondary">Born {formatDate(member.dob)}</span>
+                  </Cell>
+                  <Cell>
+                    <CellLabel>Phone</CellLabel>
+                    {member.phone}
+                  </Cell>
+                  <Cell>
+                    <CellLabel>BVN</CellLabel>
+                    <code>{member.bvn}</code>
+                  </Cell>
+                  <Cell>
+                    <CellLabel>ID</CellLabel>
+                    {idTypeLabel(member.id_type)}
+                    <span className="data-table__secondary team__link">{member.id_file_url}</span>
+                  </Cell>
+                  <Cell>
+                    <div className="team__actions">
+                      <Button
+                        variant="secondary"
+                        size="small"
+                        aria-label={`Edit ${member.first_name} ${member.last_name}`}
+                        onPress={() => {
+                          setNotice('');
+                          setEditing({ member });
+                        }}
+                      >
+                        Edit
+                      </Button>
+                      <Button
+                        variant="quiet"
+                        size="small"
+                        aria-label={`Remove ${member.first_name} ${member.last_name}`}
+                        onPress={() => setRemoving(member)}
+                      >
+                        Remove
+                      </Button>
+                    </div>
+                  </Cell>
+                </Row>
+              )}
+            </TableBody>
+          </DataTable>
+          <Pager
+            label="Team pages"
+            page={pages.page}
+            hasPrevious={pages.hasPrevious}
+            hasNext={Boolean(team.data.next_cursor)}
+            onPrevious={pages.previous}
+            onNext={() => pages.next(team.data.next_cursor!)}
+          />
+        </>
+      )}
+      <MemberDialog
+        key={editing?.member?.id ?? 'new'}
+        isOpen={editing !== null}
+        onOpenChange={(open) => !open && setEditing(null)}
+        member={editing?.member ?? null}
+        onSaved={(member, added) => {
+          setEditing(null);
+          setNotice(`${member.first_name} ${member.last_name} ${added ? 'was added' : 'was updated'}.`);
+        }}
+      />
+      <ConfirmDialog
+        title={removing ? `Remove ${removing.first_name} ${removing.last_name}?` : 'Remove member?'}
+        isOpen={removing !== null}
+        onOpenChange={(open) => {
+          if (!open) {
+            remove.reset();
+            setRemoving(null);
+          }
+        }}
+        confirmLabel="Remove member"
+        pendingLabel="Removing…"
+        isPending={remove.isPending}
+        error={remove.error}
+        onConfirm={() =>
+          removing &&
+          remove.mutate(removing.id, {
+            onSuccess: () => {
+              setNotice(`${removing.first_name} ${removing.last_name} was removed.`);
+              setRemoving(null);
+            },
+          })
+        }
+      >
+        <p>Their details are deleted from your team. You can add them again later.</p>
+      </ConfirmDialog>
+    </div>
+  );
+}

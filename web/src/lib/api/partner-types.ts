@@ -1,0 +1,32 @@
+import type { components } from './partner.generated';
+
+/** Named types of the partner API's schemas (openapi/partner.json). */
+type Schemas = components['schemas'];
+
+export type PartnerSession = Schemas['CurrentSession'];
+export type Environment = PartnerSession['environment'];
+export type OnboardingProfile = Schemas['OnboardingProfile'];
+export type PartnerOnboardingStatus = OnboardingProfile['onboarding_status'];
+export type BusinessType = NonNullable<OnboardingProfile['business_type']>;
+export type PartnerDocument = Schemas['Document'];
+export type PartnerDocumentType = PartnerDocument['document_type'];
+export type Requirements = Schemas['Requirements'];
+export type RepresentativeResult = Schemas['RepresentativeResult'];
+export type ApiKey = Schemas['ApiKey'];
+export type CreatedApiKey = Schemas['CreatedApiKey'];
+export type TeamMember = Schemas['TeamMember'];
+export type VirtualAccount = Schemas['VirtualAccount'];
+export type VirtualAccountStatus = VirtualAccount['status'];
+export type Transaction = Schemas['Transaction'];
+export type Credit = Schemas['Credit'];
+export type WebhookEndpoint = Schemas['WebhookEndpoint'];
+export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+export type DeliveryAttempt = Schemas['DeliveryAttempt'];
+export type PartnerEvent = Schemas['Event'];
+export type EventType = DeliveryAttempt['event_type'];
+
+/** A page of a cursor-paginated list (CONTRACT 4.7). */
+export interface Page<T> {
+  items: T[];
+  next_cursor: string | null;
+}

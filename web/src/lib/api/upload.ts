@@ -1,0 +1,49 @@
+import { ApiError, type ErrorEnvelope } from './api-error';
+import { antiForgeryHeaders, notePartnerResponse } from './partner-session';
+
+export interface UploadOptions {
+  /** Fraction of the body sent so far, 0 to 1. */
+  onProgress?: (fraction: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * POSTs a multipart form to a partner endpoint of this origin with XMLHttpRequest, the one browser
+ * API that reports upload progress (fetch does not), with the session's anti-forgery token. Resolves
+ * with the envelope's `data`; anything else rejects with an ApiError (a TypeError when the network
+ * failed), like the typed client.
+ */
+export function uploadMultipart<T>(path: string, body: FormData, options: UploadOptions = {}): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open('POST', path);
+    request.responseType = 'text';
+    request.setRequestHeader('Accept', 'application/json');
+    for (const [name, value] of Object.entries(antiForgeryHeaders())) request.setRequestHeader(name, value);
+
+    request.upload.addEventListener('progress', (event) => {
+      if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
+    });
+    request.addEventListener('load', () => {
+      notePartnerResponse(path, request.status);
+      let envelope: (ErrorEnvelope & { data?: T }) | undefined;
+      try {
+        envelope = JSON.parse(request.responseText) as ErrorEnvelope & { data?: T };
+      } catch {
+        envelope = undefined;
+      }
+      if (request.status >= 200 && request.status < 300 && envelope) {
+        options.onProgress?.(1);
+        resolve(envelope.data as T);
+      } else {
+        reject(new ApiError(request.status, envelope, request.getResponseHeader('retry-after')));
+      }
+    });
+    request.addEventListener('error', () => reject(new TypeError('The upload could not reach the service.')));
+    request.addEventListener('abort', () =>
+      reject(new DOMException('The upload was cancelled.', 'AbortError')),
+    );
+    options.signal?.addEventListener('abort', () => request.abort(), { once: true });
+    request.send(body);
+  });
+}

@@ -1,0 +1,36 @@
+import type { ValidationResult } from 'react-aria-components';
+
+/**
+ * A field's error text: ours for the browser's own checks (a missing value, a wrong format), the
+ * server's sentence for an error the API named in its `errors` map (shown through the Form's
+ * validationErrors, which React Aria reports as a custom error).
+ */
+export function validationMessage(missing: string, invalid?: string) {
+  return ({ validationDetails, validationErrors }: ValidationResult): string => {
+    if (validationDetails.valueMissing) return missing;
+    if (validationDetails.customError || invalid === undefined) return validationErrors.join(' ');
+    return invalid;
+  };
+}
+
+/**
+ * The API's 422 `errors` (`{password: ["must be at least 8 characters"]}`) as sentences a person
+ * reads next to the field: "Password must be at least 8 characters." Fields without a label keep
+ * their API name.
+ */
+export function fieldErrorSentences(
+  errors: Record<string, string[]>,
+  labels: Record<string, string>,
+): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(errors).map(([field, messages]) => [
+      field,
+      messages.map((message) => sentence(labels[field] ?? field, message)),
+    ]),
+  );
+}
+
+function sentence(label: string, message: string): string {
+  const text = /^[A-Z]/.test(message) ? message : `${label} ${message}`;
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
