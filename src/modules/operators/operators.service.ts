@@ -324,7 +324,7 @@ export function createOperatorsService({
             });
           } else {
             const current = await repo.lockOperator(trx, operatorId);
-            if (!current || current.status !== 'active')
+            if (current?.status !== 'active')
               throw new AppError('FORBIDDEN', { message: 'This operator is deactivated.' });
             await repo.updateOperator(trx, operatorId, {
               totp_secret: sealed,
@@ -421,7 +421,7 @@ export function createOperatorsService({
         });
       }
       const operator = await repo.findOperator(db, pending.operator_id);
-      if (!operator || operator.status !== 'active' || operator.totp_secret === null) {
+      if (operator?.status !== 'active' || operator.totp_secret === null) {
         await repo.deleteSignIn(db, challengeHash);
         throw new AppError('FORBIDDEN', { message: 'This operator account cannot sign in.' });
       }
@@ -493,7 +493,7 @@ export function createOperatorsService({
     async authenticate(token: string): Promise<OperatorCredential & { kind: 'operator' }> {
       const tokenHash = sha256(token);
       const found = await repo.findSession(db, tokenHash);
-      if (!found || found.status !== 'active') throw new AppError('UNAUTHENTICATED');
+      if (found?.status !== 'active') throw new AppError('UNAUTHENTICATED');
       const now = clock.now();
       if (found.expires_at <= now || found.last_seen_at <= now - IDLE_MS) {
         throw new AppError('TOKEN_EXPIRED', { message: 'Your console session has ended: sign in again.' });
