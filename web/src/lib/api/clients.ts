@@ -1,7 +1,7 @@
+import type { paths as PartnerPaths } from '@baas/sdk/generated';
 import createClient from 'openapi-fetch';
 import type { paths as OperatorPaths } from './operator.generated';
 import { operatorSessionMiddleware } from './operator-session';
-import type { paths as PartnerPaths } from './partner.generated';
 
 /*
  * Typed clients of the two published API documents. Paths carry their full prefix (the documents'

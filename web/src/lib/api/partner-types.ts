@@ -1,4 +1,4 @@
-import type { components } from './partner.generated';
+import type { components } from '@baas/sdk/generated';
 
 /** Named types of the partner API's schemas (openapi/partner.json). */
 type Schemas = components['schemas'];
