@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertConsoleOrigin, requestMeta, sessionOf } from '../../platform/http/auth.js';
+import { assertOwnOriginIfSent, requestMeta, sessionOf } from '../../platform/http/auth.js';
 import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
 import { success, successMessage } from '../../platform/http/schemas.js';
@@ -155,7 +155,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
     }),
     async (request, reply) => {
       const { session, ...credentials } = request.body;
-      if (session === 'cookie') assertConsoleOrigin(request);
+      if (session === 'cookie') assertOwnOriginIfSent(request);
       const data = await accounts.login(credentials, requestMeta(request));
       if (session !== 'cookie') return success('Logged in.', data);
       cookie.set(reply, data.token, data.expires_in);

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { assertConsoleOrigin, operatorOf, requestMeta } from '../../platform/http/auth.js';
+import { assertOwnOriginIfSent, operatorOf, requestMeta } from '../../platform/http/auth.js';
 import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
 import { success, successMessage } from '../../platform/http/schemas.js';
@@ -52,7 +52,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       errors: ['INVALID_CREDENTIALS', 'FORBIDDEN', 'CSRF_REJECTED'],
     }),
     async (request) => {
-      assertConsoleOrigin(request);
+      assertOwnOriginIfSent(request);
       const data = await operators.signInWithPassword(request.body, requestMeta(request));
       return success('Password accepted: enter your authenticator code.', data);
     },
@@ -74,7 +74,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       errors: ['OTP_INVALID', 'OTP_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN', 'CSRF_REJECTED'],
     }),
     async (request, reply) => {
-      assertConsoleOrigin(request);
+      assertOwnOriginIfSent(request);
       const { token, view } = await operators.signInWithSecondFactor(request.body, requestMeta(request));
       cookie.set(reply, token, SESSION_SECONDS);
       return success('Signed in.', view);
@@ -145,7 +145,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       errors: ['INVITATION_EXPIRED', 'CSRF_REJECTED'],
     }),
     async (request) => {
-      assertConsoleOrigin(request);
+      assertOwnOriginIfSent(request);
       const data = await operators.startEnrolment(request.params.token, request.body);
       return success('Scan the QR code, then confirm with a code.', data);
     },
@@ -167,7 +167,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       errors: ['INVITATION_EXPIRED', 'OTP_INVALID', 'ONBOARDING_LOCKED', 'FORBIDDEN', 'CSRF_REJECTED'],
     }),
     async (request, reply) => {
-      assertConsoleOrigin(request);
+      assertOwnOriginIfSent(request);
       const { token, view } = await operators.acceptInvitation(
         request.params.token,
         request.body.code,

@@ -506,7 +506,6 @@ export function createOperatorsService({
         name: found.name,
         role: found.role,
         sessionId: found.session_id,
-        csrfToken: csrfOf(token),
       };
     },
 

@@ -49,6 +49,4 @@ export type OperatorCredential =
       name: string;
       role: OperatorRole;
       sessionId: string;
-      /** The session's anti-forgery token, which state-changing requests must echo. */
-      csrfToken: string;
     };

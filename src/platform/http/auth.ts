@@ -72,14 +72,18 @@ export function registerAuth(
   app.decorateRequest('sessionToken', undefined);
 
   /**
-   * The console's cookie (CONTRACT 7): a state-changing request must also carry the session's
-   * anti-forgery token and come from this origin, so another site cannot ride on the cookie.
+   * CONTRACT 7, for both apps' cookies: a state-changing request made with one must also carry the
+   * session's anti-forgery token and come from this origin, so another site cannot ride on the cookie.
    */
+  const assertCookieProof = (request: FastifyRequest, sessionToken: string) => {
+    if (isStateChanging(request)) assertAntiForgery(request, options.antiForgery(sessionToken));
+  };
+
   async function operatorFromCookie(request: FastifyRequest): Promise<OperatorCredential> {
     const token = request.cookies[options.operatorCookie];
     if (!token) throw new AppError('UNAUTHENTICATED');
     const operator = await options.resolvers.operatorSession(token);
-    if (isStateChanging(request)) assertAntiForgery(request, operator.csrfToken);
+    assertCookieProof(request, token);
     return operator;
   }
 
@@ -129,8 +133,7 @@ export function registerAuth(
       } else {
         session = await options.resolvers.session(token);
       }
-      if (cookie !== undefined && isStateChanging(request))
-        assertAntiForgery(request, options.antiForgery(token));
+      if (cookie !== undefined) assertCookieProof(request, token);
       request.sessionToken = token;
       // CONTRACT 5: a suspended partner keeps the sandbox; a live session may only leave live or log out.
       if (
@@ -165,8 +168,8 @@ export function operatorOf(request: FastifyRequest): OperatorCredential {
   return request.operator;
 }
 
-/** A public operation that sets the console cookie (sign-in): refused from another origin. */
-export const assertConsoleOrigin = (request: FastifyRequest): void => {
+/** A public operation that sets a browser session cookie (sign-in, set-up): refused from another origin. */
+export const assertOwnOriginIfSent = (request: FastifyRequest): void => {
   if (request.headers.origin !== undefined) assertSameOrigin(request);
 };
 
