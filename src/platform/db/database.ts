@@ -4,6 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { ensurePrivateFile, tightenMode } from '../storage/private-paths.js';
+import { namedStatementPool } from './named-statements.js';
 import type { Database } from './schema.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -86,7 +87,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // and reports it, and the pool discards the client on release.
     pool.on('error', (error) => options.onIdleError?.(error));
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
     return {
       db,
       dialect: 'postgres',
