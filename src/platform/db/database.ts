@@ -62,6 +62,24 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
+/** Runs a read at once, or undefined when it must wait its turn (see `readDirectly`). */
+type DirectReader = (text: string, parameters: readonly unknown[]) => unknown[] | undefined;
+const directReaders = new WeakMap<Kysely<Database>, DirectReader>();
+
+/**
+ * The rows of a read on SQLite, run synchronously on the connection instead of through Kysely's
+ * driver (its connection lock and promises cost as much as the statement). Safe only outside a
+ * transaction: a statement run while one is open would run inside it, so then, and on PostgreSQL or
+ * a transaction's own handle, it is undefined and the caller goes through Kysely.
+ */
+export function readDirectly(
+  db: Kysely<Database>,
+  text: string,
+  parameters: readonly unknown[],
+): unknown[] | undefined {
+  return directReaders.get(db)?.(text, parameters);
+}
+
 export function dialectOfUrl(url: string): Dialect {
   return url.startsWith('postgres') ? 'postgres' : 'sqlite';
 }
@@ -115,7 +133,13 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
+  const database = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
+  directReaders.set(db, (text, parameters) => {
+    if (sqlite.inTransaction) return undefined;
+    const statement = database.prepare(text) as SQLite.Statement;
+    return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;
+  });
   return {
     db,
     dialect: 'sqlite',

@@ -1,4 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
+import { readDirectly } from './database.js';
 import type { Database } from './schema.js';
 
 const SENTINEL = '\u0000prepared-argument-';
@@ -44,6 +45,9 @@ export function prepare<Args extends readonly unknown[], Row>(
       const slot = slots[position];
       return slot === undefined ? parameter : args[slot];
     });
-    return (await db.executeQuery<Row>(CompiledQuery.raw(sql, values))).rows;
+    return (
+      (readDirectly(db, sql, values) as Row[] | undefined) ??
+      (await db.executeQuery<Row>(CompiledQuery.raw(sql, values))).rows
+    );
   };
 }
