@@ -1,0 +1,180 @@
+/**
+ * The database layer's statement reuse: named statements on PostgreSQL (named-statements.ts) and the
+ * compiled inserts of insertBatch (insert-batch.ts). Both only pay off if they never change what is
+ * stored or read, which is what these tests hold them to, against the real databases.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type Kysely, sql } from 'kysely';
+import pg from 'pg';
+import { type BatchInsert, insertBatch } from '../../src/platform/db/insert-batch.js';
+import { namedStatementPool } from '../../src/platform/db/named-statements.js';
+import type { Database } from '../../src/platform/db/schema.js';
+import { createTestDatabase, DIALECTS, TEST_DATABASE_URL, type TestDatabase } from '../support/app.js';
+
+const postgres = DIALECTS.find((dialect) => dialect.name === 'postgres')!;
+
+describe('named statements [postgres]', { skip: postgres.skip }, () => {
+  const pool = new pg.Pool({ connectionString: TEST_DATABASE_URL, max: 1 });
+  const named = namedStatementPool(pool);
+  after(() => named.end());
+
+  /** Runs `text` on the pool's one connection and counts that connection's prepared statements of it. */
+  async function run(text: string, parameters: unknown[]) {
+    const client = await named.connect();
+    try {
+      const { rows } = await client.query<{ n: number }>(text, parameters);
+      const prepared = await client.query<{ count: string }>(
+        'select count(*) from pg_prepared_statements where statement = $1',
+        [text],
+      );
+      return { rows, prepared: Number(prepared.rows[0]!.count) };
+    } finally {
+      client.release();
+    }
+  }
+
+  it('prepares a text with parameters on its second run, and reuses it with new values', async () => {
+    const text = 'select $1::int + 1 as n';
+    const first = await run(text, [1]);
+    assert.deepEqual(first.rows, [{ n: 2 }]);
+    assert.equal(first.prepared, 0, 'a text seen once runs unnamed');
+    const second = await run(text, [41]);
+    assert.deepEqual(second.rows, [{ n: 42 }]);
+    assert.equal(second.prepared, 1);
+    const third = await run(text, [-1]);
+    assert.deepEqual(third.rows, [{ n: 0 }]);
+    assert.equal(third.prepared, 1, 'prepared once per connection');
+  });
+
+  it('leaves statements without parameters unnamed', async () => {
+    for (let round = 0; round < 3; round++) {
+      const client = await named.connect();
+      try {
+        await client.query('select 7 as n', []);
+        const { rows } = await client.query<{ count: string }>(
+          "select count(*) from pg_prepared_statements where statement = 'select 7 as n'",
+          [],
+        );
+        assert.equal(rows[0]!.count, '0');
+      } finally {
+        client.release();
+      }
+    }
+  });
+
+  it('names at most 256 texts; the others keep running, unnamed', async () => {
+    for (let index = 0; index < 300; index++) {
+      const text = `select $1::int + ${index} as n`;
+      for (let round = 0; round < 2; round++) {
+        const { rows } = await run(text, [round]);
+        assert.deepEqual(rows, [{ n: index + round }]);
+      }
+    }
+    const client = await named.connect();
+    try {
+      const { rows } = await client.query<{ count: string }>(
+        'select count(*) from pg_prepared_statements',
+        [],
+      );
+      assert.ok(Number(rows[0]!.count) <= 256, `${rows[0]!.count} statements prepared`);
+    } finally {
+      client.release();
+    }
+  });
+});
+
+for (const dialect of DIALECTS) {
+  describe(`insertBatch's compiled inserts [${dialect.name}]`, { skip: dialect.skip }, () => {
+    let database: TestDatabase;
+    let db: Kysely<Database>;
+    let close: () => Promise<void>;
+    before(async () => {
+      database = await createTestDatabase(dialect.name);
+      const handle = database.open();
+      [db, close] = [handle.db, handle.close];
+      await sql`create table probe_a (id integer primary key, label text, note text default 'none', n integer)`.execute(
+        db,
+      );
+      await sql`create table probe_b (id integer primary key, a_id integer, label text)`.execute(db);
+    });
+    after(async () => {
+      await close?.();
+      await database?.drop();
+    });
+
+    // Scratch tables outside the schema's types: the batch is built as the services build theirs.
+    const rows = (table: string, entries: Array<Record<string, unknown>>) =>
+      ({ table, rows: entries }) as unknown as BatchInsert;
+    const read = async (table: string) =>
+      (await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by id`.execute(db)).rows;
+
+    it('stores each call with its own values when the shape repeats, rows with columns in any order', async () => {
+      for (let call = 0; call < 3; call++) {
+        await insertBatch(db, [
+          rows('probe_a', [
+            { id: 10 * call + 1, label: `first ${call}`, note: `a ${call}`, n: call },
+            { n: 100 - call, note: `b ${call}`, label: `second ${call}`, id: 10 * call + 2 },
+          ]),
+        ]);
+      }
+      const stored = await read('probe_a');
+      assert.deepEqual(
+        stored.map((row) => [row['id'], row['label'], row['note'], row['n']]),
+        [0, 1, 2].flatMap((call) => [
+          [10 * call + 1, `first ${call}`, `a ${call}`, call],
+          [10 * call + 2, `second ${call}`, `b ${call}`, 100 - call],
+        ]),
+      );
+    });
+
+    it('gives a missing column its default and inlines a SQL expression, also for a shape seen before', async () => {
+      const plain = { id: 100, label: 'plain', note: 'given', n: 1 };
+      await insertBatch(db, [rows('probe_a', [plain])]);
+      await insertBatch(db, [rows('probe_a', [{ ...plain, id: 101 }])]);
+      // Same columns, but one value is an expression and another row leaves a column out.
+      await insertBatch(db, [rows('probe_a', [{ ...plain, id: 102, label: sql`upper('shout')` }])]);
+      await insertBatch(db, [
+        rows('probe_a', [
+          { id: 103, label: 'no note', n: 3 },
+          { id: 104, label: 'with note', note: 'here', n: 4 },
+        ]),
+      ]);
+      await insertBatch(db, [rows('probe_a', [{ id: 105, label: 'undefined note', note: undefined, n: 5 }])]);
+      const stored = (await read('probe_a')).filter((row) => Number(row['id']) >= 100);
+      assert.deepEqual(
+        stored.map((row) => [row['id'], row['label'], row['note'], row['n']]),
+        [
+          [100, 'plain', 'given', 1],
+          [101, 'plain', 'given', 1],
+          [102, 'SHOUT', 'given', 1],
+          // Kysely writes DEFAULT for a column another row of the insert has; SQLite's VALUES has no
+          // DEFAULT, so there Kysely writes NULL (as it did before inserts were compiled once).
+          [103, 'no note', dialect.name === 'sqlite' ? null : 'none', 3],
+          [104, 'with note', 'here', 4],
+          [105, 'undefined note', 'none', 5],
+        ],
+      );
+    });
+
+    it('writes several tables in one batch, call after call', async () => {
+      for (let call = 0; call < 3; call++) {
+        await insertBatch(db, [
+          rows('probe_a', [{ id: 200 + call, label: `parent ${call}`, note: 'x', n: call }]),
+          rows('probe_b', [
+            { id: 300 + 2 * call, a_id: 200 + call, label: `child ${call}.1` },
+            { id: 301 + 2 * call, a_id: 200 + call, label: `child ${call}.2` },
+          ]),
+        ]);
+      }
+      const children = await read('probe_b');
+      assert.deepEqual(
+        children.map((row) => [row['id'], row['a_id'], row['label']]),
+        [0, 1, 2].flatMap((call) => [
+          [300 + 2 * call, 200 + call, `child ${call}.1`],
+          [301 + 2 * call, 200 + call, `child ${call}.2`],
+        ]),
+      );
+    });
+  });
+}
