@@ -7,6 +7,13 @@ export interface Pass {
   settled?: number;
 }
 
+/**
+ * The pause after a pass that found work. Without it, a steady stream of account creations kept the
+ * webhook worker in back-to-back passes of a few events each: four or more statements a pass, as many
+ * passes as the database could answer, competing with the requests that made the events.
+ */
+const BATCH_WINDOW_MS = 50;
+
 export interface PollingWorkerOptions {
   /** Named in log lines. */
   name: string;
@@ -19,8 +26,9 @@ export interface PollingWorkerOptions {
 
 /**
  * A database-backed worker loop (webhook deliveries, e-mails): passes claim jobs while there is
- * room, jobs run in the background, a finished job or `wake()` starts the next pass at once, and an
- * empty pass waits `pollMs`. A pass that fails is logged and the loop goes on.
+ * room, jobs run in the background, a finished job or `wake()` starts the next pass at once, a pass
+ * that found work is followed by the next after BATCH_WINDOW_MS, and an empty pass waits `pollMs`. A
+ * pass that fails is logged and the loop goes on.
  */
 export function createPollingWorker(options: PollingWorkerOptions) {
   const { name, log } = options;
@@ -59,8 +67,10 @@ export function createPollingWorker(options: PollingWorkerOptions) {
         })
         .then((count) => {
           running = undefined;
-          // While there is work, look again at once; when a pass finds nothing, wait.
-          schedule(count > 0 || wanted ? 0 : options.pollMs);
+          // A wake during the pass (new work, a freed slot) looks again at once; a pass that found
+          // work looks again after a short window, so a steady stream of new work is taken in
+          // batches instead of by back-to-back passes; a pass that found nothing waits pollMs.
+          schedule(wanted ? 0 : count > 0 ? Math.min(BATCH_WINDOW_MS, options.pollMs) : options.pollMs);
         });
     }, delay);
     timer.unref();
