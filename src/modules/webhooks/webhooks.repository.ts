@@ -96,25 +96,49 @@ export async function leaseEvents(
     .execute();
 }
 
+/** The endpoints of the given partners' environments, in one statement. */
+export function findEndpoints(db: Kysely<Database>, scopes: readonly Scope[]): Promise<EndpointRow[]> {
+  if (scopes.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('webhook_endpoints')
+    .selectAll()
+    .where((eb) =>
+      eb.or(
+        scopes.map((scope) =>
+          eb.and([eb('partner_id', '=', scope.partnerId), eb('environment', '=', scope.environment)]),
+        ),
+      ),
+    )
+    .execute();
+}
+
 /**
- * Skips every due event of an environment that has no endpoint, in one statement (order does not
- * matter for events that go nowhere).
+ * Skips every due, unleased event of every environment that has no endpoint, in one statement (order
+ * does not matter for events that go nowhere); the number skipped.
  */
-export async function skipScope(
+export async function skipWithoutEndpoint(
   db: Kysely<Database>,
-  scope: Scope,
   now: number,
   reason: string,
-): Promise<void> {
-  await db
+): Promise<number> {
+  const result = await db
     .updateTable('outbox_events')
     .set({ status: 'skipped', last_error: reason })
-    .where('partner_id', '=', scope.partnerId)
-    .where('environment', '=', scope.environment)
     .where('status', '=', 'pending')
     .where('next_attempt_at', '<=', now)
     .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-    .execute();
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_endpoints')
+            .select('webhook_endpoints.partner_id')
+            .whereRef('webhook_endpoints.partner_id', '=', 'outbox_events.partner_id')
+            .whereRef('webhook_endpoints.environment', '=', 'outbox_events.environment'),
+        ),
+      ),
+    )
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /**

@@ -99,6 +99,12 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
    */
   async function claim(room: number): Promise<Pass> {
     const now = clock.now();
+    // First every due event that has nowhere to go, whatever its partner: one statement a pass.
+    const skipped = await repo.skipWithoutEndpoint(
+      db,
+      now,
+      'no webhook endpoint is set for this environment',
+    );
     const [candidates, leased] = await Promise.all([
       repo.dueEvents(db, now, room * 5),
       repo.leasedScopes(db, now),
@@ -115,18 +121,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       if (!busy.has(scope) && older) oldest.set(scope, candidate);
     }
 
-    const endpoints = new Map<string, repo.EndpointRow>();
-    let skipped = 0;
-    for (const [key, event] of oldest) {
-      const scope = { partnerId: event.partner_id, environment: event.environment };
-      const endpoint = await repo.findEndpoint(db, scope);
-      if (endpoint) {
-        endpoints.set(key, endpoint);
-      } else {
-        await repo.skipScope(db, scope, now, 'no webhook endpoint is set for this environment');
-        skipped += 1;
-      }
-    }
+    // An endpoint removed since the skip leaves its events for the next pass to skip.
+    const found = await repo.findEndpoints(
+      db,
+      [...oldest.values()].map((event) => ({ partnerId: event.partner_id, environment: event.environment })),
+    );
+    const endpoints = new Map(
+      found.map((endpoint) => [`${endpoint.partner_id}:${endpoint.environment}`, endpoint]),
+    );
     const token = randomUUID();
     const events = await repo.leaseEvents(
       db,
