@@ -1,12 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Cell, Column, Row, TableBody, TableHeader } from 'react-aria-components';
-import { Alert } from '@/components/ui/alert';
 import { DateTime } from '@/components/ui/date-time';
-import { Loading } from '@/components/ui/loading';
 import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
 import { CellLabel, DataTable } from '@/components/ui/table';
-import { errorMessage } from '@/lib/api/api-error';
 import { formatNaira } from '@/lib/money';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { transactionsQuery } from '../api/accounts';
@@ -20,58 +18,58 @@ export function TransactionsTable({ accountNumber }: { accountNumber: string }) 
   return (
     <section aria-labelledby={headingId} className="account__section">
       <h2 id={headingId}>Transactions</h2>
-      {transactions.isPending ? (
-        <Loading label="Loading transactions…" />
-      ) : transactions.isError ? (
-        <Alert tone="error" title="The transactions could not be loaded.">
-          <p>{errorMessage(transactions.error)}</p>
-        </Alert>
-      ) : (
-        <>
-          <DataTable aria-label="Transactions">
-            <TableHeader>
-              <Column isRowHeader>Date</Column>
-              <Column>Narration</Column>
-              <Column>Reference</Column>
-              <Column>Amount</Column>
-            </TableHeader>
-            <TableBody
-              items={transactions.data.items}
-              renderEmptyState={() => <p className="data-table__empty">No transactions yet.</p>}
-            >
-              {(transaction) => (
-                <Row id={transaction.id} textValue={transaction.reference}>
-                  <Cell>
-                    <DateTime value={transaction.created_at} />
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Narration</CellLabel>
-                    {transaction.narration ?? <span className="muted">None</span>}
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Reference</CellLabel>
-                    <code className="accounts__reference">{transaction.reference}</code>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Amount</CellLabel>
-                    <span className="accounts__amount accounts__amount--credit">
-                      +{formatNaira(transaction.amount_kobo)}
-                    </span>
-                  </Cell>
-                </Row>
-              )}
-            </TableBody>
-          </DataTable>
-          <Pager
-            label="Transaction pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            hasNext={Boolean(transactions.data.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(transactions.data.next_cursor!)}
-          />
-        </>
-      )}
+      <QueryView
+        query={transactions}
+        loading="Loading transactions…"
+        errorTitle="The transactions could not be loaded."
+      >
+        {(data) => (
+          <>
+            <DataTable aria-label="Transactions">
+              <TableHeader>
+                <Column isRowHeader>Date</Column>
+                <Column>Narration</Column>
+                <Column>Reference</Column>
+                <Column>Amount</Column>
+              </TableHeader>
+              <TableBody
+                items={data.items}
+                renderEmptyState={() => <p className="data-table__empty">No transactions yet.</p>}
+              >
+                {(transaction) => (
+                  <Row id={transaction.id} textValue={transaction.reference}>
+                    <Cell>
+                      <DateTime value={transaction.created_at} />
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Narration</CellLabel>
+                      {transaction.narration ?? <span className="muted">None</span>}
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Reference</CellLabel>
+                      <code className="accounts__reference">{transaction.reference}</code>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Amount</CellLabel>
+                      <span className="accounts__amount accounts__amount--credit">
+                        +{formatNaira(transaction.amount_kobo)}
+                      </span>
+                    </Cell>
+                  </Row>
+                )}
+              </TableBody>
+            </DataTable>
+            <Pager
+              label="Transaction pages"
+              page={pages.page}
+              hasPrevious={pages.hasPrevious}
+              hasNext={Boolean(data.next_cursor)}
+              onPrevious={pages.previous}
+              onNext={() => pages.next(data.next_cursor!)}
+            />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

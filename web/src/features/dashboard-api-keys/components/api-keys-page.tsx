@@ -6,10 +6,10 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DateTime } from '@/components/ui/date-time';
-import { Loading } from '@/components/ui/loading';
 import { ModalDialog } from '@/components/ui/modal-dialog';
 import { OneTimeSecret } from '@/components/ui/one-time-secret';
 import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
 import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { SectionHeader } from '@/components/ui/section-header';
 import { CellLabel, DataTable } from '@/components/ui/table';
@@ -48,93 +48,89 @@ export function ApiKeysPage({ environment, liveAllowed }: ApiKeysPageProps) {
         }
         action={<Button onPress={() => setCreating(true)}>Create API key</Button>}
       />
-      {keys.isPending ? (
-        <Loading label="Loading API keys…" />
-      ) : keys.isError ? (
-        <Alert tone="error" title="The API keys could not be loaded.">
-          <p>{errorMessage(keys.error)}</p>
-        </Alert>
-      ) : (
-        <>
-          <DataTable aria-label="API keys">
-            <TableHeader>
-              <Column isRowHeader>Name</Column>
-              <Column>Environment</Column>
-              <Column>Key</Column>
-              <Column>Status</Column>
-              <Column>Created</Column>
-              <Column>Last used</Column>
-              <Column>
-                <span className="visually-hidden">Actions</span>
-              </Column>
-            </TableHeader>
-            <TableBody
-              items={keys.data.items}
-              renderEmptyState={() => (
-                <p className="data-table__empty">No API keys yet. Create one for your backend.</p>
-              )}
-            >
-              {(key) => (
-                <Row id={key.id} textValue={key.name}>
-                  <Cell>
-                    <span className="data-table__primary">{key.name}</span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Environment</CellLabel>
-                    <Badge tone={key.environment === 'live' ? 'danger' : 'neutral'}>
-                      {key.environment === 'live' ? 'Live' : 'Sandbox'}
-                    </Badge>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Key</CellLabel>
-                    <code>
-                      sk_{key.environment}_…{key.last4}
-                    </code>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Status</CellLabel>
-                    <Badge tone={key.status === 'active' ? 'success' : 'neutral'}>
-                      {key.status === 'active' ? 'Active' : 'Revoked'}
-                    </Badge>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Created</CellLabel>
-                    <DateTime value={key.created_at} />
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Last used</CellLabel>
-                    {key.last_used_at ? (
-                      <DateTime value={key.last_used_at} />
-                    ) : (
-                      <span className="muted">Never</span>
-                    )}
-                  </Cell>
-                  <Cell>
-                    {key.status === 'active' ? (
-                      <Button
-                        variant="secondary"
-                        size="small"
-                        aria-label={`Revoke ${key.name}`}
-                        onPress={() => setRevoking(key)}
-                      >
-                        Revoke
-                      </Button>
-                    ) : null}
-                  </Cell>
-                </Row>
-              )}
-            </TableBody>
-          </DataTable>
-          <Pager
-            label="API key pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            hasNext={Boolean(keys.data.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(keys.data.next_cursor!)}
-          />
-        </>
-      )}
+      <QueryView query={keys} loading="Loading API keys…" errorTitle="The API keys could not be loaded.">
+        {(data) => (
+          <>
+            <DataTable aria-label="API keys">
+              <TableHeader>
+                <Column isRowHeader>Name</Column>
+                <Column>Environment</Column>
+                <Column>Key</Column>
+                <Column>Status</Column>
+                <Column>Created</Column>
+                <Column>Last used</Column>
+                <Column>
+                  <span className="visually-hidden">Actions</span>
+                </Column>
+              </TableHeader>
+              <TableBody
+                items={data.items}
+                renderEmptyState={() => (
+                  <p className="data-table__empty">No API keys yet. Create one for your backend.</p>
+                )}
+              >
+                {(key) => (
+                  <Row id={key.id} textValue={key.name}>
+                    <Cell>
+                      <span className="data-table__primary">{key.name}</span>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Environment</CellLabel>
+                      <Badge tone={key.environment === 'live' ? 'danger' : 'neutral'}>
+                        {key.environment === 'live' ? 'Live' : 'Sandbox'}
+                      </Badge>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Key</CellLabel>
+                      <code>
+                        sk_{key.environment}_…{key.last4}
+                      </code>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Status</CellLabel>
+                      <Badge tone={key.status === 'active' ? 'success' : 'neutral'}>
+                        {key.status === 'active' ? 'Active' : 'Revoked'}
+                      </Badge>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Created</CellLabel>
+                      <DateTime value={key.created_at} />
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Last used</CellLabel>
+                      {key.last_used_at ? (
+                        <DateTime value={key.last_used_at} />
+                      ) : (
+                        <span className="muted">Never</span>
+                      )}
+                    </Cell>
+                    <Cell>
+                      {key.status === 'active' ? (
+                        <Button
+                          variant="secondary"
+                          size="small"
+                          aria-label={`Revoke ${key.name}`}
+                          onPress={() => setRevoking(key)}
+                        >
+                          Revoke
+                        </Button>
+                      ) : null}
+                    </Cell>
+                  </Row>
+                )}
+              </TableBody>
+            </DataTable>
+            <Pager
+              label="API key pages"
+              page={pages.page}
+              hasPrevious={pages.hasPrevious}
+              hasNext={Boolean(data.next_cursor)}
+              onPrevious={pages.previous}
+              onNext={() => pages.next(data.next_cursor!)}
+            />
+          </>
+        )}
+      </QueryView>
       <CreateKeyDialog
         isOpen={creating}
         onOpenChange={setCreating}

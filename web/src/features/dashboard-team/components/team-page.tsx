@@ -4,11 +4,10 @@ import { Cell, Column, Link, Row, TableBody, TableHeader } from 'react-aria-comp
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
 import { CellLabel, DataTable } from '@/components/ui/table';
-import { errorMessage } from '@/lib/api/api-error';
 import type { TeamMember } from '@/lib/api/partner-types';
 import { formatDate } from '@/lib/format';
 import { designationLabel, idTypeLabel } from '@/lib/person-labels';
@@ -60,92 +59,88 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
       <p role="status" className="team__notice">
         {notice}
       </p>
-      {team.isPending ? (
-        <Loading label="Loading the team…" />
-      ) : team.isError ? (
-        <Alert tone="error" title="The team could not be loaded.">
-          <p>{errorMessage(team.error)}</p>
-        </Alert>
-      ) : (
-        <>
-          <DataTable aria-label="Team members">
-            <TableHeader>
-              <Column isRowHeader>Name</Column>
-              <Column>Role</Column>
-              <Column>Phone</Column>
-              <Column>BVN</Column>
-              <Column>ID</Column>
-              <Column>
-                <span className="visually-hidden">Actions</span>
-              </Column>
-            </TableHeader>
-            <TableBody
-              items={team.data.items}
-              renderEmptyState={() => <p className="data-table__empty">No team members yet.</p>}
-            >
-              {(member) => (
-                <Row id={member.id} textValue={`${member.first_name} ${member.last_name}`}>
-                  <Cell>
-                    <span className="data-table__primary">
-                      {member.first_name} {member.last_name}
-                    </span>
-                    <span className="data-table__secondary">{member.email}</span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Role</CellLabel>
-                    {designationLabel(member.designation)}
-                    <span className="data-table__secondary">Born {formatDate(member.dob)}</span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Phone</CellLabel>
-                    {member.phone}
-                  </Cell>
-                  <Cell>
-                    <CellLabel>BVN</CellLabel>
-                    <code>{member.bvn}</code>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>ID</CellLabel>
-                    {idTypeLabel(member.id_type)}
-                    <span className="data-table__secondary team__link">{member.id_file_url}</span>
-                  </Cell>
-                  <Cell>
-                    <div className="team__actions">
-                      <Button
-                        variant="secondary"
-                        size="small"
-                        aria-label={`Edit ${member.first_name} ${member.last_name}`}
-                        onPress={() => {
-                          setNotice('');
-                          setEditing({ member });
-                        }}
-                      >
-                        Edit
-                      </Button>
-                      <Button
-                        variant="quiet"
-                        size="small"
-                        aria-label={`Remove ${member.first_name} ${member.last_name}`}
-                        onPress={() => setRemoving(member)}
-                      >
-                        Remove
-                      </Button>
-                    </div>
-                  </Cell>
-                </Row>
-              )}
-            </TableBody>
-          </DataTable>
-          <Pager
-            label="Team pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            hasNext={Boolean(team.data.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(team.data.next_cursor!)}
-          />
-        </>
-      )}
+      <QueryView query={team} loading="Loading the team…" errorTitle="The team could not be loaded.">
+        {(data) => (
+          <>
+            <DataTable aria-label="Team members">
+              <TableHeader>
+                <Column isRowHeader>Name</Column>
+                <Column>Role</Column>
+                <Column>Phone</Column>
+                <Column>BVN</Column>
+                <Column>ID</Column>
+                <Column>
+                  <span className="visually-hidden">Actions</span>
+                </Column>
+              </TableHeader>
+              <TableBody
+                items={data.items}
+                renderEmptyState={() => <p className="data-table__empty">No team members yet.</p>}
+              >
+                {(member) => (
+                  <Row id={member.id} textValue={`${member.first_name} ${member.last_name}`}>
+                    <Cell>
+                      <span className="data-table__primary">
+                        {member.first_name} {member.last_name}
+                      </span>
+                      <span className="data-table__secondary">{member.email}</span>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Role</CellLabel>
+                      {designationLabel(member.designation)}
+                      <span className="data-table__secondary">Born {formatDate(member.dob)}</span>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Phone</CellLabel>
+                      {member.phone}
+                    </Cell>
+                    <Cell>
+                      <CellLabel>BVN</CellLabel>
+                      <code>{member.bvn}</code>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>ID</CellLabel>
+                      {idTypeLabel(member.id_type)}
+                      <span className="data-table__secondary team__link">{member.id_file_url}</span>
+                    </Cell>
+                    <Cell>
+                      <div className="team__actions">
+                        <Button
+                          variant="secondary"
+                          size="small"
+                          aria-label={`Edit ${member.first_name} ${member.last_name}`}
+                          onPress={() => {
+                            setNotice('');
+                            setEditing({ member });
+                          }}
+                        >
+                          Edit
+                        </Button>
+                        <Button
+                          variant="quiet"
+                          size="small"
+                          aria-label={`Remove ${member.first_name} ${member.last_name}`}
+                          onPress={() => setRemoving(member)}
+                        >
+                          Remove
+                        </Button>
+                      </div>
+                    </Cell>
+                  </Row>
+                )}
+              </TableBody>
+            </DataTable>
+            <Pager
+              label="Team pages"
+              page={pages.page}
+              hasPrevious={pages.hasPrevious}
+              hasNext={Boolean(data.next_cursor)}
+              onPrevious={pages.previous}
+              onNext={() => pages.next(data.next_cursor!)}
+            />
+          </>
+        )}
+      </QueryView>
       <MemberDialog
         key={editing?.member?.id ?? 'new'}
         isOpen={editing !== null}

@@ -6,8 +6,8 @@ import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
-import { Loading } from '@/components/ui/loading';
 import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
 import { SectionHeader } from '@/components/ui/section-header';
 import { SelectField } from '@/components/ui/select-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
@@ -78,83 +78,79 @@ export function EventsPage() {
           )}
         </Alert>
       ) : null}
-      {events.isPending ? (
-        <Loading label="Loading events…" />
-      ) : events.isError ? (
-        <Alert tone="error" title="The events could not be loaded.">
-          <p>{errorMessage(events.error)}</p>
-        </Alert>
-      ) : (
-        <>
-          <DataTable aria-label="Events">
-            <TableHeader>
-              <Column isRowHeader>Event</Column>
-              <Column>Summary</Column>
-              <Column>Delivery</Column>
-              <Column>Time</Column>
-              <Column>
-                <span className="visually-hidden">Actions</span>
-              </Column>
-            </TableHeader>
-            <TableBody
-              items={events.data.items}
-              renderEmptyState={() => (
-                <p className="data-table__empty">
-                  {type ? 'No events of this type in the last 30 days.' : 'No events in the last 30 days.'}
-                </p>
-              )}
-            >
-              {(event) => (
-                <Row id={event.id} textValue={`${eventTypeLabel(event.type)} ${event.id}`}>
-                  <Cell>
-                    <span className="data-table__primary">{eventTypeLabel(event.type)}</span>
-                    <code className="data-table__secondary">{event.id}</code>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Summary</CellLabel>
-                    <span className="events__summary">{eventSummary(event)}</span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Delivery</CellLabel>
-                    <Badge tone={DELIVERY_BADGES[event.delivery.status].tone}>
-                      {DELIVERY_BADGES[event.delivery.status].label}
-                    </Badge>
-                    <span className="data-table__secondary">
-                      {event.delivery.attempts === 1 ? '1 attempt' : `${event.delivery.attempts} attempts`}
-                    </span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Time</CellLabel>
-                    <DateTime value={event.created_at} />
-                  </Cell>
-                  <Cell>
-                    <Button
-                      variant="secondary"
-                      size="small"
-                      aria-label={`Redeliver ${eventTypeLabel(event.type)} ${event.id}`}
-                      isPending={redeliver.isPending && redeliver.variables === event.id}
-                      onPress={() => {
-                        setQueued(null);
-                        redeliver.mutate(event.id, { onSuccess: () => setQueued(event) });
-                      }}
-                    >
-                      Redeliver
-                    </Button>
-                  </Cell>
-                </Row>
-              )}
-            </TableBody>
-          </DataTable>
-          <Pager
-            label="Event pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            hasNext={Boolean(events.data.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(events.data.next_cursor!)}
-          />
-        </>
-      )}
+      <QueryView query={events} loading="Loading events…" errorTitle="The events could not be loaded.">
+        {(data) => (
+          <>
+            <DataTable aria-label="Events">
+              <TableHeader>
+                <Column isRowHeader>Event</Column>
+                <Column>Summary</Column>
+                <Column>Delivery</Column>
+                <Column>Time</Column>
+                <Column>
+                  <span className="visually-hidden">Actions</span>
+                </Column>
+              </TableHeader>
+              <TableBody
+                items={data.items}
+                renderEmptyState={() => (
+                  <p className="data-table__empty">
+                    {type ? 'No events of this type in the last 30 days.' : 'No events in the last 30 days.'}
+                  </p>
+                )}
+              >
+                {(event) => (
+                  <Row id={event.id} textValue={`${eventTypeLabel(event.type)} ${event.id}`}>
+                    <Cell>
+                      <span className="data-table__primary">{eventTypeLabel(event.type)}</span>
+                      <code className="data-table__secondary">{event.id}</code>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Summary</CellLabel>
+                      <span className="events__summary">{eventSummary(event)}</span>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Delivery</CellLabel>
+                      <Badge tone={DELIVERY_BADGES[event.delivery.status].tone}>
+                        {DELIVERY_BADGES[event.delivery.status].label}
+                      </Badge>
+                      <span className="data-table__secondary">
+                        {event.delivery.attempts === 1 ? '1 attempt' : `${event.delivery.attempts} attempts`}
+                      </span>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Time</CellLabel>
+                      <DateTime value={event.created_at} />
+                    </Cell>
+                    <Cell>
+                      <Button
+                        variant="secondary"
+                        size="small"
+                        aria-label={`Redeliver ${eventTypeLabel(event.type)} ${event.id}`}
+                        isPending={redeliver.isPending && redeliver.variables === event.id}
+                        onPress={() => {
+                          setQueued(null);
+                          redeliver.mutate(event.id, { onSuccess: () => setQueued(event) });
+                        }}
+                      >
+                        Redeliver
+                      </Button>
+                    </Cell>
+                  </Row>
+                )}
+              </TableBody>
+            </DataTable>
+            <Pager
+              label="Event pages"
+              page={pages.page}
+              hasPrevious={pages.hasPrevious}
+              hasNext={Boolean(data.next_cursor)}
+              onPrevious={pages.previous}
+              onNext={() => pages.next(data.next_cursor!)}
+            />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }

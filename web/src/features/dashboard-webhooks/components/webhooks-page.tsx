@@ -8,9 +8,9 @@ import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { DateTime } from '@/components/ui/date-time';
 import { DetailList } from '@/components/ui/detail-list';
-import { Loading } from '@/components/ui/loading';
 import { OneTimeSecret } from '@/components/ui/one-time-secret';
 import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
 import { SectionHeader } from '@/components/ui/section-header';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
@@ -72,34 +72,36 @@ function EndpointSection({ environment }: { environment: Environment }) {
           </p>
         </OneTimeSecret>
       ) : null}
-      {endpoint.isPending ? (
-        <Loading label="Loading the endpoint…" />
-      ) : endpoint.isError ? (
-        <Alert tone="error" title="The endpoint could not be loaded.">
-          <p>{errorMessage(endpoint.error)}</p>
-        </Alert>
-      ) : endpoint.data === null || editing ? (
-        <EndpointForm
-          current={endpoint.data}
-          onSaved={(value) => {
-            setEditing(false);
-            if (value) setSecret({ value, rotated: false });
-          }}
-          onCancel={endpoint.data ? () => setEditing(false) : undefined}
-        />
-      ) : (
-        <>
-          <EndpointDetails endpoint={endpoint.data} />
-          <div className="form-actions webhooks__actions">
-            <Button variant="secondary" size="small" onPress={() => setEditing(true)}>
-              Change URL
-            </Button>
-            <Button variant="secondary" size="small" onPress={() => setRotating(true)}>
-              Rotate secret
-            </Button>
-          </div>
-        </>
-      )}
+      <QueryView
+        query={endpoint}
+        loading="Loading the endpoint…"
+        errorTitle="The endpoint could not be loaded."
+      >
+        {(data) =>
+          data === null || editing ? (
+            <EndpointForm
+              current={data}
+              onSaved={(value) => {
+                setEditing(false);
+                if (value) setSecret({ value, rotated: false });
+              }}
+              onCancel={data ? () => setEditing(false) : undefined}
+            />
+          ) : (
+            <>
+              <EndpointDetails endpoint={data} />
+              <div className="form-actions webhooks__actions">
+                <Button variant="secondary" size="small" onPress={() => setEditing(true)}>
+                  Change URL
+                </Button>
+                <Button variant="secondary" size="small" onPress={() => setRotating(true)}>
+                  Rotate secret
+                </Button>
+              </div>
+            </>
+          )
+        }
+      </QueryView>
       <ConfirmDialog
         title="Rotate the signing secret?"
         tone="primary"
@@ -265,89 +267,89 @@ function DeliveriesSection() {
           <p>{errorMessage(retry.error)}</p>
         </Alert>
       ) : null}
-      {deliveries.isPending ? (
-        <Loading label="Loading deliveries…" />
-      ) : deliveries.isError ? (
-        <Alert tone="error" title="The delivery log could not be loaded.">
-          <p>{errorMessage(deliveries.error)}</p>
-        </Alert>
-      ) : (
-        <>
-          <DataTable aria-label="Delivery attempts">
-            <TableHeader>
-              <Column isRowHeader>Event</Column>
-              <Column>Attempt</Column>
-              <Column>Result</Column>
-              <Column>Latency</Column>
-              <Column>Time</Column>
-              <Column>
-                <span className="visually-hidden">Actions</span>
-              </Column>
-            </TableHeader>
-            <TableBody
-              items={deliveries.data.items}
-              renderEmptyState={() => <p className="data-table__empty">No deliveries yet.</p>}
-            >
-              {(attempt) => (
-                <Row
-                  id={attempt.id}
-                  textValue={`${eventTypeLabel(attempt.event_type)} attempt ${attempt.attempt}`}
-                >
-                  <Cell>
-                    <span className="data-table__primary">{eventTypeLabel(attempt.event_type)}</span>
-                    <code className="data-table__secondary">{attempt.event_id}</code>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Attempt</CellLabel>#{attempt.attempt}{' '}
-                    <span className="muted">({attempt.trigger === 'manual' ? 'manual' : 'automatic'})</span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Result</CellLabel>
-                    {attempt.succeeded ? (
-                      <Badge tone="success">
-                        Delivered{attempt.status_code ? ` · ${attempt.status_code}` : ''}
-                      </Badge>
-                    ) : (
-                      <Badge tone="danger">Failed · {deliveryError(attempt.error)}</Badge>
-                    )}
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Latency</CellLabel>
-                    {attempt.status_code === null ? (
-                      <span className="muted">No answer</span>
-                    ) : (
-                      `${attempt.latency_ms} ms`
-                    )}
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Time</CellLabel>
-                    <DateTime value={attempt.created_at} />
-                  </Cell>
-                  <Cell>
-                    <Button
-                      variant="secondary"
-                      size="small"
-                      aria-label={`Retry ${eventTypeLabel(attempt.event_type)} attempt ${attempt.attempt}`}
-                      isPending={retry.isPending && retry.variables === attempt.id}
-                      onPress={() => retry.mutate(attempt.id, { onSuccess: setRetried })}
-                    >
-                      Retry
-                    </Button>
-                  </Cell>
-                </Row>
-              )}
-            </TableBody>
-          </DataTable>
-          <Pager
-            label="Delivery log pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            hasNext={Boolean(deliveries.data.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(deliveries.data.next_cursor!)}
-          />
-        </>
-      )}
+      <QueryView
+        query={deliveries}
+        loading="Loading deliveries…"
+        errorTitle="The delivery log could not be loaded."
+      >
+        {(data) => (
+          <>
+            <DataTable aria-label="Delivery attempts">
+              <TableHeader>
+                <Column isRowHeader>Event</Column>
+                <Column>Attempt</Column>
+                <Column>Result</Column>
+                <Column>Latency</Column>
+                <Column>Time</Column>
+                <Column>
+                  <span className="visually-hidden">Actions</span>
+                </Column>
+              </TableHeader>
+              <TableBody
+                items={data.items}
+                renderEmptyState={() => <p className="data-table__empty">No deliveries yet.</p>}
+              >
+                {(attempt) => (
+                  <Row
+                    id={attempt.id}
+                    textValue={`${eventTypeLabel(attempt.event_type)} attempt ${attempt.attempt}`}
+                  >
+                    <Cell>
+                      <span className="data-table__primary">{eventTypeLabel(attempt.event_type)}</span>
+                      <code className="data-table__secondary">{attempt.event_id}</code>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Attempt</CellLabel>#{attempt.attempt}{' '}
+                      <span className="muted">({attempt.trigger === 'manual' ? 'manual' : 'automatic'})</span>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Result</CellLabel>
+                      {attempt.succeeded ? (
+                        <Badge tone="success">
+                          Delivered{attempt.status_code ? ` · ${attempt.status_code}` : ''}
+                        </Badge>
+                      ) : (
+                        <Badge tone="danger">Failed · {deliveryError(attempt.error)}</Badge>
+                      )}
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Latency</CellLabel>
+                      {attempt.status_code === null ? (
+                        <span className="muted">No answer</span>
+                      ) : (
+                        `${attempt.latency_ms} ms`
+                      )}
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Time</CellLabel>
+                      <DateTime value={attempt.created_at} />
+                    </Cell>
+                    <Cell>
+                      <Button
+                        variant="secondary"
+                        size="small"
+                        aria-label={`Retry ${eventTypeLabel(attempt.event_type)} attempt ${attempt.attempt}`}
+                        isPending={retry.isPending && retry.variables === attempt.id}
+                        onPress={() => retry.mutate(attempt.id, { onSuccess: setRetried })}
+                      >
+                        Retry
+                      </Button>
+                    </Cell>
+                  </Row>
+                )}
+              </TableBody>
+            </DataTable>
+            <Pager
+              label="Delivery log pages"
+              page={pages.page}
+              hasPrevious={pages.hasPrevious}
+              hasNext={Boolean(data.next_cursor)}
+              onPrevious={pages.previous}
+              onNext={() => pages.next(data.next_cursor!)}
+            />
+          </>
+        )}
+      </QueryView>
     </section>
   );
 }
