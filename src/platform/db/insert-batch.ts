@@ -89,8 +89,11 @@ function buildInsert(db: Kysely<Database>, inserts: readonly BatchInsert[]): Com
  */
 async function runInsert(db: Kysely<Database>, inserts: readonly BatchInsert[]): Promise<void> {
   const dialect = db.getExecutor().adapter.constructor;
-  const compiled = compiledByDialect.get(dialect) ?? new Map<string, string | null>();
-  compiledByDialect.set(dialect, compiled);
+  let compiled = compiledByDialect.get(dialect);
+  if (!compiled) {
+    compiled = new Map();
+    compiledByDialect.set(dialect, compiled);
+  }
   const batch = shapeAndValues(inserts);
   const sqlText = batch && compiled.get(batch.shape);
   if (batch && sqlText) {
