@@ -120,8 +120,10 @@ async function startServer(side: string, childEnv: NodeJS.ProcessEnv, prof: stri
   const child = fork(path.join(OUT, 'build', 'bench', 'server.js'), [side], {
     env: childEnv,
     // The app runs with the node flags of `npm start`, as in production.
-    execArgv:
-      side === 'app' ? [...START_FLAGS, ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])] : [],
+    execArgv: [
+      ...(side === 'app' ? START_FLAGS : []),
+      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${side === 'app' ? prof : `${prof}-raw`}`] : []),
+    ],
     stdio: ['ignore', log, 'inherit', 'ipc'],
   });
   fs.closeSync(log);
@@ -253,6 +255,7 @@ async function main(): Promise<number> {
     for (const scenario of scenarios) {
       const prof = path.join(OUT, 'profiles', `${DB}-${scenario.name}`);
       fs.rmSync(prof, { recursive: true, force: true });
+      fs.rmSync(`${prof}-raw`, { recursive: true, force: true });
       console.log(`${scenario.name}: app, then raw`);
       const app = await measure('app', scenario, partners, childEnv);
       const raw = await measure('raw', scenario, partners, childEnv);
