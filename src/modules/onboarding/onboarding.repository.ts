@@ -113,28 +113,70 @@ const onboardingRecord = prepare(
   1,
 );
 
+// What the partner's own view (profileView) reads: GET business-info reads no more than this.
+const VIEW_PARTNER_COLUMNS = [
+  'partners.id',
+  'partners.email',
+  'partners.business_name',
+  'partners.legal_business_name',
+  'partners.phone',
+  'partners.business_type',
+  'partners.rc_number',
+  'partners.address',
+  'partners.website',
+  'partners.onboarding_status',
+  'partners.review_notes',
+] as const;
+const VIEW_REPRESENTATIVE_COLUMNS = [
+  'first_name',
+  'last_name',
+  'email',
+  'kyc_status',
+  'kyc_message',
+] as const satisfies ReadonlyArray<keyof RepresentativesTable>;
+const VIEW_DOCUMENT_COLUMNS = [
+  'id',
+  'document_type',
+  'status',
+  'rejection_reason',
+  'uploaded_at',
+] as const satisfies ReadonlyArray<keyof DocumentsTable>;
+
 /**
- * The session of a token and its partner's onboarding in one statement: the authenticated profile
- * read of GET business-info is one round trip on PostgreSQL. (The one query of this module that
- * reads the accounts module's sessions table: the hot path is worth the exception.)
+ * The session of a token and what its partner's own view shows, in one statement: the authenticated
+ * profile read of GET business-info is one round trip on PostgreSQL, and reads only the columns the
+ * view shows. (The one query of this module that reads the accounts module's sessions table: the hot
+ * path is worth the exception.)
  */
-const sessionOnboardingRecord = prepare((db, tokenHash: string) => {
-  const { jsonObjectFrom } = jsonHelpers(db);
+const sessionProfileRecord = prepare((db, tokenHash: string) => {
+  const { jsonArrayFrom, jsonObjectFrom } = jsonHelpers(db);
   return db
-    .selectFrom('partners')
-    .select(PROFILE_COLUMNS)
+    .selectFrom('sessions')
+    .innerJoin('partners', 'partners.id', 'sessions.partner_id')
+    .select(VIEW_PARTNER_COLUMNS)
+    .select([
+      'sessions.id as session_id',
+      'sessions.environment as session_environment',
+      'sessions.expires_at as session_expires_at',
+    ])
     .select((eb) => [
-      ...recordParts(db, eb),
       jsonObjectFrom(
         eb
-          .selectFrom('sessions')
-          .select(['id', 'partner_id', 'environment', 'expires_at'])
-          .where('sessions.token_hash', '=', tokenHash),
-      ).as('session'),
+          .selectFrom('representatives')
+          .select(VIEW_REPRESENTATIVE_COLUMNS)
+          .whereRef('representatives.partner_id', '=', 'partners.id'),
+      ).as('representative'),
+      jsonArrayFrom(
+        eb
+          .selectFrom('documents')
+          .select(VIEW_DOCUMENT_COLUMNS)
+          .whereRef('documents.partner_id', '=', 'partners.id')
+          .where('documents.superseded_at', 'is', null)
+          .orderBy('documents.uploaded_at')
+          .orderBy('documents.id'),
+      ).as('documents'),
     ])
-    .where('id', '=', (eb) =>
-      eb.selectFrom('sessions').select('partner_id').where('token_hash', '=', tokenHash),
-    );
+    .where('sessions.token_hash', '=', tokenHash);
 }, 1);
 
 export interface SessionRow {
@@ -154,12 +196,36 @@ const recordOf = ({
   documents: fromJson<DocumentRow[]>(documents),
 });
 
-/** The session of a token hash and its partner's onboarding record; undefined for an unknown token. */
-export async function findOnboardingRecordBySession(db: Kysely<Database>, tokenHash: string) {
-  const [row] = await sessionOnboardingRecord(db, tokenHash);
+type Unqualified<Column> = Column extends `${string}.${infer Name}` ? Name : never;
+
+/** The rows profileView reads (a whole OnboardingRecord has them too). */
+export interface ProfileRecord {
+  partner: Pick<PartnerProfileRow, Unqualified<(typeof VIEW_PARTNER_COLUMNS)[number]>>;
+  representative: Pick<RepresentativeRow, (typeof VIEW_REPRESENTATIVE_COLUMNS)[number]> | undefined;
+  documents: Array<Pick<DocumentRow, (typeof VIEW_DOCUMENT_COLUMNS)[number]>>;
+}
+
+/** The session of a token hash and what its partner's view shows; undefined for an unknown token. */
+export async function findProfileRecordBySession(
+  db: Kysely<Database>,
+  tokenHash: string,
+): Promise<{ session: SessionRow; record: ProfileRecord } | undefined> {
+  const [row] = await sessionProfileRecord(db, tokenHash);
   if (!row) return undefined;
-  const { session, ...rest } = row;
-  return { session: fromJson<SessionRow>(session), record: recordOf(rest) };
+  const { session_id, session_environment, session_expires_at, representative, documents, ...partner } = row;
+  return {
+    session: {
+      id: session_id,
+      partner_id: partner.id,
+      environment: session_environment,
+      expires_at: session_expires_at,
+    },
+    record: {
+      partner,
+      representative: fromJson<ProfileRecord['representative'] | null>(representative) ?? undefined,
+      documents: fromJson<ProfileRecord['documents']>(documents),
+    },
+  };
 }
 
 /**

@@ -16,6 +16,7 @@ import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
+import type { ProfileRecord } from './onboarding.repository.js';
 import * as repo from './onboarding.repository.js';
 import type {
   DocumentBody,
@@ -120,13 +121,13 @@ export function createOnboardingService(deps: OnboardingDeps) {
   /** `preloaded`: the record read with the session (authenticateWithRecord), when the route asked for it. */
   const getProfile = async (session: SessionCredential, preloaded?: unknown) =>
     profileView(
-      (preloaded as OnboardingRecord | undefined) ?? (await loadRecord(session.partnerId)),
+      (preloaded as ProfileRecord | undefined) ?? (await loadRecord(session.partnerId)),
       session.environment,
     );
 
   /** A session token's credential and its partner's onboarding record, in one statement. */
   async function authenticateWithRecord(token: string) {
-    const found = await repo.findOnboardingRecordBySession(db, sha256(token));
+    const found = await repo.findProfileRecordBySession(db, sha256(token));
     const credential = deps.sessionCredential(
       found && {
         ...found.session,

@@ -6,6 +6,7 @@ import type {
   KycCheckRow,
   PartnerProfileRow,
   PendingDocuments,
+  ProfileRecord,
   RepresentativeRow,
 } from './onboarding.repository.js';
 import { checklistOf, type OnboardingState, requirementsOf } from './requirements.js';
@@ -19,7 +20,7 @@ export interface OnboardingRecord {
 }
 
 /** What the rules of requirements.ts read from the rows. */
-export function stateOf({ partner, representative, documents }: OnboardingRecord): OnboardingState {
+export function stateOf({ partner, representative, documents }: ProfileRecord): OnboardingState {
   return {
     onboardingStatus: partner.onboarding_status,
     businessType: partner.business_type,
@@ -36,7 +37,7 @@ export function stateOf({ partner, representative, documents }: OnboardingRecord
 }
 
 /** The business as registered and described, in both the partner's and the operator's view. */
-const businessFields = (partner: PartnerProfileRow) => ({
+const businessFields = (partner: ProfileRecord['partner']) => ({
   company_id: partner.id,
   business_name: partner.business_name,
   legal_business_name: partner.legal_business_name,
@@ -49,7 +50,7 @@ const businessFields = (partner: PartnerProfileRow) => ({
 });
 
 /** The partner's own view (GET business-info). */
-export function profileView(record: OnboardingRecord, environment: Environment) {
+export function profileView(record: ProfileRecord, environment: Environment) {
   const { partner, representative, documents } = record;
   const state = stateOf(record);
   return {
