@@ -22,6 +22,7 @@ const { env } = process;
 const DB = env['BENCH_DB'] === 'postgres' ? 'postgres' : 'sqlite';
 const DURATION = Number(env['BENCH_DURATION'] || 10);
 const WARMUP = Math.min(3, Math.max(1, DURATION / 4));
+const ROUNDS = Math.max(1, Math.round(Number(env['BENCH_ROUNDS'] || 4)));
 const CPU_PROF = env['BENCH_CPU_PROF'] === '1';
 const PG_URL = env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
 const [PARTNERS, RSS_LIMIT_MIB, PASSWORD] = [50, 150, 'Bench-Ledger-Password-1'];
@@ -173,30 +174,87 @@ async function shape(url: string, request: Request, side: string): Promise<strin
   return `${answer.status} ${Object.keys(data ?? {}).sort()}`;
 }
 
-async function measure(side: string, scenario: Scenario, partners: Partner[], childEnv: NodeJS.ProcessEnv) {
-  const server = await startServer(side, childEnv, path.join(OUT, 'profiles', `${DB}-${scenario.name}`));
+type Server = Awaited<ReturnType<typeof startServer>>;
+type Phase = Awaited<ReturnType<typeof load>> & { cpuUs: number; maxRssKiB: number };
+
+/** One measured phase: the server's CPU time and peak RSS over exactly this load. */
+async function phase(
+  server: Server,
+  scenario: Scenario,
+  partners: Partner[],
+  seconds: number,
+): Promise<Phase> {
+  const before = await server.stats();
+  const run = await load(server.url, scenario, partners, seconds);
+  const after = await server.stats();
+  return { ...run, cpuUs: after.cpuUs - before.cpuUs, maxRssKiB: after.maxRssKiB };
+}
+
+/** A server's phases summed: req/s over the measured seconds, latencies of all its 2xx answers. */
+function summary(phases: Phase[], warmFailures: number, answer: string) {
+  const sorted = Float64Array.from(phases.flatMap((p) => p.latencies)).sort();
+  const seconds = phases.reduce((sum, p) => sum + p.seconds, 0);
+  const cpuUs = phases.reduce((sum, p) => sum + p.cpuUs, 0);
+  const at = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
+  return {
+    rps: sorted.length / seconds,
+    p50: at(0.5),
+    p99: at(0.99),
+    cpuUsPerReq: cpuUs / sorted.length,
+    peakRssMiB: Math.max(...phases.map((p) => p.maxRssKiB)) / 1024,
+    failures: warmFailures + phases.reduce((sum, p) => sum + p.failures, 0),
+    answer,
+  };
+}
+type Side = ReturnType<typeof summary>;
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
+};
+
+/**
+ * Both servers up at once; after a warm-up each, ROUNDS rounds of DURATION / ROUNDS seconds a
+ * server, in the order app, raw, raw, app, app, raw… so that a host speeding up or slowing down
+ * during the run weighs on both alike. The ratio is the median of the rounds' req/s ratios.
+ */
+async function measure(scenario: Scenario, partners: Partner[], childEnv: NodeJS.ProcessEnv) {
+  const prof = path.join(OUT, 'profiles', `${DB}-${scenario.name}`);
+  const app = await startServer('app', childEnv, prof);
   try {
-    const answer = await shape(server.url, scenario.request(partners[0]!), side);
-    const warm = await load(server.url, scenario, partners, WARMUP);
-    const before = await server.stats();
-    const run = await load(server.url, scenario, partners, DURATION);
-    const after = await server.stats();
-    const sorted = Float64Array.from(run.latencies).sort();
-    const at = (q: number) => sorted[Math.max(0, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-    return {
-      rps: sorted.length / run.seconds,
-      p50: at(0.5),
-      p99: at(0.99),
-      cpuUsPerReq: (after.cpuUs - before.cpuUs) / sorted.length,
-      peakRssMiB: after.maxRssKiB / 1024,
-      failures: warm.failures + run.failures,
-      answer,
-    };
+    const raw = await startServer('raw', childEnv, prof);
+    try {
+      const sides = { app, raw };
+      const answers = { app: '', raw: '' };
+      const warm = { app: 0, raw: 0 };
+      for (const side of ['app', 'raw'] as const) {
+        answers[side] = await shape(sides[side].url, scenario.request(partners[0]!), side);
+        warm[side] = (await load(sides[side].url, scenario, partners, WARMUP)).failures;
+      }
+      const phases: Record<'app' | 'raw', Phase[]> = { app: [], raw: [] };
+      const ratios: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? (['app', 'raw'] as const) : (['raw', 'app'] as const);
+        for (const side of order)
+          phases[side].push(await phase(sides[side], scenario, partners, DURATION / ROUNDS));
+        const rps = (side: 'app' | 'raw') =>
+          phases[side][round]!.latencies.length / phases[side][round]!.seconds;
+        ratios.push(rps('app') / rps('raw'));
+      }
+      return {
+        app: summary(phases.app, warm.app, answers.app),
+        raw: summary(phases.raw, warm.raw, answers.raw),
+        ratio: median(ratios),
+        ratios,
+      };
+    } finally {
+      await raw.stop();
+    }
   } finally {
-    await server.stop();
+    await app.stop();
   }
 }
-type Side = Awaited<ReturnType<typeof measure>>;
 
 /** The functions with the most self time in the app's main-thread CPU profile (idle left out). */
 function hottest(dir: string, top = 12): string[] {
@@ -241,7 +299,14 @@ async function main(): Promise<number> {
       `${os.availableParallelism()} CPUs (load ${os.loadavg()[0]!.toFixed(1)}), raw login with ${binding}; compiling…`,
   );
   execFileSync(process.execPath, [TSC, '-p', 'bench/tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
-  const rows: Array<{ scenario: Scenario; app: Side; raw: Side; hottest: string[] }> = [];
+  const rows: Array<{
+    scenario: Scenario;
+    app: Side;
+    raw: Side;
+    ratio: number;
+    ratios: number[];
+    hottest: string[];
+  }> = [];
   try {
     if (schema) await pgQuery(`create schema ${schema}`);
     const handle = openDatabase(url, schema ? { pgSchema: schema } : {});
@@ -256,10 +321,12 @@ async function main(): Promise<number> {
       const prof = path.join(OUT, 'profiles', `${DB}-${scenario.name}`);
       fs.rmSync(prof, { recursive: true, force: true });
       fs.rmSync(`${prof}-raw`, { recursive: true, force: true });
-      console.log(`${scenario.name}: app, then raw`);
-      const app = await measure('app', scenario, partners, childEnv);
-      const raw = await measure('raw', scenario, partners, childEnv);
-      rows.push({ scenario, app, raw, hottest: CPU_PROF ? hottest(prof) : [] });
+      console.log(`${scenario.name}: app and raw, ${ROUNDS} rounds`);
+      rows.push({
+        scenario,
+        ...(await measure(scenario, partners, childEnv)),
+        hottest: CPU_PROF ? hottest(prof) : [],
+      });
     }
   } finally {
     if (schema) await pgQuery(`drop schema if exists ${schema} cascade`);
@@ -271,18 +338,21 @@ async function main(): Promise<number> {
     [n(rps), n(p50, 2), n(p99, 2), n(cpuUsPerReq), n(peakRssMiB)].join(' | ');
   const side = 'req/s | p50 ms | p99 ms | CPU µs/req | peak RSS MiB';
   const met = (ok: boolean) => (ok ? 'yes' : '**no**');
-  console.log(`\n${DB}, ${started.toISOString().slice(0, 10)}, BENCH_DURATION=${DURATION}\n`);
+  console.log(
+    `\n${DB}, ${started.toISOString().slice(0, 10)}, BENCH_DURATION=${DURATION}, BENCH_ROUNDS=${ROUNDS}\n`,
+  );
   console.log(
     `| scenario | app ${side} | raw ${side} | ratio | target | met? | app RSS ≤ 150 MiB | CPU raw/app |`,
   );
   console.log(`|${' --- |'.repeat(16)}`);
   const problems: string[] = [];
-  for (const { scenario: s, app, raw } of rows) {
-    const ratio = app.rps / raw.rps;
+  for (const { scenario: s, app, raw, ratio, ratios } of rows) {
+    const spread =
+      ratios.length > 1 ? ` (${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)})` : '';
     const cpu = raw.cpuUsPerReq / app.cpuUsPerReq;
     const verdicts = `${met(ratio >= s.target)} | ${met(app.peakRssMiB <= RSS_LIMIT_MIB)} | ${cpu.toFixed(2)}`;
     console.log(
-      `| ${s.title} | ${cells(app)} | ${cells(raw)} | ${ratio.toFixed(2)} | ≥ ${s.target} | ${verdicts} |`,
+      `| ${s.title} | ${cells(app)} | ${cells(raw)} | ${ratio.toFixed(2)}${spread} | ≥ ${s.target} | ${verdicts} |`,
     );
     if (app.failures + raw.failures > 0)
       problems.push(`${s.name}: ${app.failures} app, ${raw.failures} raw failures`);
@@ -298,7 +368,16 @@ async function main(): Promise<number> {
     loadAvg: os.loadavg(),
     rawArgon2: binding,
   };
-  const report = { db: DB, started, durationSec: DURATION, warmupSec: WARMUP, ...machine, results, problems };
+  const report = {
+    db: DB,
+    started,
+    durationSec: DURATION,
+    warmupSec: WARMUP,
+    rounds: ROUNDS,
+    ...machine,
+    results,
+    problems,
+  };
   fs.writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
   console.log(`\nresults: ${path.relative(process.cwd(), file)}`);
   for (const problem of problems) console.error(`ERROR ${problem}`);
