@@ -157,6 +157,46 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it('reuses the SQL of a shape with sql expressions, each call with its own parameters', async () => {
+      const text = (value: string) => sql`cast(${value} as text)`;
+      for (let call = 0; call < 3; call++) {
+        await insertBatch(db, [
+          rows('probe_a', [
+            {
+              id: 400 + call,
+              label: sql`${text('L')} || ${text(String(call))}`,
+              note: sql`case when ${sql`${call} > 0`} then ${text(`pos ${call}`)} else ${text('zero')} end`,
+              n: call,
+            },
+          ]),
+        ]);
+      }
+      // The same columns with other expressions: shapes of their own, not the SQL above.
+      await insertBatch(db, [
+        rows('probe_a', [{ id: 410, label: sql`upper(${text('x')})`, note: 'a', n: 0 }]),
+      ]);
+      await insertBatch(db, [
+        rows('probe_a', [{ id: 411, label: sql`lower(${text('Y')})`, note: 'b', n: 0 }]),
+      ]);
+      await insertBatch(db, [rows('probe_a', [{ id: 412, label: sql.lit('literal one'), note: 'c', n: 0 }])]);
+      await insertBatch(db, [rows('probe_a', [{ id: 413, label: sql.lit('literal two'), note: 'd', n: 0 }])]);
+      const stored = (await read('probe_a')).filter(
+        (row) => Number(row['id']) >= 400 && Number(row['id']) < 500,
+      );
+      assert.deepEqual(
+        stored.map((row) => [row['id'], row['label'], row['note']]),
+        [
+          [400, 'L0', 'zero'],
+          [401, 'L1', 'pos 1'],
+          [402, 'L2', 'pos 2'],
+          [410, 'X', 'a'],
+          [411, 'y', 'b'],
+          [412, 'literal one', 'c'],
+          [413, 'literal two', 'd'],
+        ],
+      );
+    });
+
     it('writes several tables in one batch, call after call', async () => {
       for (let call = 0; call < 3; call++) {
         await insertBatch(db, [

@@ -2,9 +2,13 @@ import {
   type Compilable,
   CompiledQuery,
   type Insertable,
+  isOperationNodeSource,
   type Kysely,
+  type OperationNode,
   PostgresAdapter,
   type QueryCreator,
+  RawNode,
+  ValueNode,
 } from 'kysely';
 import type { Database } from './schema.js';
 
@@ -38,10 +42,33 @@ const compiledByDialect = new Map<unknown, Map<string, string | null>>();
 const MAX_SHAPES = 512;
 
 /**
+ * The key of a `sql` expression's text, its parameters appended to `values` in the order Kysely's
+ * compiler emits them (fragment, parameter, fragment…, nested `sql` expanded in place); undefined for
+ * anything else (a builder, an inlined literal), which is never cached.
+ */
+function rawKey(node: OperationNode, values: unknown[]): string | undefined {
+  if (ValueNode.is(node) && !node.immediate) {
+    values.push(node.value);
+    return '?';
+  }
+  if (!RawNode.is(node)) return undefined;
+  let key = '(';
+  for (let index = 0; index < node.sqlFragments.length; index++) {
+    key += JSON.stringify(node.sqlFragments[index]);
+    const parameter = node.parameters[index];
+    if (parameter === undefined) continue;
+    const inner = rawKey(parameter, values);
+    if (inner === undefined) return undefined;
+    key += inner;
+  }
+  return `${key})`;
+}
+
+/**
  * The shape of a batch (each table with its columns, in Kysely's order: as they first appear among
- * the rows, and its number of rows) and its values in the order of the compiled parameters; undefined
- * when Kysely would not make every value a parameter (a row without one of the columns gets DEFAULT,
- * a SQL expression is inlined).
+ * the rows, its number of rows, the text of any `sql` expression among the values) and its values in
+ * the order of the compiled parameters; undefined when Kysely would not make every value a parameter
+ * (a row without one of the columns gets DEFAULT, a query builder or literal is inlined).
  */
 function shapeAndValues(inserts: readonly BatchInsert[]): { shape: string; values: unknown[] } | undefined {
   let shape = '';
@@ -52,16 +79,21 @@ function shapeAndValues(inserts: readonly BatchInsert[]): { shape: string; value
       for (const column of Object.keys(row))
         if (row[column] !== undefined && !columns.includes(column)) columns.push(column);
     }
-    for (const row of rows as ReadonlyArray<Record<string, unknown>>) {
+    let expressions = '';
+    for (const [index, row] of (rows as ReadonlyArray<Record<string, unknown>>).entries()) {
       for (const column of columns) {
         const value = row[column];
-        if (value === undefined) return undefined;
-        if (typeof value === 'function') return undefined;
-        if (typeof value === 'object' && value !== null && 'toOperationNode' in value) return undefined;
-        values.push(value);
+        if (value === undefined || typeof value === 'function') return undefined;
+        if (!isOperationNodeSource(value)) {
+          values.push(value);
+          continue;
+        }
+        const key = rawKey(value.toOperationNode(), values);
+        if (key === undefined) return undefined;
+        expressions += `${index}.${column}=${key};`;
       }
     }
-    shape += `${table}(${columns.join(',')})x${rows.length};`;
+    shape += `${table}(${columns.join(',')})x${rows.length}${expressions && `{${expressions}}`};`;
   }
   return { shape, values };
 }
@@ -85,7 +117,7 @@ function buildInsert(db: Kysely<Database>, inserts: readonly BatchInsert[]): Com
  * Runs the insert of `inserts` (one table, or several as CTEs on PostgreSQL). Building and compiling
  * an insert with Kysely cost more than SQLite took to write it (12 µs for 20 columns), so its SQL is
  * compiled once per shape and reused with the new values. A shape is kept only when the compiled
- * parameters are exactly its values in order (plain values, no SQL expressions or defaults).
+ * parameters are exactly its values in order (plain values and `sql` expressions, no defaults).
  */
 async function runInsert(db: Kysely<Database>, inserts: readonly BatchInsert[]): Promise<void> {
   const dialect = db.getExecutor().adapter.constructor;
