@@ -26,6 +26,10 @@ const API_KEY = /^sk_(sandbox|live)_([A-Za-z0-9_-]{43})$/;
 type Query = (params: Record<string, unknown>) => Promise<any>;
 type Store = Record<'profile' | 'create' | 'partner' | 'session', Query> & { close(): Promise<void> };
 
+/** The webhook endpoint of the new account's environment, if any (`w`). */
+const endpoint =
+  'left join webhook_endpoints w on w.partner_id = a.partner_id and w.environment = a.environment';
+
 /** Both dialects' statements, with `@name` placeholders; `json`/`jsonArray` name the dialect's builders. */
 function statements(json: string, jsonArray: string) {
   const text = (name: string) => `cast(@${name} as text)`;
@@ -51,16 +55,18 @@ function statements(json: string, jsonArray: string) {
       select ${text('audit_id')}, a.partner_id, 'partner', 'api_key:' || k.id, 'virtual_account.created',
         'virtual_account', a.id, cast(${json}('account_number', a.account_number, 'environment', a.environment)
         as text), ${text('request_id')}, ${text('ip')}, a.created_at`,
-    // The payload is the account's view, which is also the answer.
+    // The payload is the account's view, which is also the answer. As in the app, an event of an
+    // environment without a webhook endpoint is written skipped.
     event: `insert into outbox_events (id, partner_id, environment, type, payload, created_at, status, attempts,
-        next_attempt_at)
+        next_attempt_at, last_error)
       select ${text('event_id')}, a.partner_id, a.environment, 'virtual_account.created', cast(${json}('id', a.id,
         'account_number', a.account_number, 'account_name', a.account_name, 'bank_name', a.bank_name, 'bank_code',
         a.bank_code, 'currency', a.currency, 'status', a.status, 'status_reason', null, 'status_changed_at', null,
         'balance', 0, 'balance_kobo', 0, 'environment',
         a.environment, 'customer', ${json}('first_name', a.first_name, 'last_name', a.last_name, 'email',
         a.customer_email, 'phone', a.phone), 'created_at', ${text('created_at')}) as text), a.created_at,
-        'pending', 0, a.created_at`,
+        case when w.partner_id is null then 'skipped' else 'pending' end, 0, a.created_at,
+        case when w.partner_id is null then 'no webhook endpoint is set for this environment' end`,
     partner: 'select id, password_hash from partners where email = @email and verified_at is not null',
     session: `insert into sessions (id, token_hash, partner_id, environment, created_at, expires_at)
       values (@id, @token_hash, @partner_id, 'sandbox', @now, @expires_at)`,
@@ -76,7 +82,7 @@ function sqliteStore(file: string): Store {
     sql.profile,
     `${sql.account} from (${sql.key}) k`,
     `${sql.audit} from virtual_accounts a, (${sql.key}) k where a.id = @id`,
-    `${sql.event} from virtual_accounts a where a.id = @id returning payload`,
+    `${sql.event} from virtual_accounts a ${endpoint} where a.id = @id returning payload`,
     sql.partner,
     sql.session,
   ].map((text) => db.prepare(text));
@@ -118,7 +124,7 @@ function postgresStore(url: string, schema: string | undefined): Store {
       (await pool.query({ name, text: numbered, values: names.map((param) => params[param]) })).rows[0];
   };
   const create = `with k as (${sql.key}), a as (${sql.account} from k returning *),
-    au as (${sql.audit} from a, k), ev as (${sql.event} from a returning payload) select payload from ev`;
+    au as (${sql.audit} from a, k), ev as (${sql.event} from a ${endpoint} returning payload) select payload from ev`;
   return {
     profile: query('profile', sql.profile),
     create: query('create', create),

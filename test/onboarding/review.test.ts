@@ -102,7 +102,10 @@ for (const dialect of DIALECTS) {
             onboarding_status: 'under_review',
             review_notes: null,
           });
-          assert.equal(event.status, 'pending');
+          // The partner has set no webhook endpoint: the event is kept (the events API lists it) and
+          // written as skipped, with the reason.
+          assert.equal(event.status, 'skipped');
+          assert.match(String(event.last_error), /no webhook endpoint/);
         }
       });
 

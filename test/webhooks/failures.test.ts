@@ -314,6 +314,34 @@ describe('webhook failures', { concurrency: true }, () => {
       });
     });
 
+    describe(`events written without the worker [${dialect.name}]`, {
+      skip: dialect.skip,
+      concurrency: true,
+    }, () => {
+      // The worker looks once at start and then not for an hour: what a test reads is what the
+      // change itself wrote.
+      const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_POLL_MS: '3600000' } });
+
+      it('writes the event of an environment without an endpoint as skipped, in the change itself', async (test) => {
+        const { t, sink } = ctx;
+        const partner = await newPartner({ t, sink }, 'signed-in');
+        await createAccount(t, partner.token);
+        const [skipped] = await outboxEvents(t, partner.companyId);
+        assert.equal(skipped!.status, 'skipped');
+        assert.equal(skipped!.attempts, 0);
+        assert.match(String(skipped!.last_error), /no webhook endpoint/);
+
+        const receiver = await startReceiver(test);
+        await setEndpoint(t.api, partner.token, receiver);
+        await createAccount(t, partner.token);
+        const events = await outboxEvents(t, partner.companyId);
+        assert.equal(events.length, 2);
+        assert.notEqual(events[1]!.status, 'skipped', 'an event with an endpoint is delivered');
+        assert.equal(events[1]!.last_error, null);
+        assert.equal(events[0]!.status, 'skipped', 'an endpoint set later does not revive an earlier event');
+      });
+    });
+
     describe(`manual webhook retry [${dialect.name}]`, { skip: dialect.skip, concurrency: true }, () => {
       // A 10-minute backoff: after the first automatic attempt, only manual retries happen during a test.
       const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: '600000' } });

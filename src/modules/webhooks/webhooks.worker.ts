@@ -8,6 +8,7 @@ import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
+import { NO_ENDPOINT } from '../../platform/events/outbox.repository.js';
 import { createPollingWorker, type Pass } from '../../platform/worker/polling-worker.js';
 import { deliver } from './delivery.js';
 import type { AddressPolicy } from './ssrf.js';
@@ -94,17 +95,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   /**
    * One pass: picks, per partner and environment with nothing in flight, its oldest due event,
    * leases those (as many as there is room for) and starts delivering them. Deliveries run in the
-   * background, so one partner's slow endpoint does not hold up the others. Every due event of an
-   * environment without an endpoint is settled as skipped in one statement.
+   * background, so one partner's slow endpoint does not hold up the others. Events are written
+   * skipped when their environment has no endpoint (outboxRows); a pending event whose endpoint was
+   * removed since is settled as skipped here, all of them in one statement.
    */
   async function claim(room: number): Promise<Pass> {
     const now = clock.now();
-    // First every due event that has nowhere to go, whatever its partner: one statement a pass.
-    const skipped = await repo.skipWithoutEndpoint(
-      db,
-      now,
-      'no webhook endpoint is set for this environment',
-    );
+    // First every due event that has nowhere to go any more, whatever its partner: one statement a pass.
+    const skipped = await repo.skipWithoutEndpoint(db, now, NO_ENDPOINT);
     const [candidates, leased] = await Promise.all([
       repo.dueEvents(db, now, room * 5),
       repo.leasedScopes(db, now),
