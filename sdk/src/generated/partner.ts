@@ -558,7 +558,7 @@ export interface paths {
         get: operations["getWebhookEndpoint"];
         /**
          * Set this environment's webhook URL
-         * @description Events (virtual_account.created, virtual_account.credited, onboarding.status_changed, document.reviewed) are POSTed as {type, timestamp, data} with Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature. Any non-2xx answer or no answer within 10 s is retried with exponential backoff (WEBHOOK_RETRY_BASE_MS, doubling) for 24 hours, with the same webhook-id. The first set returns a new secret (201); changing the URL keeps the secret (200). Events of an environment without an endpoint when they are dispatched are skipped.
+         * @description Events (virtual_account.created, virtual_account.credited, onboarding.status_changed, document.reviewed) are POSTed as {type, timestamp, data} with Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature. Any non-2xx answer or no answer within 10 s is retried with exponential backoff (WEBHOOK_RETRY_BASE_MS, doubling) for 24 hours, with the same webhook-id. The first set returns a new secret (201); changing the URL keeps the secret (200). Events of an environment without an endpoint when they happen are skipped (the events API can redeliver them).
          */
         put: operations["setWebhookEndpoint"];
         post?: never;
@@ -1028,7 +1028,7 @@ export interface components {
         /** EventDelivery */
         EventDelivery: {
             /**
-             * @description pending: being delivered or waiting for a retry; delivered: a 2xx came; failed: retries ran out (24 hours); skipped: no endpoint was set when it was dispatched.
+             * @description pending: being delivered or waiting for a retry; delivered: a 2xx came; failed: retries ran out (24 hours); skipped: no endpoint was set when the event happened (or it was removed before delivery).
              * @enum {string}
              */
             status: "pending" | "delivered" | "failed" | "skipped";

@@ -31,7 +31,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
         'webhook-signature. Any non-2xx answer or no answer within 10 s is retried with exponential backoff ' +
         '(WEBHOOK_RETRY_BASE_MS, doubling) for 24 hours, with the same webhook-id. The first set returns a new ' +
         'secret (201); changing the URL keeps the secret (200). Events of an environment without an endpoint ' +
-        'when they are dispatched are skipped.',
+        'when they happen are skipped (the events API can redeliver them).',
       tags,
       auth: 'partner',
       body: SetWebhookBody,

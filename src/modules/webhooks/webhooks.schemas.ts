@@ -110,7 +110,7 @@ const EventDelivery = Type.Object(
     status: StringEnum(['pending', 'delivered', 'failed', 'skipped'], {
       description:
         'pending: being delivered or waiting for a retry; delivered: a 2xx came; failed: retries ran out ' +
-        '(24 hours); skipped: no endpoint was set when it was dispatched.',
+        '(24 hours); skipped: no endpoint was set when the event happened (or it was removed before delivery).',
     }),
     attempts: Type.Integer({ minimum: 0 }),
     delivered_at: Nullable(Timestamp()),
