@@ -52,7 +52,7 @@ import { validatorCompiler } from './platform/http/validation.js';
 import { registerWebApps } from './platform/http/web-apps.js';
 import { purgeExpiredIdempotencyKeys, registerIdempotency } from './platform/idempotency/idempotency.js';
 import { purgeRateWindows } from './platform/limits/limits.repository.js';
-import { createLogger } from './platform/logger.js';
+import { createLogger, LazyChildLogger } from './platform/logger.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createMailOutbox } from './platform/mail/outbox.js';
 import { ensurePrivateDirectory } from './platform/storage/private-paths.js';
@@ -190,6 +190,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     loggerInstance: log as FastifyBaseLogger,
     // One access line per request is written by the platform's onResponse hook instead.
     logController: new LogController({ disableRequestLogging: true }),
+    childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
     genReqId,
     frameworkErrors,
     clientErrorHandler,

@@ -1,3 +1,4 @@
+import type { FastifyBaseLogger } from 'fastify';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 /** Field names whose values never reach a log line, at any depth (compared lower-cased). */
@@ -95,4 +96,67 @@ function stdoutDestination(): DestinationStream {
 
 export function createLogger(level: string, stream?: DestinationStream): Logger {
   return pino(loggerOptions(level), stream ?? stdoutDestination());
+}
+
+type ChildOptions = Parameters<FastifyBaseLogger['child']>[1];
+type Method = 'info' | 'error' | 'debug' | 'fatal' | 'warn' | 'trace' | 'silent';
+
+/**
+ * Fastify's per-request logger (`request.log`), made only when something logs through it. Most
+ * requests log only their access line, which is written through the root logger with the request
+ * id (the same line), so a pino child per request — its bindings serialized up front — is wasted
+ * work on the hot path.
+ */
+export class LazyChildLogger implements FastifyBaseLogger {
+  #child: FastifyBaseLogger | undefined;
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Record<string, unknown>;
+  readonly #options: ChildOptions;
+
+  constructor(parent: FastifyBaseLogger, bindings: Record<string, unknown>, options: ChildOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  #logger(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options?.level ?? this.#parent.level;
+  }
+  set level(level: string) {
+    this.#logger().level = level;
+  }
+
+  #call(method: Method, args: unknown[]): void {
+    const logger = this.#logger();
+    (logger[method] as (...a: unknown[]) => void).apply(logger, args);
+  }
+  info(...args: unknown[]): void {
+    this.#call('info', args);
+  }
+  error(...args: unknown[]): void {
+    this.#call('error', args);
+  }
+  warn(...args: unknown[]): void {
+    this.#call('warn', args);
+  }
+  debug(...args: unknown[]): void {
+    this.#call('debug', args);
+  }
+  trace(...args: unknown[]): void {
+    this.#call('trace', args);
+  }
+  fatal(...args: unknown[]): void {
+    this.#call('fatal', args);
+  }
+  silent(...args: unknown[]): void {
+    this.#call('silent', args);
+  }
+  child(bindings: Record<string, unknown>, options?: ChildOptions): FastifyBaseLogger {
+    return this.#logger().child(bindings, options);
+  }
 }

@@ -5,6 +5,7 @@ import { until } from '../support/assertions.js';
 import { randomPassword, registration, wrongCode } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { BUSINESS_INFO, LOGIN, LOGOUT, REGISTER, RESEND_OTP, VERIFY_OTP } from '../support/paths.js';
+import { freePort } from '../support/smtp-sink.js';
 
 /** The code as a token of its own: six digits may occur inside ids and timestamps by chance. */
 const standalone = (digits: string) => new RegExp(`(?<![0-9A-Za-z])${digits}(?![0-9A-Za-z])`);
@@ -70,6 +71,35 @@ for (const dialect of DIALECTS) {
         assert.ok(!line.includes(token), `token in: ${line}`);
         assert.doesNotMatch(line, standalone(otp), `OTP in: ${line}`);
         assert.doesNotMatch(line, standalone(firstOtp), `first OTP in: ${line}`);
+      }
+    });
+  });
+
+  describe(`request-scoped log lines [${dialect.name}]`, { skip: dialect.skip }, async () => {
+    // A Redis nobody listens on: the rate limit fails open and says so through request.log.
+    const ctx = useApp(dialect.name, {
+      env: { RATE_LIMIT_IP_PER_MINUTE: '5', REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+    });
+
+    it("carry the request's id, like its access line", async () => {
+      const responses = [
+        await ctx.t.api.get(BUSINESS_INFO, { headers: { 'x-request-id': 'client-trace-0099' } }),
+        await ctx.t.api.get(BUSINESS_INFO),
+      ];
+      for (const response of responses) {
+        assert.equal(response.status, 401, response.text);
+        const id = String(response.headers.get('x-request-id'));
+        const lines = () =>
+          ctx.t.logs
+            .map((line) => JSON.parse(line) as Record<string, unknown>)
+            .filter((l) => l['reqId'] === id);
+        await until(`the access line of ${id}`, () => lines().some((line) => line['msg'] === 'request'));
+        const warning = lines().find(
+          (line) => line['msg'] === 'rate limit store unavailable; request allowed',
+        );
+        assert.ok(warning, `no warning with reqId ${id}: ${ctx.t.logs.join('\n')}`);
+        assert.equal(warning['level'], 'warn');
+        assert.equal(warning['service'], 'baas-partner-api');
       }
     });
   });
