@@ -52,7 +52,7 @@ import { validatorCompiler } from './platform/http/validation.js';
 import { registerWebApps } from './platform/http/web-apps.js';
 import { purgeExpiredIdempotencyKeys, registerIdempotency } from './platform/idempotency/idempotency.js';
 import { purgeRateWindows } from './platform/limits/limits.repository.js';
-import { createLogger, LazyChildLogger } from './platform/logger.js';
+import { accessLog, createLogger, LazyChildLogger } from './platform/logger.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createMailOutbox } from './platform/mail/outbox.js';
 import { ensurePrivateDirectory } from './platform/storage/private-paths.js';
@@ -210,7 +210,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.setValidatorCompiler(validatorCompiler);
 
-  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX });
+  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX, accessLog: accessLog(log) });
   registerIpRateLimit(app, { perMinute: config.RATE_LIMIT_IP_PER_MINUTE, store: rateLimitStore, clock });
   registerAuth(app, {
     resolvers: {

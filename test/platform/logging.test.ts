@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import { Writable } from 'node:stream';
 import { describe, it } from 'node:test';
+import { type AccessEntry, accessLog, createLogger } from '../../src/platform/logger.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { until } from '../support/assertions.js';
 import { randomPassword, registration, wrongCode } from '../support/factories.js';
@@ -9,6 +11,63 @@ import { freePort } from '../support/smtp-sink.js';
 
 /** The code as a token of its own: six digits may occur inside ids and timestamps by chance. */
 const standalone = (digits: string) => new RegExp(`(?<![0-9A-Za-z])${digits}(?![0-9A-Za-z])`);
+
+describe('the access line', () => {
+  const capture = (level: string) => {
+    const lines: string[] = [];
+    const stream = new Writable({
+      write(chunk, _encoding, callback) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        callback();
+      },
+    });
+    return { lines, logger: createLogger(level, stream) };
+  };
+  const entries: AccessEntry[] = [
+    { reqId: 'req-1', method: 'GET', url: '/healthz', status: 200, ms: 0.4, ip: '127.0.0.1' },
+    {
+      reqId: '3f1c2a9e-0d3b-4e55-9a51-0c4f3b2a1d9e',
+      method: 'POST',
+      url: '/baas/api/v1/x?q="quoted"&b=back\\slash&u=\u00e9\u2028',
+      status: 422,
+      ms: 12.3,
+      error_code: 'VALIDATION_FAILED',
+      ip: '::ffff:10.0.0.7',
+    },
+    { reqId: 'r', method: 'DELETE', url: '/', status: 500, ms: 1500, error_code: undefined, ip: '"odd"' },
+  ];
+
+  it("is pino's own line for the same fields: same keys in the same order, same values", async () => {
+    const built = capture('info');
+    const viaPino = capture('info');
+    const write = accessLog(built.logger);
+    for (const entry of entries) {
+      write(entry);
+      viaPino.logger.info(entry, 'request');
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(built.lines.length, entries.length);
+    for (const [index, line] of built.lines.entries()) {
+      const ours = JSON.parse(line) as Record<string, unknown>;
+      const theirs = JSON.parse(viaPino.lines[index]!) as Record<string, unknown>;
+      assert.deepEqual(Object.keys(ours), Object.keys(theirs), line);
+      assert.match(String(ours['time']), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      assert.deepEqual({ ...ours, time: null }, { ...theirs, time: null });
+    }
+  });
+
+  it('is not written while the level is above info', async () => {
+    const { lines, logger } = capture('warn');
+    accessLog(logger)(entries[0]!);
+    logger.level = 'info';
+    accessLog(logger)(entries[1]!);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.deepEqual(
+      lines.map((line) => (JSON.parse(line) as { reqId: string }).reqId),
+      [entries[1]!.reqId],
+    );
+  });
+});
 
 for (const dialect of DIALECTS) {
   describe(`logs [${dialect.name}]`, { skip: dialect.skip }, () => {

@@ -4,6 +4,7 @@ import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError, type ErrorCode } from '../errors/errors.js';
+import type { AccessEntry } from '../logger.js';
 import { bearerChallenge } from './auth.js';
 import { addRouteHook } from './route-hooks.js';
 import { WEB_APP_PREFIXES } from './web-apps.js';
@@ -247,6 +248,8 @@ function pathPattern(url: string): RegExp {
 
 export interface HttpPlatformOptions {
   docsPrefix: string;
+  /** Writes a request's access line (logger.ts). */
+  accessLog: (entry: AccessEntry) => void;
 }
 
 /** Cross-cutting HTTP behaviour of the contract's section 1; registered on the root instance. */
@@ -337,21 +340,17 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
     return sendError(request, reply, new AppError('NOT_FOUND'));
   });
 
-  // Through the root logger, the request id first: the line a child logger with that binding would
-  // write, without making one for every request (app.ts: request.log is made on first use).
+  // Written directly, without a child logger per request (app.ts: request.log is made on first use).
   app.addHook('onResponse', (request, reply, done) => {
-    app.log.info(
-      {
-        reqId: request.id,
-        method: request.method,
-        url: request.url,
-        status: reply.statusCode,
-        ms: Math.round(reply.elapsedTime * 10) / 10,
-        ...(request.errorCode ? { error_code: request.errorCode } : {}),
-        ip: request.ip,
-      },
-      'request',
-    );
+    options.accessLog({
+      reqId: request.id,
+      method: request.method,
+      url: request.url,
+      status: reply.statusCode,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      error_code: request.errorCode,
+      ip: request.ip,
+    });
     done();
   });
 }
