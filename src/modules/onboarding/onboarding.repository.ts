@@ -81,20 +81,30 @@ const DOCUMENT_COLUMNS = [
   'superseded_at',
 ] as const satisfies ReadonlyArray<keyof DocumentsTable>;
 
-/** The representative and current documents of the partner row in scope, as JSON sub-selects. */
-function recordParts(db: Kysely<Database>, eb: ExpressionBuilder<Database, 'partners'>) {
+/**
+ * The representative and current documents of the partner row in scope, as JSON sub-selects, with
+ * the columns given (every column for the whole record; fewer for a view that shows fewer).
+ */
+function recordParts(
+  db: Kysely<Database>,
+  eb: ExpressionBuilder<Database, 'partners'>,
+  columns: {
+    representative: ReadonlyArray<keyof RepresentativesTable>;
+    documents: ReadonlyArray<keyof DocumentsTable>;
+  } = { representative: REPRESENTATIVE_COLUMNS, documents: DOCUMENT_COLUMNS },
+) {
   const { jsonArrayFrom, jsonObjectFrom } = jsonHelpers(db);
   return [
     jsonObjectFrom(
       eb
         .selectFrom('representatives')
-        .select(REPRESENTATIVE_COLUMNS)
+        .select(columns.representative)
         .whereRef('representatives.partner_id', '=', 'partners.id'),
     ).as('representative'),
     jsonArrayFrom(
       eb
         .selectFrom('documents')
-        .select(DOCUMENT_COLUMNS)
+        .select(columns.documents)
         .whereRef('documents.partner_id', '=', 'partners.id')
         .where('documents.superseded_at', 'is', null)
         .orderBy('documents.uploaded_at')
@@ -148,36 +158,26 @@ const VIEW_DOCUMENT_COLUMNS = [
  * view shows. (The one query of this module that reads the accounts module's sessions table: the hot
  * path is worth the exception.)
  */
-const sessionProfileRecord = prepare((db, tokenHash: string) => {
-  const { jsonArrayFrom, jsonObjectFrom } = jsonHelpers(db);
-  return db
-    .selectFrom('sessions')
-    .innerJoin('partners', 'partners.id', 'sessions.partner_id')
-    .select(VIEW_PARTNER_COLUMNS)
-    .select([
-      'sessions.id as session_id',
-      'sessions.environment as session_environment',
-      'sessions.expires_at as session_expires_at',
-    ])
-    .select((eb) => [
-      jsonObjectFrom(
-        eb
-          .selectFrom('representatives')
-          .select(VIEW_REPRESENTATIVE_COLUMNS)
-          .whereRef('representatives.partner_id', '=', 'partners.id'),
-      ).as('representative'),
-      jsonArrayFrom(
-        eb
-          .selectFrom('documents')
-          .select(VIEW_DOCUMENT_COLUMNS)
-          .whereRef('documents.partner_id', '=', 'partners.id')
-          .where('documents.superseded_at', 'is', null)
-          .orderBy('documents.uploaded_at')
-          .orderBy('documents.id'),
-      ).as('documents'),
-    ])
-    .where('sessions.token_hash', '=', tokenHash);
-}, 1);
+const sessionProfileRecord = prepare(
+  (db, tokenHash: string) =>
+    db
+      .selectFrom('sessions')
+      .innerJoin('partners', 'partners.id', 'sessions.partner_id')
+      .select(VIEW_PARTNER_COLUMNS)
+      .select([
+        'sessions.id as session_id',
+        'sessions.environment as session_environment',
+        'sessions.expires_at as session_expires_at',
+      ])
+      .select((eb) =>
+        recordParts(db, eb as unknown as ExpressionBuilder<Database, 'partners'>, {
+          representative: VIEW_REPRESENTATIVE_COLUMNS,
+          documents: VIEW_DOCUMENT_COLUMNS,
+        }),
+      )
+      .where('sessions.token_hash', '=', tokenHash),
+  1,
+);
 
 export interface SessionRow {
   id: string;
