@@ -82,14 +82,7 @@ export function AuditLogPage() {
           <div className="audit-log__results" aria-busy={events.isPlaceholderData}>
             <AuditTable events={events.data.items} filtered={filtered} />
           </div>
-          <Pager
-            label="Audit log pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            hasNext={Boolean(events.data.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(events.data.next_cursor!)}
-          />
+          <Pager label="Audit log pages" pages={pages} nextCursor={events.data.next_cursor} />
         </>
       )}
     </div>

@@ -169,14 +169,7 @@ export function AccountsPage({ environment }: { environment: Environment }) {
               )}
             </TableBody>
           </DataTable>
-          <Pager
-            label="Account pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            hasNext={Boolean(accounts.data.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(accounts.data.next_cursor!)}
-          />
+          <Pager label="Account pages" pages={pages} nextCursor={accounts.data.next_cursor} />
         </>
       )}
       <CreateAccountDialog

@@ -59,14 +59,7 @@ export function TransactionsTable({ accountNumber }: { accountNumber: string }) 
                 )}
               </TableBody>
             </DataTable>
-            <Pager
-              label="Transaction pages"
-              page={pages.page}
-              hasPrevious={pages.hasPrevious}
-              hasNext={Boolean(data.next_cursor)}
-              onPrevious={pages.previous}
-              onNext={() => pages.next(data.next_cursor!)}
-            />
+            <Pager label="Transaction pages" pages={pages} nextCursor={data.next_cursor} />
           </>
         )}
       </QueryView>

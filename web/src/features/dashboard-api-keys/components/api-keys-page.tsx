@@ -120,14 +120,7 @@ export function ApiKeysPage({ environment, liveAllowed }: ApiKeysPageProps) {
                 )}
               </TableBody>
             </DataTable>
-            <Pager
-              label="API key pages"
-              page={pages.page}
-              hasPrevious={pages.hasPrevious}
-              hasNext={Boolean(data.next_cursor)}
-              onPrevious={pages.previous}
-              onNext={() => pages.next(data.next_cursor!)}
-            />
+            <Pager label="API key pages" pages={pages} nextCursor={data.next_cursor} />
           </>
         )}
       </QueryView>

@@ -130,14 +130,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
                 )}
               </TableBody>
             </DataTable>
-            <Pager
-              label="Team pages"
-              page={pages.page}
-              hasPrevious={pages.hasPrevious}
-              hasNext={Boolean(data.next_cursor)}
-              onPrevious={pages.previous}
-              onNext={() => pages.next(data.next_cursor!)}
-            />
+            <Pager label="Team pages" pages={pages} nextCursor={data.next_cursor} />
           </>
         )}
       </QueryView>

@@ -140,14 +140,7 @@ export function EventsPage() {
                 )}
               </TableBody>
             </DataTable>
-            <Pager
-              label="Event pages"
-              page={pages.page}
-              hasPrevious={pages.hasPrevious}
-              hasNext={Boolean(data.next_cursor)}
-              onPrevious={pages.previous}
-              onNext={() => pages.next(data.next_cursor!)}
-            />
+            <Pager label="Event pages" pages={pages} nextCursor={data.next_cursor} />
           </>
         )}
       </QueryView>

@@ -339,14 +339,7 @@ function DeliveriesSection() {
                 )}
               </TableBody>
             </DataTable>
-            <Pager
-              label="Delivery log pages"
-              page={pages.page}
-              hasPrevious={pages.hasPrevious}
-              hasNext={Boolean(data.next_cursor)}
-              onPrevious={pages.previous}
-              onNext={() => pages.next(data.next_cursor!)}
-            />
+            <Pager label="Delivery log pages" pages={pages} nextCursor={data.next_cursor} />
           </>
         )}
       </QueryView>

@@ -75,14 +75,7 @@ export function ReviewQueue() {
           <div className="review-queue__results" aria-busy={partners.isPlaceholderData}>
             <QueueTable items={partners.data.items} filter={filter} />
           </div>
-          <Pager
-            label="Queue pages"
-            page={pages.page}
-            hasPrevious={pages.hasPrevious}
-            hasNext={Boolean(partners.data.next_cursor)}
-            onPrevious={pages.previous}
-            onNext={() => pages.next(partners.data.next_cursor!)}
-          />
+          <Pager label="Queue pages" pages={pages} nextCursor={partners.data.next_cursor} />
         </>
       )}
     </div>
