@@ -197,6 +197,9 @@ describe('dashboard: account, session, security and the checks of onboarding for
       await signInThroughForm(page, partner);
       await page.getByRole('heading', { level: 2, name: 'API keys' }).waitFor();
       assert.equal(new URL(page.url()).pathname, '/dashboard/developers/api-keys');
+      // The page's own read must be answered before the clock moves: one still in flight would be
+      // refused and sign the user out before the click below (seen under CI load).
+      await page.getByRole('grid', { name: 'API keys' }).waitFor();
 
       // The session's 2 hours pass on the server; the next request of the page is refused.
       suite.t.clock.advance(2 * 60 * 60 * 1000 + 1000);
