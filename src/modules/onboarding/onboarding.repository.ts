@@ -186,6 +186,12 @@ export interface SessionRow {
   expires_at: number;
 }
 
+/** A session with what its credential carries of the partner. */
+export interface SessionWithPartner extends SessionRow {
+  onboarding_status: OnboardingStatus;
+  business_name: string;
+}
+
 const recordOf = ({
   representative,
   documents,
@@ -209,21 +215,24 @@ export interface ProfileRecord {
 export async function findProfileRecordBySession(
   db: Kysely<Database>,
   tokenHash: string,
-): Promise<{ session: SessionRow; record: ProfileRecord } | undefined> {
+): Promise<{ session: SessionWithPartner; record: ProfileRecord } | undefined> {
   const [row] = await sessionProfileRecord(db, tokenHash);
   if (!row) return undefined;
-  const { session_id, session_environment, session_expires_at, representative, documents, ...partner } = row;
   return {
     session: {
-      id: session_id,
-      partner_id: partner.id,
-      environment: session_environment,
-      expires_at: session_expires_at,
+      id: row.session_id,
+      partner_id: row.id,
+      environment: row.session_environment,
+      expires_at: row.session_expires_at,
+      onboarding_status: row.onboarding_status,
+      business_name: row.business_name,
     },
     record: {
-      partner,
-      representative: fromJson<ProfileRecord['representative'] | null>(representative) ?? undefined,
-      documents: fromJson<ProfileRecord['documents']>(documents),
+      // The row itself (its other columns unread): copying its partner columns out of it, by an
+      // object rest, cost more than the rest of this function.
+      partner: row,
+      representative: fromJson<ProfileRecord['representative'] | null>(row.representative) ?? undefined,
+      documents: fromJson<ProfileRecord['documents']>(row.documents),
     },
   };
 }

@@ -128,14 +128,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
   /** A session token's credential and its partner's onboarding record, in one statement. */
   async function authenticateWithRecord(token: string) {
     const found = await repo.findProfileRecordBySession(db, sha256(token));
-    const credential = deps.sessionCredential(
-      found && {
-        ...found.session,
-        onboarding_status: found.record.partner.onboarding_status,
-        business_name: found.record.partner.business_name,
-      },
-    );
-    return { credential, data: found?.record };
+    return { credential: deps.sessionCredential(found?.session), data: found?.record };
   }
 
   /**

@@ -53,8 +53,7 @@ const businessFields = (partner: ProfileRecord['partner']) => ({
 export function profileView(record: ProfileRecord, environment: Environment) {
   const { partner, representative, documents } = record;
   const state = stateOf(record);
-  return {
-    ...businessFields(partner),
+  return Object.assign(businessFields(partner), {
     onboarding_status: partner.onboarding_status,
     environment,
     representative: representative
@@ -74,7 +73,7 @@ export function profileView(record: ProfileRecord, environment: Environment) {
     document_checklist: checklistOf(state),
     review_notes: partner.review_notes,
     requirements: requirementsOf(state),
-  };
+  });
 }
 
 /** The operator's full view of a partner: BVN masked, KYC history, every document with its source. */
@@ -85,8 +84,7 @@ export function partnerRecordView(
 ) {
   const { partner, representative } = record;
   const state = stateOf(record);
-  return {
-    ...businessFields(partner),
+  return Object.assign(businessFields(partner), {
     verified: partner.verified_at !== null,
     onboarding_status: partner.onboarding_status,
     review_notes: partner.review_notes,
@@ -137,7 +135,7 @@ export function partnerRecordView(
     })),
     document_checklist: checklistOf(state),
     requirements: requirementsOf(state),
-  };
+  });
 }
 
 /**

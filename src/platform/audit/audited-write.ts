@@ -77,7 +77,7 @@ export function createAuditedWrite(
     const context: BatchContext = {
       now,
       insert: (table, row) => batch.push(rowsOf(table, [row])),
-      audit: (change) => audits.push(auditRow({ ...options.actor, ...change }, options.meta, now)),
+      audit: (change) => audits.push(auditRow(Object.assign({}, options.actor, change), options.meta, now)),
       emit: ({ partnerId, type, environments, data }) =>
         events.push(
           ...outboxRows(
@@ -116,7 +116,7 @@ export function createAuditedWrite(
     attempt(options, (now) =>
       db.transaction().execute(async (trx) => {
         const queued = queue(options, now);
-        const result = await work({ ...queued.context, trx });
+        const result = await work(Object.assign({ trx }, queued.context));
         await insertBatch(trx, queued.rows());
         return result;
       }),
