@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
-import { type BatchInsert, insertBatch } from '../../src/platform/db/insert-batch.js';
+import { type BatchInsert, insertBatch, insertBatchAtomically } from '../../src/platform/db/insert-batch.js';
 import { namedStatementPool } from '../../src/platform/db/named-statements.js';
 import type { Database } from '../../src/platform/db/schema.js';
 import { createTestDatabase, DIALECTS, TEST_DATABASE_URL, type TestDatabase } from '../support/app.js';
@@ -97,6 +97,8 @@ for (const dialect of DIALECTS) {
         db,
       );
       await sql`create table probe_b (id integer primary key, a_id integer, label text)`.execute(db);
+      await sql`create table probe_c (id integer primary key, label text)`.execute(db);
+      await sql`create table probe_d (id integer primary key, c_id integer, label text)`.execute(db);
     });
     after(async () => {
       await close?.();
@@ -194,6 +196,58 @@ for (const dialect of DIALECTS) {
           [412, 'literal one', 'c'],
           [413, 'literal two', 'd'],
         ],
+      );
+    });
+
+    it('writes a batch of several tables all or nothing, also once its inserts are compiled', async () => {
+      const batch = (call: number, childId: number) => [
+        rows('probe_c', [{ id: 500 + call, label: `parent ${call}` }]),
+        rows('probe_d', [{ id: childId, c_id: 500 + call, label: `child ${call}` }]),
+      ];
+      // The first call compiles the shapes; the second runs them as compiled.
+      await insertBatchAtomically(db, batch(0, 600));
+      await insertBatchAtomically(db, batch(1, 601));
+      // The child's id is taken: the parent written before it in the batch must not stay.
+      for (const call of [2, 3]) {
+        await assert.rejects(insertBatchAtomically(db, batch(call, 600)), /unique|duplicate|constraint/i);
+      }
+      const parents = (await read('probe_c')).filter((row) => Number(row['id']) < 700);
+      assert.deepEqual(
+        parents.map((row) => row['id']),
+        [500, 501],
+      );
+      const children = (await read('probe_d')).filter((row) => Number(row['id']) < 700);
+      assert.deepEqual(
+        children.map((row) => [row['id'], row['c_id']]),
+        [
+          [600, 500],
+          [601, 501],
+        ],
+      );
+    });
+
+    it('writes inside an open transaction, and is undone with it', async () => {
+      const batch = (id: number) => [
+        rows('probe_c', [{ id, label: 'in a transaction' }]),
+        rows('probe_d', [{ id, c_id: id, label: 'in a transaction' }]),
+      ];
+      await insertBatchAtomically(db, batch(700));
+      await assert.rejects(
+        db.transaction().execute(async (trx) => {
+          await insertBatch(trx, batch(701));
+          // The root handle, while the transaction is open, waits for it rather than writing in it.
+          const outside = insertBatchAtomically(db, batch(702));
+          await sql`select 1`.execute(trx);
+          throw Object.assign(new Error('rolled back'), { outside });
+        }),
+        /rolled back/,
+      );
+      // Let the write that waited for the transaction finish.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const stored = (await read('probe_d')).filter((row) => Number(row['id']) >= 700);
+      assert.deepEqual(
+        stored.map((row) => row['id']),
+        [700, 702],
       );
     });
 

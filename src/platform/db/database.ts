@@ -80,6 +80,24 @@ export function readDirectly(
   return directReaders.get(db)?.(text, parameters);
 }
 
+/** Runs statements at once, or false when they must wait their turn (see `writeDirectly`). */
+type DirectWriter = (queries: ReadonlyArray<{ sql: string; parameters: readonly unknown[] }>) => boolean;
+const directWriters = new WeakMap<Kysely<Database>, DirectWriter>();
+
+/**
+ * Runs writes on SQLite synchronously on the connection, several in one transaction of their own,
+ * instead of through Kysely's driver. As `readDirectly`: only on the root handle while no
+ * transaction is open (a statement run now would otherwise land inside it); false then, and on
+ * PostgreSQL, and the caller goes through Kysely. Errors (a unique violation) are thrown as the
+ * driver would, after the transaction is rolled back.
+ */
+export function writeDirectly(
+  db: Kysely<Database>,
+  queries: ReadonlyArray<{ sql: string; parameters: readonly unknown[] }>,
+): boolean {
+  return directWriters.get(db)?.(queries) ?? false;
+}
+
 export function dialectOfUrl(url: string): Dialect {
   return url.startsWith('postgres') ? 'postgres' : 'sqlite';
 }
@@ -139,6 +157,15 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     if (sqlite.inTransaction) return undefined;
     const statement = database.prepare(text) as SQLite.Statement;
     return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;
+  });
+  const write = (query: Parameters<DirectWriter>[0][number]) =>
+    (database.prepare(query.sql) as SQLite.Statement).run(query.parameters);
+  const writeAll = sqlite.transaction((queries: Parameters<DirectWriter>[0]) => queries.forEach(write));
+  directWriters.set(db, (queries) => {
+    if (sqlite.inTransaction) return false;
+    if (queries.length === 1) write(queries[0]!);
+    else writeAll(queries);
+    return true;
   });
   return {
     db,

@@ -10,6 +10,7 @@ import {
   RawNode,
   ValueNode,
 } from 'kysely';
+import { writeDirectly } from './database.js';
 import type { Database } from './schema.js';
 
 /** Rows for one table, to be inserted with the rest of a batch. */
@@ -26,61 +27,112 @@ export const rowsOf = <T extends keyof Database>(
 
 /**
  * The batch as a change of its own (no transaction around it): one statement on PostgreSQL is
- * atomic by itself; SQLite writes table by table, so more than one table gets a transaction.
+ * atomic by itself; SQLite writes table by table, so more than one table gets a transaction. On
+ * SQLite, once every table's insert is compiled, the statements run at once on the connection, in a
+ * transaction of their own (see `writeDirectly`), instead of through Kysely's driver and its own
+ * transaction, whose connection lock and promises cost more than the writes.
  */
 export async function insertBatchAtomically(
   db: Kysely<Database>,
   batch: readonly BatchInsert[],
 ): Promise<void> {
-  const tables = batch.filter((entry) => entry.rows.length > 0).length;
-  if (tables <= 1 || db.getExecutor().adapter instanceof PostgresAdapter) await insertBatch(db, batch);
-  else await db.transaction().execute((trx) => insertBatch(trx, batch));
+  const inserts = batch.filter((entry) => entry.rows.length > 0);
+  if (inserts.length === 0) return;
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await execute(db, compileInsert(db, inserts));
+    return;
+  }
+  const statements = inserts.map((entry) => compileInsert(db, [entry]));
+  if (writeDirectly(db, statements)) return;
+  if (statements.length === 1) await execute(db, statements[0]!);
+  else await db.transaction().execute((trx) => insertBatch(trx, inserts));
 }
 
-/** Compiled batches by dialect and shape; null for a shape whose parameters are not its values. */
-const compiledByDialect = new Map<unknown, Map<string, string | null>>();
+/**
+ * A batch's shape is the path of its keys through a tree: each table's name, number of rows and
+ * columns (in Kysely's order: as they first appear among the rows), then where its `sql` expressions
+ * are and which they are. A node reached by a whole shape holds its compiled SQL, or null when the
+ * compiled parameters are not the shape's values. Column names are interned strings and expressions
+ * are known by number, so finding a shape is a few map lookups: no key text is built and hashed.
+ */
+interface ShapeNode {
+  next: Map<unknown, ShapeNode>;
+  sql?: string | null;
+}
+const shapesByDialect = new Map<unknown, { root: ShapeNode; count: number }>();
 const MAX_SHAPES = 512;
 
-/**
- * The key of a `sql` expression's text, its parameters appended to `values` in the order Kysely's
- * compiler emits them (fragment, parameter, fragment…, nested `sql` expanded in place); undefined for
- * anything else (a builder, an inlined literal), which is never cached.
- */
-function rawKey(node: OperationNode, values: unknown[]): string | undefined {
-  if (ValueNode.is(node) && !node.immediate) {
-    values.push(node.value);
-    return '?';
+const COLUMNS_END = Symbol('columns end');
+const EXPRESSION = Symbol('expression');
+const VALUE = Symbol('value');
+const EXPRESSION_END = Symbol('expression end');
+
+/** The text of a `sql` template's fragments, by number: one template site keeps its fragments array. */
+const fragmentIds = new WeakMap<readonly string[], number>();
+const idsByText = new Map<string, number>();
+const MAX_TEXTS = 1024;
+
+function fragmentsId(fragments: readonly string[]): number | undefined {
+  let id = fragmentIds.get(fragments);
+  if (id === undefined) {
+    const text = JSON.stringify(fragments);
+    id = idsByText.get(text);
+    if (id === undefined) {
+      // Texts made at run time (sql.raw) could grow the table without end: those are not cached.
+      if (idsByText.size >= MAX_TEXTS) return undefined;
+      id = idsByText.size;
+      idsByText.set(text, id);
+    }
+    fragmentIds.set(fragments, id);
   }
-  if (!RawNode.is(node)) return undefined;
-  let key = '(';
-  for (let index = 0; index < node.sqlFragments.length; index++) {
-    key += JSON.stringify(node.sqlFragments[index]);
-    const parameter = node.parameters[index];
-    if (parameter === undefined) continue;
-    const inner = rawKey(parameter, values);
-    if (inner === undefined) return undefined;
-    key += inner;
-  }
-  return `${key})`;
+  return id;
 }
 
 /**
- * The shape of a batch (each table with its columns, in Kysely's order: as they first appear among
- * the rows, its number of rows, the text of any `sql` expression among the values) and its values in
- * the order of the compiled parameters; undefined when Kysely would not make every value a parameter
- * (a row without one of the columns gets DEFAULT, a query builder or literal is inlined).
+ * A `sql` expression's keys (its fragments' number, a marker per parameter, nested expressions in
+ * place) and its parameters appended to `values` in the order Kysely's compiler emits them; false for
+ * anything else (a builder, an inlined literal), which is never cached.
  */
-function shapeAndValues(inserts: readonly BatchInsert[]): { shape: string; values: unknown[] } | undefined {
-  let shape = '';
+function expressionKeys(node: OperationNode, keys: unknown[], values: unknown[]): boolean {
+  if (ValueNode.is(node) && !node.immediate) {
+    keys.push(VALUE);
+    values.push(node.value);
+    return true;
+  }
+  if (!RawNode.is(node)) return false;
+  const id = fragmentsId(node.sqlFragments);
+  if (id === undefined) return false;
+  keys.push(id);
+  for (const parameter of node.parameters) if (!expressionKeys(parameter, keys, values)) return false;
+  keys.push(EXPRESSION_END);
+  return true;
+}
+
+/** The columns of an entry's rows: those with a value, in the order they first appear. */
+function columnsOf(rows: ReadonlyArray<Record<string, unknown>>): string[] {
+  const columns: string[] = [];
+  for (const row of rows) {
+    for (const column in row) {
+      if (row[column] !== undefined && (rows.length === 1 || !columns.includes(column))) columns.push(column);
+    }
+  }
+  return columns;
+}
+
+/**
+ * The keys of a batch's shape and its values in the order of the compiled parameters; undefined when
+ * Kysely would not make every value a parameter (a row without one of the columns gets DEFAULT, a
+ * query builder or literal is inlined).
+ */
+function shapeOf(inserts: readonly BatchInsert[]): { keys: unknown[]; values: unknown[] } | undefined {
+  const keys: unknown[] = [];
   const values: unknown[] = [];
   for (const { table, rows } of inserts) {
-    const columns: string[] = [];
-    for (const row of rows as ReadonlyArray<Record<string, unknown>>) {
-      for (const column of Object.keys(row))
-        if (row[column] !== undefined && !columns.includes(column)) columns.push(column);
-    }
-    let expressions = '';
-    for (const [index, row] of (rows as ReadonlyArray<Record<string, unknown>>).entries()) {
+    const records = rows as ReadonlyArray<Record<string, unknown>>;
+    const columns = columnsOf(records);
+    keys.push(table, records.length, ...columns, COLUMNS_END);
+    for (let index = 0; index < records.length; index++) {
+      const row = records[index]!;
       for (const column of columns) {
         const value = row[column];
         if (value === undefined || typeof value === 'function') return undefined;
@@ -88,14 +140,27 @@ function shapeAndValues(inserts: readonly BatchInsert[]): { shape: string; value
           values.push(value);
           continue;
         }
-        const key = rawKey(value.toOperationNode(), values);
-        if (key === undefined) return undefined;
-        expressions += `${index}.${column}=${key};`;
+        keys.push(EXPRESSION, index, column);
+        if (!expressionKeys(value.toOperationNode(), keys, values)) return undefined;
       }
     }
-    shape += `${table}(${columns.join(',')})x${rows.length}${expressions && `{${expressions}}`};`;
   }
-  return { shape, values };
+  return { keys, values };
+}
+
+/** The node of a shape, made on the way when `make` (else undefined at the first missing step). */
+function nodeOf(root: ShapeNode, keys: readonly unknown[], make: boolean): ShapeNode | undefined {
+  let node = root;
+  for (const key of keys) {
+    let next = node.next.get(key);
+    if (!next) {
+      if (!make) return undefined;
+      next = { next: new Map() };
+      node.next.set(key, next);
+    }
+    node = next;
+  }
+  return node;
 }
 
 /** The batch's insert: data-modifying CTEs on PostgreSQL, one statement per table on SQLite. */
@@ -114,34 +179,40 @@ function buildInsert(db: Kysely<Database>, inserts: readonly BatchInsert[]): Com
 }
 
 /**
- * Runs the insert of `inserts` (one table, or several as CTEs on PostgreSQL). Building and compiling
- * an insert with Kysely cost more than SQLite took to write it (12 µs for 20 columns), so its SQL is
- * compiled once per shape and reused with the new values. A shape is kept only when the compiled
- * parameters are exactly its values in order (plain values and `sql` expressions, no defaults).
+ * The SQL of `inserts` (one table, or several as CTEs on PostgreSQL) with its parameters. Building and
+ * compiling an insert with Kysely cost more than SQLite took to write it (12 µs for 20 columns), so
+ * its SQL is compiled once per shape and reused with the new values. A shape is kept only when the
+ * compiled parameters are exactly its values in order (plain values and `sql` expressions, no defaults).
  */
-async function runInsert(db: Kysely<Database>, inserts: readonly BatchInsert[]): Promise<void> {
+function compileInsert(db: Kysely<Database>, inserts: readonly BatchInsert[]): Statement {
   const dialect = db.getExecutor().adapter.constructor;
-  let compiled = compiledByDialect.get(dialect);
-  if (!compiled) {
-    compiled = new Map();
-    compiledByDialect.set(dialect, compiled);
+  let shapes = shapesByDialect.get(dialect);
+  if (!shapes) {
+    shapes = { root: { next: new Map() }, count: 0 };
+    shapesByDialect.set(dialect, shapes);
   }
-  const batch = shapeAndValues(inserts);
-  const sqlText = batch && compiled.get(batch.shape);
-  if (batch && sqlText) {
-    await db.executeQuery(CompiledQuery.raw(sqlText, batch.values));
-    return;
-  }
+  const shape = shapeOf(inserts);
+  const known = shape && nodeOf(shapes.root, shape.keys, false)?.sql;
+  if (shape && known) return { sql: known, parameters: shape.values };
   const query = buildInsert(db, inserts).compile();
-  if (batch && sqlText === undefined && compiled.size < MAX_SHAPES) {
+  if (shape && known === undefined && shapes.count < MAX_SHAPES) {
     const { parameters } = query;
     const same =
-      parameters.length === batch.values.length &&
-      parameters.every((parameter, index) => parameter === batch.values[index]);
-    compiled.set(batch.shape, same ? query.sql : null);
+      parameters.length === shape.values.length &&
+      parameters.every((parameter, index) => parameter === shape.values[index]);
+    nodeOf(shapes.root, shape.keys, true)!.sql = same ? query.sql : null;
+    shapes.count += 1;
   }
-  await db.executeQuery(query);
+  return { sql: query.sql, parameters: query.parameters };
 }
+
+interface Statement {
+  sql: string;
+  parameters: readonly unknown[];
+}
+
+const execute = (db: Kysely<Database>, { sql, parameters }: Statement) =>
+  db.executeQuery(CompiledQuery.raw(sql, parameters as unknown[]));
 
 /**
  * Inserts every row of the batch. PostgreSQL gets one statement (data-modifying CTEs: atomic on its
@@ -151,9 +222,9 @@ async function runInsert(db: Kysely<Database>, inserts: readonly BatchInsert[]):
 export async function insertBatch(db: Kysely<Database>, batch: readonly BatchInsert[]): Promise<void> {
   const inserts = batch.filter((entry) => entry.rows.length > 0);
   if (inserts.length === 0) return;
-  if (inserts.length === 1 || !(db.getExecutor().adapter instanceof PostgresAdapter)) {
-    for (const entry of inserts) await runInsert(db, [entry]);
+  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    await execute(db, compileInsert(db, inserts));
     return;
   }
-  await runInsert(db, inserts);
+  for (const entry of inserts) await execute(db, compileInsert(db, [entry]));
 }
