@@ -28,7 +28,7 @@ export function createdRange(query: { created_from?: string; created_to?: string
     throw validationError({ created_to: ['must be a real date or date-time'] });
   if (from !== undefined && to !== undefined && from > to)
     throw validationError({ created_to: ['must not be before created_from'] });
-  return { ...(from !== undefined ? { from } : {}), ...(to !== undefined ? { to } : {}) };
+  return { from, to };
 }
 
 /** The first and last millisecond (UTC) of a period of whole days, YYYY-MM-DD to YYYY-MM-DD. */

@@ -3,6 +3,7 @@ import { assertOwnOriginIfSent, requestMeta, sessionOf } from '../../platform/ht
 import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
 import { success, successMessage } from '../../platform/http/schemas.js';
+import { extend } from '../../platform/objects.js';
 import {
   CurrentSessionResponse,
   FORGOT_PASSWORD_MESSAGE,
@@ -159,12 +160,10 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
       const data = await accounts.login(credentials, requestMeta(request));
       if (session !== 'cookie') return success('Logged in.', data);
       cookie.set(reply, data.token, data.expires_in);
-      return success('Logged in.', {
-        ...data,
-        token: null,
-        token_type: 'Cookie' as const,
-        csrf_token: antiForgery(data.token),
-      });
+      return success(
+        'Logged in.',
+        extend(data, { token: null, token_type: 'Cookie' as const, csrf_token: antiForgery(data.token) }),
+      );
     },
   );
 

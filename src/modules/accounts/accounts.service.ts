@@ -23,6 +23,7 @@ import type { Environment } from '../../platform/environment.js';
 import { AppError, rateLimited, validationError } from '../../platform/errors/errors.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
+import { extend } from '../../platform/objects.js';
 import type { OnboardingStatus } from '../onboarding/onboarding.schemas.js';
 import * as repo from './accounts.repository.js';
 import { SESSION_TTL_SECONDS } from './accounts.schemas.js';
@@ -225,12 +226,9 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
           updated_at: now,
         });
         await issueCode(trx, input.email, 'verify', now, true);
-        audit({
-          ...partnerActor(id),
-          action: 'account.registered',
-          targetType: 'partner',
-          targetId: id,
-        });
+        audit(
+          extend(partnerActor(id), { action: 'account.registered', targetType: 'partner', targetId: id }),
+        );
         return id;
       },
     );

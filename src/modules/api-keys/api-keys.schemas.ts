@@ -8,6 +8,7 @@ import {
   Success,
   Timestamp,
 } from '../../platform/http/schemas.js';
+import { extend } from '../../platform/objects.js';
 
 export const CreateApiKeyBody = Type.Object(
   {
@@ -63,11 +64,11 @@ export const API_KEY_REPLAY_MESSAGE =
   'API key created earlier with this Idempotency-Key. Its secret was shown only in the first response and is not stored: if it was lost, revoke this key and create another.';
 
 /** The stored replay of a creation: everything but the secret. */
-export const withoutSecret = (body: Record<string, unknown>): Record<string, unknown> => ({
-  ...body,
-  message: API_KEY_REPLAY_MESSAGE,
-  data: { ...(body['data'] as Record<string, unknown>), key: null },
-});
+export const withoutSecret = (body: Record<string, unknown>): Record<string, unknown> =>
+  extend(body, {
+    message: API_KEY_REPLAY_MESSAGE,
+    data: extend(body['data'] as Record<string, unknown>, { key: null }),
+  });
 
 export const ApiKeyListQuery = PaginationQuery;
 export type ApiKeyListQuery = Static<typeof ApiKeyListQuery>;

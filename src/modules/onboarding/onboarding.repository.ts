@@ -3,6 +3,7 @@ import { fromJson, jsonHelpers } from '../../platform/db/json.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
+import { extend } from '../../platform/objects.js';
 import type { PartnersTable } from '../accounts/accounts.table.js';
 import type { DocumentStatus, OnboardingStatus } from './onboarding.schemas.js';
 import type { DocumentsTable, KycChecksTable, RepresentativesTable } from './onboarding.table.js';
@@ -271,7 +272,7 @@ export async function updatePartnerProfile(
 ): Promise<boolean> {
   const result = await db
     .updateTable('partners')
-    .set({ ...changes, updated_at: now })
+    .set(extend(changes, { updated_at: now }))
     .where('id', '=', partnerId)
     .where('onboarding_status', 'in', [...allowed])
     .executeTakeFirst();

@@ -11,6 +11,7 @@ import { newId, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import { ENVIRONMENTS, type Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
+import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
@@ -524,7 +525,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
       });
     }
     const file = await storage.open(document.storage_key);
-    return { ...file, contentType: document.content_type ?? 'application/octet-stream', document };
+    return extend(file, { contentType: document.content_type ?? 'application/octet-stream', document });
   }
 
   return {

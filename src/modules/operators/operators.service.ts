@@ -18,6 +18,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { AppError, type FieldErrors, validationError } from '../../platform/errors/errors.js';
 import { antiForgeryToken } from '../../platform/http/csrf.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
+import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { passwordProblems } from '../accounts/accounts.service.js';
 import * as repo from './operators.repository.js';
@@ -213,7 +214,7 @@ export function createOperatorsService({
       return createInvitation(
         actor,
         operator ? creatorOf(operator) : null,
-        { ...input, purpose: 'invite' },
+        extend(input, { purpose: 'invite' }),
         meta,
       );
     },
@@ -270,10 +271,11 @@ export function createOperatorsService({
         pending = { pending_name: input.name!, pending_password_hash: await hashPassword(input.password!) };
       }
       const secret = new Secret({ size: 20 }).base32;
-      await repo.updateInvitation(db, row.id, {
-        ...pending,
-        pending_totp_secret: encrypt(keys.encryption, secret),
-      });
+      await repo.updateInvitation(
+        db,
+        row.id,
+        extend(pending, { pending_totp_secret: encrypt(keys.encryption, secret) }),
+      );
       return { secret, otpauth_url: totpFor(row.email, secret).toString() };
     },
 
@@ -351,7 +353,7 @@ export function createOperatorsService({
       const session = await openSession(operator.id, now);
       return {
         token: session.token,
-        view: { ...sessionView(operator, session.token, session.expiresAt), recovery_codes: codes },
+        view: extend(sessionView(operator, session.token, session.expiresAt), { recovery_codes: codes }),
       };
     },
 
@@ -556,7 +558,7 @@ export function createOperatorsService({
           targetId: id,
           metadata: { email: target.email, sessions_revoked: sessions },
         });
-        return operatorView({ ...target, status: 'deactivated', updated_at: now });
+        return operatorView(extend(target, { status: 'deactivated', updated_at: now }));
       });
     },
 

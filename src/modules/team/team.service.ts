@@ -8,6 +8,7 @@ import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
+import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { dobProblem } from '../onboarding/onboarding.service.js';
 import * as repo from './team.repository.js';
@@ -110,7 +111,7 @@ export function createTeamService({ db, write, clock, keys, hasRepresentative }:
     await write(
       { actor: actorOf(credential), meta, onUniqueViolation: emailTaken },
       async ({ trx, now, audit }) => {
-        if (!(await repo.updateMember(trx, credential.partnerId, id, { ...fields, updated_at: now }))) {
+        if (!(await repo.updateMember(trx, credential.partnerId, id, extend(fields, { updated_at: now })))) {
           throw new AppError('NOT_FOUND');
         }
         const changed = (Object.keys(fields) as Array<keyof typeof fields>).filter(

@@ -189,11 +189,12 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     },
   ) {
     const range = createdRange(query);
+    // Filters not given are undefined: read as absent, and left out of the cursor's JSON.
     const filter: repo.AccountFilter = {
-      ...(query.status !== undefined ? { status: query.status } : {}),
-      ...(query.email !== undefined ? { email: query.email } : {}),
-      ...(range.from !== undefined ? { createdFrom: range.from } : {}),
-      ...(range.to !== undefined ? { createdTo: range.to } : {}),
+      status: query.status,
+      email: query.email,
+      createdFrom: range.from,
+      createdTo: range.to,
     };
     // A cursor pages the list it came from: same partner, environment and filter.
     const cursor = keysetCursor(
@@ -204,9 +205,9 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     );
     const beforeId = cursor.decode(query.cursor);
     const rows = await repo.listAccounts(db, scopeOf(credential), {
-      ...filter,
       limit: query.limit,
-      ...(beforeId ? { beforeId } : {}),
+      beforeId,
+      ...filter,
     });
     const page = cursor.page(rows, query.limit, (row) => row.id);
     const balances = await repo.balancesOf(

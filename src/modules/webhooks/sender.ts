@@ -2,6 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
+import { extend } from '../../platform/objects.js';
 import { type AddressPolicy, addressAllowed } from './ssrf.js';
 
 /**
@@ -103,7 +104,7 @@ export function postJson(
       url,
       {
         method: 'POST',
-        headers: { ...headers, 'content-length': Buffer.byteLength(body) },
+        headers: extend(headers, { 'content-length': Buffer.byteLength(body) }),
         lookup: guardedLookup(options.policy),
         agent: false,
         signal: AbortSignal.timeout(options.timeoutMs),

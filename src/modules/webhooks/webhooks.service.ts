@@ -11,6 +11,7 @@ import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
+import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { createdRange } from '../../platform/time-range.js';
 import { deliver } from './delivery.js';
@@ -99,7 +100,7 @@ export function createWebhooksService({
       });
     });
     const endpoint = await repo.findEndpoint(db, scope);
-    return { created: !existing, data: { ...endpointView(endpoint!), secret } };
+    return { created: !existing, data: extend(endpointView(endpoint!), { secret }) };
   }
 
   async function getEndpoint(credential: PartnerCredential) {
@@ -131,13 +132,15 @@ export function createWebhooksService({
       throw new AppError('NOT_FOUND', { message: 'No webhook endpoint is set for this environment.' });
     const secret = newWebhookSecret();
     await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
-      await repo.upsertEndpoint(trx, {
-        ...endpoint,
-        secret_encrypted: encrypt(keys.encryption, secret),
-        previous_secret_encrypted: endpoint.secret_encrypted,
-        previous_secret_expires_at: now + PREVIOUS_SECRET_TTL_MS,
-        updated_at: now,
-      });
+      await repo.upsertEndpoint(
+        trx,
+        extend(endpoint, {
+          secret_encrypted: encrypt(keys.encryption, secret),
+          previous_secret_encrypted: endpoint.secret_encrypted,
+          previous_secret_expires_at: now + PREVIOUS_SECRET_TTL_MS,
+          updated_at: now,
+        }),
+      );
       audit({
         action: 'webhook.secret_rotated',
         targetType: 'webhook_endpoint',
@@ -145,7 +148,7 @@ export function createWebhooksService({
       });
     });
     const rotated = await repo.findEndpoint(db, scope);
-    return { ...endpointView(rotated!), secret };
+    return extend(endpointView(rotated!), { secret });
   }
 
   function attemptView(row: repo.AttemptListRow) {
@@ -251,11 +254,8 @@ export function createWebhooksService({
 
   async function listEvents(credential: PartnerCredential, query: EventsQuery) {
     const range = createdRange(query);
-    const filter = {
-      ...(query.type !== undefined ? { type: query.type } : {}),
-      ...(range.from !== undefined ? { createdFrom: range.from } : {}),
-      ...(range.to !== undefined ? { createdTo: range.to } : {}),
-    };
+    // Filters not given are undefined: read as absent, and left out of the cursor's JSON.
+    const filter = { type: query.type, createdFrom: range.from, createdTo: range.to };
     const cursor = keysetCursor(
       keys.cursor,
       'events',
@@ -263,11 +263,7 @@ export function createWebhooksService({
       'string',
     );
     const beforeId = cursor.decode(query.cursor);
-    const rows = await repo.listEvents(db, scopeOf(credential), {
-      ...filter,
-      limit: query.limit,
-      ...(beforeId !== undefined ? { beforeId } : {}),
-    });
+    const rows = await repo.listEvents(db, scopeOf(credential), { limit: query.limit, beforeId, ...filter });
     const page = cursor.page(rows, query.limit, (row) => row.id);
     return { items: page.items.map(eventView), next_cursor: page.next_cursor };
   }

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { toIso } from '../clock.js';
 import type { KeyRing } from '../crypto/keys.js';
 import type { Database } from '../db/schema.js';
+import { extend } from '../objects.js';
 import { keysetCursor } from '../pagination/cursor.js';
 import { type AuditFilter, listAuditEvents } from './audit.repository.js';
 
@@ -14,7 +15,7 @@ export function createAuditService(db: Kysely<Database>, keys: KeyRing) {
       const cursor = keysetCursor(keys.cursor, 'audit_events', 'operator', 'string');
       const beforeId = cursor.decode(filter.cursor);
       const { cursor: _, ...where } = filter;
-      const rows = await listAuditEvents(db, { ...where, ...(beforeId !== undefined ? { beforeId } : {}) });
+      const rows = await listAuditEvents(db, extend(where, { beforeId }));
       const page = cursor.page(rows, filter.limit, (row) => row.id);
       return {
         next_cursor: page.next_cursor,

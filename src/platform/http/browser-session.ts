@@ -1,5 +1,6 @@
 import type { CookieSerializeOptions } from '@fastify/cookie';
 import type { FastifyReply } from 'fastify';
+import { extend } from '../objects.js';
 
 /**
  * A browser session cookie (CONTRACT 7): HttpOnly (page scripts cannot read it), SameSite=Strict,
@@ -17,7 +18,7 @@ export function browserCookie(baseName: string, secure: boolean): BrowserCookie 
   return {
     name,
     set: (reply, token, maxAgeSeconds) => {
-      reply.setCookie(name, token, { ...options, maxAge: maxAgeSeconds });
+      reply.setCookie(name, token, extend(options, { maxAge: maxAgeSeconds }));
     },
     clear: (reply) => {
       reply.clearCookie(name, options);

@@ -1,14 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from '../errors/errors.js';
+import { extend } from '../objects.js';
 import { ErrorEnvelope, errorResponses, Success, success } from './schemas.js';
 
 const Health = Success(Type.Object({ status: Type.String({ examples: ['ok'] }) }), 'OK');
 /** What the server answers before routing to any operation: a request it cannot parse or take. */
-const MalformedHttp = {
-  ...ErrorEnvelope(['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE']),
+const MalformedHttp = extend(ErrorEnvelope(['MALFORMED_REQUEST', 'PAYLOAD_TOO_LARGE']), {
   description: 'A malformed HTTP request (400) or an oversized URL or header section (413).',
-};
+});
 
 /** Probes at the root, outside the API prefix and the per-IP rate limit. */
 export function registerHealthRoutes(app: FastifyInstance, ping: () => Promise<void>): void {

@@ -5,6 +5,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import secureJson from 'secure-json-parse';
 import { AppError, type ErrorCode } from '../errors/errors.js';
 import type { AccessEntry } from '../logger.js';
+import { extend } from '../objects.js';
 import { bearerChallenge } from './auth.js';
 import { addRouteHook } from './route-hooks.js';
 import { WEB_APP_PREFIXES } from './web-apps.js';
@@ -34,12 +35,11 @@ const API_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
 };
 
-const DOCS_HEADERS: Record<string, string> = {
-  ...API_HEADERS,
+const DOCS_HEADERS: Record<string, string> = extend(API_HEADERS, {
   'cache-control': 'no-cache',
   'content-security-policy':
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'; frame-ancestors 'none'",
-};
+});
 
 /**
  * The browser apps (web-apps.ts): scripts, styles, fonts and API calls from this origin only, no

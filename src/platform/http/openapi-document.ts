@@ -1,4 +1,5 @@
 import { ERROR_REGISTRY, type ErrorCode } from '../errors/errors.js';
+import { extend } from '../objects.js';
 
 type Json = Record<string, unknown>;
 type Doc = Json & { paths: Record<string, Record<string, Json>>; components?: Json };
@@ -230,7 +231,7 @@ function splitNull(schema: Json): { nullable: boolean; schema: Json } {
   const type = schema['type'];
   if (!Array.isArray(type) || !type.includes('null')) return { nullable: false, schema };
   const rest = type.filter((name) => name !== 'null');
-  const copy: Json = { ...schema, type: rest.length === 1 ? rest[0] : rest };
+  const copy: Json = extend(schema, { type: rest.length === 1 ? rest[0] : rest });
   if (Array.isArray(copy['enum'])) copy['enum'] = (copy['enum'] as unknown[]).filter((item) => item !== null);
   return { nullable: true, schema: copy };
 }

@@ -1,6 +1,7 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ErrorCode } from '../errors/errors.js';
+import { extend } from '../objects.js';
 import { errorResponses } from './schemas.js';
 
 /**
@@ -104,7 +105,9 @@ function described(responses: Record<number, TSchema>): Record<number, TSchema> 
   return Object.fromEntries(
     Object.entries(responses).map(([status, schema]) => [
       status,
-      { ...schema, description: schema.description ?? SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success' },
+      extend(schema, {
+        description: schema.description ?? SUCCESS_DESCRIPTIONS[Number(status)] ?? 'Success',
+      }) as TSchema,
     ]),
   );
 }
@@ -157,7 +160,7 @@ export function operation<
         params: P;
         headers: H;
       }),
-      response: { ...described(spec.response), ...errorResponses(codes, spec.errorData) },
+      response: Object.assign(described(spec.response), errorResponses(codes, spec.errorData)),
     },
     config: {
       auth: spec.auth,

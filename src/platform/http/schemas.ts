@@ -1,6 +1,7 @@
 import { type SchemaOptions, type Static, type TSchema, type TString, Type } from '@sinclair/typebox';
 import { ENVIRONMENTS } from '../environment.js';
 import { ERROR_REGISTRY, type ErrorCode } from '../errors/errors.js';
+import { extend } from '../objects.js';
 
 /** `{type: "string", enum: [...]}`: one clear enum in validation messages and in the OpenAPI document. */
 export const StringEnum = <const T extends readonly string[]>(values: T, options: SchemaOptions = {}) =>
@@ -8,11 +9,12 @@ export const StringEnum = <const T extends readonly string[]>(values: T, options
 
 /** `type: [T, "null"]`: valid JSON Schema 2020-12 / OpenAPI 3.1 and fast for fast-json-stringify. */
 export const Nullable = <T extends TSchema>(schema: T) =>
-  Type.Unsafe<Static<T> | null>({
-    ...schema,
-    type: [schema['type'] as string, 'null'],
-    ...(Array.isArray(schema['enum']) ? { enum: [...(schema['enum'] as unknown[]), null] } : {}),
-  });
+  Type.Unsafe<Static<T> | null>(
+    extend(schema, {
+      type: [schema['type'] as string, 'null'],
+      ...(Array.isArray(schema['enum']) ? { enum: [...(schema['enum'] as unknown[]), null] } : {}),
+    }),
+  );
 
 export const Email = (options: SchemaOptions = {}) =>
   Type.String({

@@ -1,6 +1,7 @@
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
+import { extend } from '../objects.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -248,7 +249,7 @@ function withoutBinary(schema: JsonSchema): JsonSchema {
     copy[key] =
       property['format'] === 'binary' ? { description: property['description'] } : withoutBinary(property);
   }
-  return { ...schema, properties: copy };
+  return extend(schema, { properties: copy });
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };

@@ -7,6 +7,7 @@ import { decrypt, encrypt } from '../crypto/secret-box.js';
 import type { Database } from '../db/schema.js';
 import { AppError } from '../errors/errors.js';
 import { addRouteHook } from '../http/route-hooks.js';
+import { extend } from '../objects.js';
 import * as repo from './idempotency.repository.js';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -81,7 +82,7 @@ export function registerIdempotency(
 
     if (
       (await repo.claimKey(db, scope, claim)) ||
-      (await repo.reclaimKey(db, scope, { ...claim, staleBefore: now - STALE_IN_PROGRESS_MS }))
+      (await repo.reclaimKey(db, scope, extend(claim, { staleBefore: now - STALE_IN_PROGRESS_MS })))
     ) {
       request.idempotencyScope = scope;
       request.commitIdempotentResponse = (trx, status, body) =>
