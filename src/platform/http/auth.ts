@@ -91,8 +91,8 @@ export function registerAuth(
     app,
     'onRequest',
     (config) => config.auth !== undefined && config.auth !== 'none',
-    async (request) => {
-      const mode = request.routeOptions.config.auth;
+    (config) => async (request) => {
+      const mode = config.auth;
       if (mode === 'operator') {
         request.operator = await operatorFromCookie(request);
         return;
@@ -126,7 +126,7 @@ export function registerAuth(
         return;
       }
       let session: SessionCredential;
-      if (request.routeOptions.config.preload) {
+      if (config.preload) {
         const found = await options.resolvers.sessionWithData(token);
         session = found.credential;
         request.preloaded = found.data;
@@ -139,7 +139,7 @@ export function registerAuth(
       if (
         session.environment === 'live' &&
         session.onboardingStatus === 'suspended' &&
-        !request.routeOptions.config.suspendedLiveSession
+        !config.suspendedLiveSession
       ) {
         throw new AppError('PARTNER_SUSPENDED');
       }

@@ -288,8 +288,8 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
     app,
     'preValidation',
     (config) => config.consumes !== undefined,
-    async (request) => {
-      const expected = request.routeOptions.config.consumes;
+    (config) => async (request) => {
+      const expected = config.consumes;
       const contentType = request.headers['content-type'];
       if (
         contentType !== undefined &&
@@ -311,14 +311,22 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
         reply.header('cache-control', 'no-store');
     } else {
       reply.headers(under(request.url, [options.docsPrefix]) ? DOCS_HEADERS : API_HEADERS);
-      // A route may narrow them for its own successful answers (an inline document preview).
-      if (reply.statusCode < 400) {
-        const own = request.routeOptions.config?.successHeaders?.(request, reply);
-        if (own) reply.headers(own);
-      }
     }
     done(null, payload);
   });
+
+  // A route may narrow them for its own successful answers (an inline document preview): its
+  // hook runs after the one above.
+  addRouteHook(
+    app,
+    'onSend',
+    (config) => config.successHeaders !== undefined,
+    (config) => async (request, reply, payload) => {
+      const own = reply.statusCode < 400 ? config.successHeaders?.(request, reply) : undefined;
+      if (own) reply.headers(own);
+      return payload;
+    },
+  );
 
   app.setErrorHandler((error, request, reply) => {
     const appError = toAppError(error);

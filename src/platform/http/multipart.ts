@@ -148,7 +148,7 @@ export function registerMultipart(app: FastifyInstance): void {
     app,
     'preValidation',
     (config) => config.consumes === 'multipart',
-    async (request, reply) => {
+    () => async (request, reply) => {
       if (!/^multipart\/form-data\b/i.test(request.headers['content-type'] ?? '')) return;
       try {
         request.body = await readMultipart(request, request.routeOptions.schema?.body);

@@ -58,7 +58,7 @@ export function registerIdempotency(
   const idempotent = (config: FastifyContextConfig) => config.idempotent === true;
 
   // Checked before the body, so a bad key is named even when the body is invalid too.
-  addRouteHook(app, 'preValidation', idempotent, async (request) => {
+  addRouteHook(app, 'preValidation', idempotent, () => async (request) => {
     const key = request.headers['idempotency-key'];
     if (key !== undefined && (typeof key !== 'string' || key.length < 1 || key.length > 255)) {
       throw new AppError('VALIDATION_FAILED', {
@@ -66,7 +66,7 @@ export function registerIdempotency(
       });
     }
   });
-  addRouteHook(app, 'preHandler', idempotent, async (request, reply) => {
+  addRouteHook(app, 'preHandler', idempotent, () => async (request, reply) => {
     const key = request.headers['idempotency-key'];
     if (key === undefined) return;
     const credential = request.credential;
@@ -106,14 +106,14 @@ export function registerIdempotency(
       .send(decrypt(keys.encryption, existing.response_body));
   });
 
-  addRouteHook(app, 'onSend', idempotent, async (request, reply, payload) => {
+  addRouteHook(app, 'onSend', idempotent, (config) => async (request, reply, payload) => {
     const scope = request.idempotencyScope;
     if (!scope) return payload;
     request.idempotencyScope = undefined;
     if (reply.statusCode >= 500 || typeof payload !== 'string') {
       await repo.releaseKey(db, scope);
     } else {
-      const replayBody = request.routeOptions.config.replayBody;
+      const replayBody = config.replayBody;
       const stored =
         replayBody && reply.statusCode < 300
           ? JSON.stringify(replayBody(JSON.parse(payload) as Record<string, unknown>))
