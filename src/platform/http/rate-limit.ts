@@ -1,5 +1,6 @@
+import { createRequire } from 'node:module';
 import type { FastifyInstance } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Clock } from '../clock.js';
 import { rateLimited } from '../errors/errors.js';
 
@@ -44,7 +45,9 @@ if count == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
 return {count, redis.call('PTTL', KEYS[1])}`;
 
 export function redisRateLimitStore(url: string, clock: Clock): RateLimitStore {
-  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  // Loaded only when REDIS_URL is set: an instance without it does not carry the client in memory.
+  const { Redis: Client } = createRequire(import.meta.url)('ioredis') as { Redis: typeof Redis };
+  const redis = new Client(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
   redis.on('error', () => {
     // Connection errors surface on the commands; the hook fails open so Redis trouble is not an outage.
   });
