@@ -52,23 +52,32 @@ function createAjv(coerceTypes: boolean, removeAdditional: 'all' | false = 'all'
   return ajv;
 }
 
+type Copy = (data: unknown) => unknown;
+
 /**
- * A copy of `data` holding only what `schema` lists: an object's listed properties, an array's items,
- * each by its own schema; any other value (a primitive, or an object the schema says nothing of) is
- * structured-cloned, for ajv to prune. Costs a tenth of cloning the whole value.
+ * A function that copies what `schema` lists of a value: an object's listed properties, an array's
+ * items, each by its own schema; any other value (a primitive, or an object the schema says nothing
+ * of) is structured-cloned, for ajv to prune. Made once per schema (the properties walked are known
+ * in advance); it costs a tenth of cloning the whole value.
  */
-function copyListed(schema: JsonSchema, data: unknown): unknown {
-  if (typeof data !== 'object' || data === null) return data;
+function listedCopier(schema: JsonSchema): Copy {
   const properties = schema['properties'] as Record<string, JsonSchema> | undefined;
   const items = schema['items'] as JsonSchema | undefined;
-  if (Array.isArray(data)) return items ? data.map((item) => copyListed(items, item)) : structuredClone(data);
-  if (!properties || data instanceof Date || Buffer.isBuffer(data)) return structuredClone(data);
-  const record = data as Record<string, unknown>;
-  const copy: Record<string, unknown> = {};
-  for (const key of Object.keys(properties)) {
-    if (Object.hasOwn(record, key)) copy[key] = copyListed(properties[key] as JsonSchema, record[key]);
-  }
-  return copy;
+  const copyItem = items ? listedCopier(items) : undefined;
+  const fields = Object.entries(properties ?? {}).map(
+    ([key, property]) => [key, listedCopier(property)] as const,
+  );
+  return (data) => {
+    if (typeof data !== 'object' || data === null) return data;
+    if (Array.isArray(data)) return copyItem ? data.map(copyItem) : structuredClone(data);
+    if (!properties || data instanceof Date || Buffer.isBuffer(data)) return structuredClone(data);
+    const record = data as Record<string, unknown>;
+    const copy: Record<string, unknown> = {};
+    for (const [key, copyField] of fields) {
+      if (Object.hasOwn(record, key)) copy[key] = copyField(record[key]);
+    }
+    return copy;
+  };
 }
 
 /**
@@ -78,8 +87,9 @@ function copyListed(schema: JsonSchema, data: unknown): unknown {
  */
 export function compileSerializer(schema: object): (data: unknown) => string {
   const validate = strictAjv.compile(schema);
+  const copyListed = listedCopier(schema as JsonSchema);
   return (data) => {
-    const copy = copyListed(schema as JsonSchema, data);
+    const copy = copyListed(data);
     if (!validate(copy)) {
       throw new Error(`payload does not match its schema: ${JSON.stringify(validate.errors?.slice(0, 3))}`);
     }
