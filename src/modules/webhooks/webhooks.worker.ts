@@ -42,6 +42,13 @@ export const backoffMs = (base: number, failedAttempts: number): number =>
  */
 export function createWebhookWorker(options: WebhookWorkerOptions) {
   const { db, write, clock, log } = options;
+  /**
+   * The events this instance is delivering, by id, with their partner's scope. The lease keeps other
+   * instances off them; this keeps this instance off them even when a delivery and its settling
+   * outlive the lease (a stalled process, a slow database): a pass never leases one of them again,
+   * nor another event of the same scope, so an event is not sent twice by the same instance.
+   */
+  const delivering = new Map<string, string>();
 
   async function settle(event: repo.EventRow, token: string, endpoint: repo.EndpointRow): Promise<void> {
     const outcome = await deliver(event, endpoint, {
@@ -108,6 +115,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       repo.leasedScopes(db, now),
     ]);
     const busy = new Set(leased.map((scope) => `${scope.partner_id}:${scope.environment}`));
+    for (const scope of delivering.values()) busy.add(scope);
     const oldest = new Map<string, (typeof candidates)[number]>();
     for (const candidate of candidates) {
       const scope = `${candidate.partner_id}:${candidate.environment}`;
@@ -128,6 +136,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       found.map((endpoint) => [`${endpoint.partner_id}:${endpoint.environment}`, endpoint]),
     );
     const token = randomUUID();
+    // The lease runs from now, not from the start of the pass, which may have waited on the database.
+    const leasedAt = clock.now();
     const events = await repo.leaseEvents(
       db,
       [...oldest]
@@ -135,13 +145,17 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         .slice(0, room)
         .map(([, event]) => event.id),
       // The lease outlives the delivery timeout comfortably; an expired lease is re-leased.
-      { now, until: now + options.timeoutMs * 3, token },
+      { now, until: leasedAt + options.timeoutMs * 3, token },
     );
     return {
-      jobs: events.map((event) => ({
-        id: event.id,
-        run: () => settle(event, token, endpoints.get(`${event.partner_id}:${event.environment}`)!),
-      })),
+      jobs: events.map((event) => {
+        const scope = `${event.partner_id}:${event.environment}`;
+        delivering.set(event.id, scope);
+        return {
+          id: event.id,
+          run: () => settle(event, token, endpoints.get(scope)!).finally(() => delivering.delete(event.id)),
+        };
+      }),
       settled: skipped,
     };
   }
