@@ -111,7 +111,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keys,
     mailer,
     log,
-    pollMs: 1000,
+    pollMs: config.MAIL_POLL_MS,
     retryBaseMs: config.MAIL_RETRY_BASE_MS,
     attemptTimeoutMs: config.SMTP_TIMEOUT_MS,
   });

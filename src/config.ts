@@ -38,6 +38,11 @@ export const ConfigSchema = Type.Object({
     default: 5000,
     description: 'first retry delay of an e-mail that could not be sent, doubling each time',
   }),
+  MAIL_POLL_MS: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    description: 'how often the mail worker looks for due e-mails (a new one is sent at once anyway)',
+  }),
   ADMIN_API_KEY: Type.Optional(Type.String({ minLength: 32, description: 'at least 32 characters' })),
   DATA_ENCRYPTION_KEY: Type.Optional(Type.String({ description: 'base64 of 32 random bytes' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
