@@ -1,124 +1,28 @@
-import { execFileSync, fork } from 'node:child_process';
+import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Request } from 'autocannon';
-import { type Kysely, sql } from 'kysely';
-import pg from 'pg';
-import { ConfigSchema } from '../src/config.js';
-import { hashPassword } from '../src/platform/crypto/passwords.js';
-import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
-import { openDatabase } from '../src/platform/db/database.js';
-import { migrateToLatest } from '../src/platform/db/migrator.js';
-import type { Database } from '../src/platform/db/schema.js';
-import { argon2Verify, PATHS } from './raw.js';
+import { argon2Verify } from './raw.js';
+import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS, SERVER, START_FLAGS } from './setup.js';
 
 // `npm run bench`: each scenario against the app (buildApp, compiled, in its own process) and then its
 // raw twin (bench/raw.ts) on the same database, under the same autocannon load. See bench/README.md.
 
-const ROOT = path.resolve(import.meta.dirname, '..');
-const [OUT, TSC] = [path.join(ROOT, '.bench'), path.join(ROOT, 'node_modules/typescript/bin/tsc')];
 const { env } = process;
 const DB = env['BENCH_DB'] === 'postgres' ? 'postgres' : 'sqlite';
 const DURATION = Number(env['BENCH_DURATION'] || 10);
 const WARMUP = Math.min(3, Math.max(1, DURATION / 4));
 const ROUNDS = Math.max(1, Math.round(Number(env['BENCH_ROUNDS'] || 4)));
 const CPU_PROF = env['BENCH_CPU_PROF'] === '1';
-const PG_URL = env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test';
-const [PARTNERS, RSS_LIMIT_MIB, PASSWORD] = [50, 150, 'Bench-Ledger-Password-1'];
-/** Production's settings, less the rate limit; no mail leaves (no scenario sends one). */
-const APP_CONFIG = {
-  NODE_ENV: 'production',
-  LOG_LEVEL: 'info',
-  SMTP_URL: 'smtp://127.0.0.1:9',
-  DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
-  RATE_LIMIT_IP_PER_MINUTE: '0',
-};
+const RSS_LIMIT_MIB = 150;
 
-type Row = { id: number };
-type Partner = { email: string; token: string; apiKey: string };
-const auth = (secret: string) => ({ authorization: `Bearer ${secret}` });
-const post = (route: string, headers: object, body: object): Request => ({
-  method: 'POST',
-  path: route,
-  headers: { ...headers, 'content-type': 'application/json' },
-  body: JSON.stringify(body),
-});
-const customer = { first_name: 'Ada', last_name: 'Eze', email: 'c-[<id>]@x.ng', phone: '+2348090000000' };
-const SCENARIOS = [
-  {
-    name: 'business-info',
-    title: 'GET business-info (session)',
-    target: 0.7,
-    connections: 10,
-    request: (p: Partner): Request => ({ path: PATHS.profile, headers: auth(p.token) }),
-  },
-  {
-    name: 'virtual-account-create',
-    title: 'POST virtual-account/create (API key)',
-    target: 0.7,
-    connections: 10,
-    request: (p: Partner) => post(PATHS.create, auth(p.apiKey), customer),
-  },
-  {
-    name: 'login',
-    title: 'POST login (argon2id)',
-    target: 0.9,
-    // Twice the cores: argon2id always has work queued, on both servers alike.
-    connections: 2 * os.availableParallelism(),
-    request: (p: Partner) => post(PATHS.login, {}, { email: p.email, password: PASSWORD }),
-  },
-];
 type Scenario = (typeof SCENARIOS)[number];
-
-/** Partners with a session, a sandbox API key, a representative and documents, hashed as the app hashes. */
-async function seed(db: Kysely<Database>): Promise<Partner[]> {
-  const now = Date.now();
-  const passwordHash = await hashPassword(PASSWORD);
-  const partners: Partner[] = [];
-  for (let i = 0; i < PARTNERS; i++) {
-    const [email, token, secret] = [`bench-${i}@example.com`, randomToken(), randomToken()];
-    const apiKey = `sk_sandbox_${secret}`;
-    const { rows } = await sql<Row>`insert into partners (email, business_name, legal_business_name,
-        phone, password_hash, verified_at, business_type, rc_number, address, website, onboarding_status,
-        created_at, updated_at)
-      values (${email}, ${`Bench Payments ${i}`}, ${`Bench Payments ${i} Ltd`}, '+2348031234567', ${passwordHash},
-        ${now}, 'limited_liability', ${`RC${100000 + i}`}, '1 Marina, Lagos', 'https://bench.example.com',
-        'in_progress', ${now}, ${now}) returning id`.execute(db);
-    const id = rows[0]!.id;
-    await sql`insert into sessions (id, token_hash, partner_id, environment, created_at, expires_at)
-      values (${newId()}, ${sha256(token)}, ${id}, 'sandbox', ${now}, ${now + 86_400_000})`.execute(db);
-    await sql`insert into api_keys (id, partner_id, name, environment, lookup_prefix, key_hash, last4, created_at)
-      values (${newId()}, ${id}, 'bench', 'sandbox', ${secret.slice(0, 12)}, ${sha256(apiKey)},
-        ${apiKey.slice(-4)}, ${now})`.execute(db);
-    await sql`insert into representatives (partner_id, first_name, last_name, email, phone, dob, gender,
-        designation, id_type, address, bvn_encrypted, bvn_hash, bvn_last4, kyc_status, kyc_message, kyc_provider,
-        kyc_checked_at, bvn_verified_at, created_at, updated_at)
-      values (${id}, 'Ada', 'Obi', ${`rep-${i}@example.com`}, '+2348031234568', '1990-01-01', 'female', 'director',
-        'national_id', '2 Marina, Lagos', 'sealed', ${`bvn-${i}`}, '1234', 'passed', 'Verified.', 'sandbox',
-        ${now}, ${now}, ${now}, ${now})`.execute(db);
-    // Three current documents; the first CAC certificate was replaced by the second.
-    const documents = ['cac_certificate', 'cac_certificate', 'memart', 'valid_id'].map(
-      (type, k) => sql`(${newId()}, ${id}, ${type}, 'pending_review', ${`https://files.example.com/${k}.pdf`},
-        ${now - 3 + k}, ${k === 0 ? now : null})`,
-    );
-    await sql`insert into documents (id, partner_id, document_type, status, file_url, uploaded_at, superseded_at)
-      values ${sql.join(documents)}`.execute(db);
-    partners.push({ email, token, apiKey });
-  }
-  return partners;
-}
-
-/** The node flags of package.json's start script (e.g. the young generation's cap). */
-const START_FLAGS: string[] =
-  (
-    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start.match(/--[\w-]+(=\S+)?/g) ?? [];
 
 /** A server in its own process (plain node, compiled like production), reporting its port over IPC. */
 async function startServer(side: string, childEnv: NodeJS.ProcessEnv, prof: string) {
   const log = fs.openSync(path.join(childEnv['DATA_DIR']!, `${side}.log`), 'a');
-  const child = fork(path.join(OUT, 'build', 'bench', 'server.js'), [side], {
+  const child = fork(SERVER, [side], {
     env: childEnv,
     // The app runs with the node flags of `npm start`, as in production.
     execArgv: [
@@ -279,26 +183,17 @@ function hottest(dir: string, top = 12): string[] {
   return entries.map(([key, micros]) => `${((100 * micros) / busy).toFixed(1).padStart(5)}%  ${key}`);
 }
 
-async function pgQuery(text: string): Promise<void> {
-  const client = new pg.Client({ connectionString: PG_URL });
-  await client.connect();
-  await client.query(text).finally(() => client.end());
-}
-
 async function main(): Promise<number> {
   const only = env['BENCH_ONLY']?.split(',');
   const scenarios = SCENARIOS.filter((s) => !only || only.includes(s.name));
   if (scenarios.length === 0) throw new Error(`BENCH_ONLY: ${SCENARIOS.map((s) => s.name).join(', ')}`);
   const started = new Date();
-  const schema = DB === 'postgres' ? `bench_${started.getTime()}` : undefined;
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'baas-bench-'));
-  const url = schema ? PG_URL : `sqlite:${path.join(dataDir, 'bench.sqlite')}`;
   const binding = (await argon2Verify()).name;
   console.log(
     `${DB}: ${DURATION} s measured after ${WARMUP} s warm-up per server, node ${process.version}, ` +
       `${os.availableParallelism()} CPUs (load ${os.loadavg()[0]!.toFixed(1)}), raw login with ${binding}; compiling…`,
   );
-  execFileSync(process.execPath, [TSC, '-p', 'bench/tsconfig.json'], { cwd: ROOT, stdio: 'inherit' });
+  compileServers();
   const rows: Array<{
     scenario: Scenario;
     app: Side;
@@ -307,16 +202,8 @@ async function main(): Promise<number> {
     ratios: number[];
     hottest: string[];
   }> = [];
+  const database = await benchDatabase(DB);
   try {
-    if (schema) await pgQuery(`create schema ${schema}`);
-    const handle = openDatabase(url, schema ? { pgSchema: schema } : {});
-    const partners = await migrateToLatest(handle.db, schema)
-      .then(() => seed(handle.db))
-      .finally(() => handle.close());
-    // The caller's own configuration (REDIS_URL, ...) does not reach the app.
-    const passed = Object.entries(env).filter(([key]) => !(key in ConfigSchema.properties));
-    const config = { ...APP_CONFIG, DATA_DIR: dataDir, DATABASE_URL: url, BENCH_PG_SCHEMA: schema ?? '' };
-    const childEnv = { ...Object.fromEntries(passed), ...config };
     for (const scenario of scenarios) {
       const prof = path.join(OUT, 'profiles', `${DB}-${scenario.name}`);
       fs.rmSync(prof, { recursive: true, force: true });
@@ -324,13 +211,12 @@ async function main(): Promise<number> {
       console.log(`${scenario.name}: app and raw, ${ROUNDS} rounds`);
       rows.push({
         scenario,
-        ...(await measure(scenario, partners, childEnv)),
+        ...(await measure(scenario, database.partners, database.env)),
         hottest: CPU_PROF ? hottest(prof) : [],
       });
     }
   } finally {
-    if (schema) await pgQuery(`drop schema if exists ${schema} cascade`);
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    await database.drop();
   }
 
   const n = (value: number, digits = 0) => value.toLocaleString('en-US', { maximumFractionDigits: digits });
