@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
+import { queryDirectly } from '../../src/platform/db/database.js';
 import { type BatchInsert, insertBatch, insertBatchAtomically } from '../../src/platform/db/insert-batch.js';
 import { namedStatementPool } from '../../src/platform/db/named-statements.js';
 import type { Database } from '../../src/platform/db/schema.js';
@@ -45,6 +46,16 @@ describe('named statements [postgres]', { skip: postgres.skip }, () => {
     const third = await run(text, [-1]);
     assert.deepEqual(third.rows, [{ n: 0 }]);
     assert.equal(third.prepared, 1, 'prepared once per connection');
+  });
+
+  it('names a statement run on the pool directly (run) as it names those of its clients', async () => {
+    const text = 'select $1::int * 2 as n';
+    assert.deepEqual(await named.run(text, [2]), [{ n: 4 }]);
+    assert.deepEqual(await named.run(text, [5]), [{ n: 10 }]);
+    // The pool's one connection prepared it on the second run, so a client's run finds it prepared.
+    const third = await run(text, [7]);
+    assert.deepEqual(third.rows, [{ n: 14 }]);
+    assert.equal(third.prepared, 1);
   });
 
   it('leaves statements without parameters unnamed', async () => {
@@ -197,6 +208,19 @@ for (const dialect of DIALECTS) {
           [413, 'literal two', 'd'],
         ],
       );
+    });
+
+    it("runs a statement directly on the root handle only, never on a transaction's handle", async () => {
+      const direct = queryDirectly(db, 'select 1 as n', []);
+      assert.ok(direct, 'the root handle runs it directly');
+      assert.deepEqual(await direct, [{ n: 1 }]);
+      await db.transaction().execute(async (trx) => {
+        assert.equal(
+          queryDirectly(trx, 'select 1 as n', []),
+          undefined,
+          'inside a transaction, Kysely runs it',
+        );
+      });
     });
 
     it('writes a batch of several tables all or nothing, also once its inserts are compiled', async () => {

@@ -70,22 +70,27 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Runs a read at once, or undefined when it must wait its turn (see `readDirectly`). */
-type DirectReader = (text: string, parameters: readonly unknown[]) => unknown[] | undefined;
-const directReaders = new WeakMap<Kysely<Database>, DirectReader>();
+/** Runs a statement at once, or undefined when it must go through Kysely (see `queryDirectly`). */
+type DirectQuery = (
+  text: string,
+  parameters: readonly unknown[],
+) => unknown[] | Promise<unknown[]> | undefined;
+const directQueries = new WeakMap<Kysely<Database>, DirectQuery>();
 
 /**
- * The rows of a read on SQLite, run synchronously on the connection instead of through Kysely's
- * driver (its connection lock and promises cost as much as the statement). Safe only outside a
- * transaction: a statement run while one is open would run inside it, so then, and on PostgreSQL or
- * a transaction's own handle, it is undefined and the caller goes through Kysely.
+ * The rows of one statement on the root handle, run on the driver directly instead of through
+ * Kysely's executor, whose connection handling and promises cost as much as a cheap statement.
+ * SQLite: reads only, synchronously on the connection, and only outside a transaction (a statement
+ * run while one is open would run inside it). PostgreSQL: any statement, on the pool (`pool.query`,
+ * named as Kysely's would be), atomic on its own. Undefined otherwise, and on a transaction's own
+ * handle: the caller goes through Kysely.
  */
-export function readDirectly(
+export function queryDirectly(
   db: Kysely<Database>,
   text: string,
   parameters: readonly unknown[],
-): unknown[] | undefined {
-  return directReaders.get(db)?.(text, parameters);
+): unknown[] | Promise<unknown[]> | undefined {
+  return directQueries.get(db)?.(text, parameters);
 }
 
 /** Runs statements at once, or false when they must wait their turn (see `writeDirectly`). */
@@ -94,7 +99,7 @@ const directWriters = new WeakMap<Kysely<Database>, DirectWriter>();
 
 /**
  * Runs writes on SQLite synchronously on the connection, several in one transaction of their own,
- * instead of through Kysely's driver. As `readDirectly`: only on the root handle while no
+ * instead of through Kysely's driver. As `queryDirectly` on SQLite: only on the root handle while no
  * transaction is open (a statement run now would otherwise land inside it); false then, and on
  * PostgreSQL, and the caller goes through Kysely. Errors (a unique violation) are thrown as the
  * driver would, after the transaction is rolled back.
@@ -132,7 +137,9 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     // and reports it, and the pool discards the client on release.
     pool.on('error', (error) => options.onIdleError?.(error));
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: namedStatementPool(pool) }) });
+    const named = namedStatementPool(pool);
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }) });
+    directQueries.set(db, named.run);
     return {
       db,
       dialect: 'postgres',
@@ -162,7 +169,7 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
   sqlite.pragma('busy_timeout = 5000');
   const database = withStatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  directReaders.set(db, (text, parameters) => {
+  directQueries.set(db, (text, parameters) => {
     if (sqlite.inTransaction) return undefined;
     const statement = database.prepare(text) as SQLite.Statement;
     return statement.reader ? (statement.all(parameters) as unknown[]) : undefined;

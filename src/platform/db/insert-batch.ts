@@ -10,7 +10,7 @@ import {
   RawNode,
   ValueNode,
 } from 'kysely';
-import { writeDirectly } from './database.js';
+import { queryDirectly, writeDirectly } from './database.js';
 import type { Database } from './schema.js';
 
 /** Rows for one table, to be inserted with the rest of a batch. */
@@ -39,7 +39,8 @@ export async function insertBatchAtomically(
   const inserts = batch.filter((entry) => entry.rows.length > 0);
   if (inserts.length === 0) return;
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    await execute(db, compileInsert(db, inserts));
+    const statement = compileInsert(db, inserts);
+    await (queryDirectly(db, statement.sql, statement.parameters) ?? execute(db, statement));
     return;
   }
   const statements = inserts.map((entry) => compileInsert(db, [entry]));

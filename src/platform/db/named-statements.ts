@@ -15,7 +15,13 @@ const MAX_SEEN_ONCE = 2048;
  * would each take a name: at most MAX_NAMED texts are named, and any other runs unnamed as before.
  * Statements without parameters (BEGIN, COMMIT, migrations) stay on the simple protocol.
  */
-export function namedStatementPool(pool: pg.Pool): PostgresPool {
+/** The pool as Kysely takes it, and `run`: a statement on the pool directly, named alike. */
+export interface NamedStatementPool extends PostgresPool {
+  /** Runs one statement on a pooled connection (pg's `pool.query`) and gives its rows. */
+  run(text: string, parameters: readonly unknown[]): Promise<unknown[]>;
+}
+
+export function namedStatementPool(pool: pg.Pool): NamedStatementPool {
   const names = new Map<string, string>();
   const seenOnce = new Set<string>();
   const nameOf = (text: string): string | undefined => {
@@ -30,6 +36,11 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
     names.set(text, given);
     return given;
   };
+  const config = (text: string, parameters: ReadonlyArray<unknown> | undefined): pg.QueryConfig => {
+    const values = parameters ? [...parameters] : [];
+    const name = values.length > 0 ? nameOf(text) : undefined;
+    return name ? { name, text, values } : { text, values };
+  };
 
   return {
     async connect(): Promise<PostgresPoolClient> {
@@ -39,12 +50,11 @@ export function namedStatementPool(pool: pg.Pool): PostgresPool {
       function query(text: string | PostgresCursor<unknown>, parameters?: ReadonlyArray<unknown>): unknown {
         // A cursor (a streamed read) is a submittable of its own, passed through.
         if (typeof text !== 'string') return client.query(text as unknown as pg.Submittable);
-        const values = [...(parameters ?? [])];
-        const name = values.length > 0 ? nameOf(text) : undefined;
-        return client.query(name ? { name, text, values } : { text, values });
+        return client.query(config(text, parameters));
       }
       return { query, release: () => client.release() };
     },
+    run: async (text, parameters) => (await pool.query(config(text, parameters))).rows,
     end: () => pool.end(),
   };
 }

@@ -1,5 +1,5 @@
 import { type Compilable, CompiledQuery, type Kysely } from 'kysely';
-import { readDirectly } from './database.js';
+import { queryDirectly } from './database.js';
 import type { Database } from './schema.js';
 
 const SENTINEL = '\u0000prepared-argument-';
@@ -46,7 +46,7 @@ export function prepare<Args extends readonly unknown[], Row>(
       return slot === undefined ? parameter : args[slot];
     });
     return (
-      (readDirectly(db, sql, values) as Row[] | undefined) ??
+      (queryDirectly(db, sql, values) as Row[] | Promise<Row[]> | undefined) ??
       (await db.executeQuery<Row>(CompiledQuery.raw(sql, values))).rows
     );
   };
