@@ -8,6 +8,7 @@ import type {
   PartnerCredential,
   SessionCredential,
 } from '../auth/credentials.js';
+import { API_KEY_PREFIX } from '../crypto/tokens.js';
 import { AppError } from '../errors/errors.js';
 import { assertAntiForgery, assertSameOrigin, isStateChanging } from './csrf.js';
 import { addRouteHook } from './route-hooks.js';
@@ -23,8 +24,6 @@ export interface CredentialResolvers {
   /** The operator behind a console session cookie. */
   operatorSession(token: string): Promise<OperatorCredential & { kind: 'operator' }>;
 }
-
-export const API_KEY_PREFIX = 'sk_';
 
 declare module 'fastify' {
   interface FastifyRequest {
