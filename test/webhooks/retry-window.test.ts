@@ -176,36 +176,30 @@ describe('webhook retry window', { concurrency: true }, () => {
         }
       });
 
-      it('does not send an event again while its own delivery is still in flight, even once the lease has run out', async () => {
+      it('does not send an event again while its own delivery is still in flight, even once the lease has run out', async (test) => {
         const { t, sink } = ctx;
         const { clock } = t;
-        const receiver = await new WebhookReceiver().start();
-        try {
-          const partner = await newPartner({ t, sink }, 'signed-in');
-          await setEndpoint(t.api, partner.token, receiver);
-          // The answer comes within the delivery timeout (1 s), but the lease (3 × the timeout) runs out
-          // meanwhile: the clock jumps, as it would for a process stalled that long.
-          receiver.delayMs = 600;
-          await createAccount(t, partner.token);
-          const [event] = await outboxEvents(t, partner.companyId);
-          await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
-          clock.advance(60_000);
-          const [settled] = await until('the event to be delivered', async () => {
-            const rows = await outboxEvents(t, partner.companyId);
-            return rows[0]?.status === 'delivered' && rows;
-          });
-          // Polls every 20 ms: several passes ran while the delivery was in flight, and more after it.
-          await new Promise((resolve) => setTimeout(resolve, 200));
-          assert.deepEqual(
-            receiver.received.map((delivery) => delivery.id),
-            [event!.id],
-            'sent once',
-          );
-          assert.equal(settled!.attempts, 1);
-          assert.equal((await attemptsOf(t, event!.id)).length, 1);
-        } finally {
-          await receiver.stop();
-        }
+        const { partner, receiver } = await subscribedPartner(test, { t, sink });
+        // The answer comes within the delivery timeout (1 s), but the lease (3 × the timeout) runs out
+        // meanwhile: the clock jumps, as it would for a process stalled that long.
+        receiver.delayMs = 600;
+        await createAccount(t, partner.token);
+        const [event] = await outboxEvents(t, partner.companyId);
+        await receiver.waitFor((deliveries) => deliveries.length >= 1, 10_000);
+        clock.advance(60_000);
+        const [settled] = await until('the event to be delivered', async () => {
+          const rows = await outboxEvents(t, partner.companyId);
+          return rows[0]?.status === 'delivered' && rows;
+        });
+        // Polls every 20 ms: several passes ran while the delivery was in flight, and more after it.
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assert.deepEqual(
+          receiver.received.map((delivery) => delivery.id),
+          [event!.id],
+          'sent once',
+        );
+        assert.equal(settled!.attempts, 1);
+        assert.equal((await attemptsOf(t, event!.id)).length, 1);
       });
     });
   }

@@ -31,6 +31,10 @@ export interface WebhookWorkerOptions {
   policyFor(environment: Environment): AddressPolicy;
 }
 
+/** The partner and environment whose events go out in order, one at a time. */
+const scopeKey = (row: { partner_id: number; environment: Environment }): string =>
+  `${row.partner_id}:${row.environment}`;
+
 /** Delay before attempt n+1 after n failed attempts: base, 2·base, 4·base, … */
 export const backoffMs = (base: number, failedAttempts: number): number =>
   base * 2 ** Math.min(Math.max(failedAttempts - 1, 0), 30);
@@ -114,11 +118,11 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       repo.dueEvents(db, now, room * 5),
       repo.leasedScopes(db, now),
     ]);
-    const busy = new Set(leased.map((scope) => `${scope.partner_id}:${scope.environment}`));
+    const busy = new Set(leased.map(scopeKey));
     for (const scope of delivering.values()) busy.add(scope);
     const oldest = new Map<string, (typeof candidates)[number]>();
     for (const candidate of candidates) {
-      const scope = `${candidate.partner_id}:${candidate.environment}`;
+      const scope = scopeKey(candidate);
       const current = oldest.get(scope);
       const older =
         !current ||
@@ -132,9 +136,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       db,
       [...oldest.values()].map((event) => ({ partnerId: event.partner_id, environment: event.environment })),
     );
-    const endpoints = new Map(
-      found.map((endpoint) => [`${endpoint.partner_id}:${endpoint.environment}`, endpoint]),
-    );
+    const endpoints = new Map(found.map((endpoint) => [scopeKey(endpoint), endpoint]));
     const token = randomUUID();
     // The lease runs from now, not from the start of the pass, which may have waited on the database.
     const leasedAt = clock.now();
@@ -149,7 +151,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     );
     return {
       jobs: events.map((event) => {
-        const scope = `${event.partner_id}:${event.environment}`;
+        const scope = scopeKey(event);
         delivering.set(event.id, scope);
         return {
           id: event.id,

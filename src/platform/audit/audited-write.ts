@@ -5,6 +5,7 @@ import { type BatchInsert, insertBatch, insertBatchAtomically, rowsOf } from '..
 import type { Database } from '../db/schema.js';
 import type { Environment } from '../environment.js';
 import { type EventSerializer, type EventType, outboxRows } from '../events/outbox.repository.js';
+import { extend } from '../objects.js';
 import { type AuditActor, type AuditEntry, auditRow, type RequestMeta } from './audit.repository.js';
 
 /** What a change records about itself; who made it and from where come from the write. */
@@ -116,7 +117,7 @@ export function createAuditedWrite(
     attempt(options, (now) =>
       db.transaction().execute(async (trx) => {
         const queued = queue(options, now);
-        const result = await work(Object.assign({ trx }, queued.context));
+        const result = await work(extend(queued.context, { trx }));
         await insertBatch(trx, queued.rows());
         return result;
       }),

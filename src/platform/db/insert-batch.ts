@@ -39,8 +39,7 @@ export async function insertBatchAtomically(
   const inserts = batch.filter((entry) => entry.rows.length > 0);
   if (inserts.length === 0) return;
   if (db.getExecutor().adapter instanceof PostgresAdapter) {
-    const statement = compileInsert(db, inserts);
-    await (queryDirectly(db, statement.sql, statement.parameters) ?? execute(db, statement));
+    await execute(db, compileInsert(db, inserts));
     return;
   }
   const statements = inserts.map((entry) => compileInsert(db, [entry]));
@@ -212,8 +211,9 @@ interface Statement {
   parameters: readonly unknown[];
 }
 
-const execute = (db: Kysely<Database>, { sql, parameters }: Statement) =>
-  db.executeQuery(CompiledQuery.raw(sql, parameters as unknown[]));
+/** On the driver directly where it can (the root handle on PostgreSQL, see `queryDirectly`), else through Kysely. */
+const execute = async (db: Kysely<Database>, { sql, parameters }: Statement): Promise<unknown> =>
+  queryDirectly(db, sql, parameters) ?? db.executeQuery(CompiledQuery.raw(sql, parameters as unknown[]));
 
 /**
  * Inserts every row of the batch. PostgreSQL gets one statement (data-modifying CTEs: atomic on its

@@ -6,6 +6,12 @@ const MAX_NAMED = 256;
 /** Texts seen once are remembered up to this many; then forgotten, so one-off texts cannot pile up. */
 const MAX_SEEN_ONCE = 2048;
 
+/** The pool as Kysely takes it, and `run`: a statement on the pool directly, named alike. */
+export interface NamedStatementPool extends PostgresPool {
+  /** Runs one statement on a pooled connection (pg's `pool.query`) and gives its rows. */
+  run(text: string, parameters: readonly unknown[]): Promise<unknown[]>;
+}
+
 /**
  * PostgreSQL parses and plans every unnamed statement anew. For the service's statements with
  * parameters that was most of a request's database time (the session + profile read: 557 µs a round
@@ -15,12 +21,6 @@ const MAX_SEEN_ONCE = 2048;
  * would each take a name: at most MAX_NAMED texts are named, and any other runs unnamed as before.
  * Statements without parameters (BEGIN, COMMIT, migrations) stay on the simple protocol.
  */
-/** The pool as Kysely takes it, and `run`: a statement on the pool directly, named alike. */
-export interface NamedStatementPool extends PostgresPool {
-  /** Runs one statement on a pooled connection (pg's `pool.query`) and gives its rows. */
-  run(text: string, parameters: readonly unknown[]): Promise<unknown[]>;
-}
-
 export function namedStatementPool(pool: pg.Pool): NamedStatementPool {
   const names = new Map<string, string>();
   const seenOnce = new Set<string>();
