@@ -1,9 +1,11 @@
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
+import { sha256 } from '../../src/platform/crypto/tokens.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { newPartner } from '../support/partners.js';
-import { BUSINESS_INFO, LOGIN, LOGOUT } from '../support/paths.js';
+import { API_KEYS, BUSINESS_INFO, LOGIN, LOGOUT } from '../support/paths.js';
 import { auditActions, sessionsOf } from '../support/records.js';
 
 const SESSION_TTL_MS = 7200 * 1000;
@@ -19,6 +21,29 @@ for (const dialect of DIALECTS) {
       assert.equal(response.body.data.company_id, partner.companyId);
       assert.equal(response.body.data.email, partner.email);
       assert.equal(response.body.data.environment, 'sandbox');
+    });
+
+    it('takes a session token that happens to start with sk_ for a session, not an API key', async () => {
+      // One random token in 262,144 starts with "sk_": such a session, as a login would have stored it.
+      const partner = await newPartner(ctx, 'signed-in');
+      const [login] = await sessionsOf(ctx.t, partner.companyId);
+      const token = `sk_${randomBytes(32).toString('base64url').slice(3)}`;
+      await ctx.t.db
+        .insertInto('sessions')
+        .values({
+          id: `${login!.id}b`,
+          token_hash: sha256(token),
+          partner_id: partner.companyId,
+          environment: 'sandbox',
+          created_at: login!.created_at,
+          expires_at: login!.expires_at,
+        })
+        .execute();
+      const response = await ctx.t.api.get(BUSINESS_INFO, { token });
+      assert.equal(response.status, 200, response.text);
+      assert.equal(response.body.data.company_id, partner.companyId);
+      const keys = await ctx.t.api.get(API_KEYS, { token });
+      assert.equal(keys.status, 200, keys.text);
     });
 
     it('returns 401 UNAUTHENTICATED for a missing, empty, malformed or unknown credential', async () => {

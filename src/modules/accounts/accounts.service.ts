@@ -17,7 +17,7 @@ import {
   verifyPassword,
 } from '../../platform/crypto/passwords.js';
 import { keyedHash } from '../../platform/crypto/secret-box.js';
-import { newId, randomOtp, randomSessionToken, randomToken, sha256 } from '../../platform/crypto/tokens.js';
+import { newId, randomOtp, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError, rateLimited, validationError } from '../../platform/errors/errors.js';
@@ -381,7 +381,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       throw new AppError('ACCOUNT_NOT_VERIFIED');
     }
 
-    const token = randomSessionToken();
+    const token = randomToken();
     const environment: Environment = 'sandbox';
     await write({ actor: partnerActor(partner.id), meta, now }, async ({ trx, audit }) => {
       const sessionId = newId();

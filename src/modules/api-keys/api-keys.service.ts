@@ -6,15 +6,13 @@ import type { ApiKeyCredential, SessionCredential } from '../../platform/auth/cr
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { safeEqual } from '../../platform/crypto/secret-box.js';
-import { newId, randomToken, sha256 } from '../../platform/crypto/tokens.js';
+import { API_KEY_FORMAT, newId, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError } from '../../platform/errors/errors.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import * as repo from './api-keys.repository.js';
 
-/** sk_<environment>_ + 43 base64url characters (256 random bits). */
-const KEY_FORMAT = /^sk_(sandbox|live)_([A-Za-z0-9_-]{43})$/;
 const LOOKUP_PREFIX_LENGTH = 12;
 const TOUCH_INTERVAL_MS = 60_000;
 
@@ -124,7 +122,7 @@ export function createApiKeysService({
 
   /** Resolves a presented key; unknown, malformed and revoked keys are all just UNAUTHENTICATED. */
   async function authenticate(key: string): Promise<ApiKeyCredential> {
-    const match = KEY_FORMAT.exec(key);
+    const match = API_KEY_FORMAT.exec(key);
     if (!match) throw new AppError('UNAUTHENTICATED');
     const row = await repo.findApiKeyByPrefix(db, match[2]!.slice(0, LOOKUP_PREFIX_LENGTH));
     if (

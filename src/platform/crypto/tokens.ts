@@ -3,18 +3,12 @@ import { createHash, randomBytes, randomFillSync, randomInt } from 'node:crypto'
 /** 256 random bits, base64url: the bearer secret of sessions and API keys. */
 export const randomToken = (bytes = 32): string => randomBytes(bytes).toString('base64url');
 
-/** What every API key starts with (sk_sandbox_…, sk_live_…): a bearer credential is told apart by it. */
-export const API_KEY_PREFIX = 'sk_';
-
 /**
- * A partner session token: a random token that does not start like an API key. Base64url text starts
- * with "sk_" one time in 262,144, and such a session would have been taken for an API key and refused.
+ * An API key: sk_<environment>_ + 43 base64url characters (256 random bits). A bearer credential is an
+ * API key when it has this whole form; a session token (43 characters) never does, even the one in
+ * 262,144 that starts with "sk_".
  */
-export function randomSessionToken(random: () => string = randomToken): string {
-  let token = random();
-  while (token.startsWith(API_KEY_PREFIX)) token = random();
-  return token;
-}
+export const API_KEY_FORMAT = /^sk_(sandbox|live)_([A-Za-z0-9_-]{43})$/;
 
 export const sha256 = (value: string): string => createHash('sha256').update(value).digest('base64url');
 

@@ -8,7 +8,7 @@ import type {
   PartnerCredential,
   SessionCredential,
 } from '../auth/credentials.js';
-import { API_KEY_PREFIX } from '../crypto/tokens.js';
+import { API_KEY_FORMAT } from '../crypto/tokens.js';
 import { AppError } from '../errors/errors.js';
 import { assertAntiForgery, assertSameOrigin, isStateChanging } from './csrf.js';
 import { addRouteHook } from './route-hooks.js';
@@ -104,7 +104,7 @@ export function registerAuth(
       const cookie =
         request.headers.authorization === undefined ? request.cookies[options.partnerCookie] : undefined;
       const token = cookie ?? bearerToken(request);
-      if (cookie !== undefined && (mode === 'admin' || token.startsWith(API_KEY_PREFIX))) {
+      if (cookie !== undefined && (mode === 'admin' || API_KEY_FORMAT.test(token))) {
         throw new AppError('UNAUTHENTICATED');
       }
       if (mode === 'admin') {
@@ -114,7 +114,7 @@ export function registerAuth(
         request.operator = { kind: 'admin_api_key' };
         return;
       }
-      if (token.startsWith(API_KEY_PREFIX)) {
+      if (API_KEY_FORMAT.test(token)) {
         const credential = await options.resolvers.apiKey(token);
         if (mode === 'session') {
           throw new AppError('FORBIDDEN', {
