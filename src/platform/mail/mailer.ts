@@ -1,6 +1,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
-import nodemailer, { type Transporter } from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Logger } from 'pino';
 import { newId } from '../crypto/tokens.js';
 
@@ -38,6 +39,23 @@ export function smtpUrlWithTimeouts(smtpUrl: string, timeoutMs: number): string 
   return url.toString();
 }
 
+type Nodemailer = typeof import('nodemailer');
+
+/**
+ * The transport is made when the first message goes out: nodemailer (some 35 modules, about 5 MiB of
+ * RSS) is loaded only by a process that sends mail, like pg and ioredis only where they are configured.
+ */
+function lazily(create: (nodemailer: Nodemailer) => Transporter) {
+  let transport: Transporter | undefined;
+  return {
+    get: () => {
+      transport ??= create(createRequire(import.meta.url)('nodemailer') as Nodemailer);
+      return transport;
+    },
+    close: () => transport?.close(),
+  };
+}
+
 /**
  * SMTP when SMTP_URL is set. Without it (development) each message is written as an .eml file under
  * DATA_DIR/outbox and its path logged, so `npm start` alone lets a developer read the OTP; the code
@@ -45,22 +63,26 @@ export function smtpUrlWithTimeouts(smtpUrl: string, timeoutMs: number): string 
  */
 export function createMailer(options: MailerOptions): Mailer {
   if (options.smtpUrl) {
-    const transport: Transporter = nodemailer.createTransport(
-      smtpUrlWithTimeouts(options.smtpUrl, options.timeoutMs),
-    );
-    transport.on('error', (error) => options.log.error({ err: error }, 'SMTP transport error'));
+    const url = smtpUrlWithTimeouts(options.smtpUrl, options.timeoutMs);
+    const transport = lazily((nodemailer) => {
+      const created = nodemailer.createTransport(url);
+      created.on('error', (error) => options.log.error({ err: error }, 'SMTP transport error'));
+      return created;
+    });
     return {
       async send(message) {
-        await transport.sendMail({ from: options.from, ...message });
+        await transport.get().sendMail({ from: options.from, ...message });
       },
-      close: () => transport.close(),
+      close: transport.close,
     };
   }
 
-  const transport = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const transport = lazily((nodemailer) =>
+    nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' }),
+  );
   return {
     async send(message) {
-      const info = await transport.sendMail({ from: options.from, ...message });
+      const info = await transport.get().sendMail({ from: options.from, ...message });
       mkdirSync(options.outboxDir, { recursive: true, mode: 0o700 });
       const file = path.join(
         options.outboxDir,
@@ -73,6 +95,6 @@ export function createMailer(options: MailerOptions): Mailer {
         'SMTP_URL is not set: e-mail written to the outbox',
       );
     },
-    close: () => transport.close(),
+    close: transport.close,
   };
 }
