@@ -133,6 +133,49 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it('refuses at once a key revoked by another instance after this one verified it: 401 on create whatever the body, nothing written', async () => {
+      const { t } = suite;
+      const partner = await newPartner(suite, 'sandbox');
+      const token = partner.sandboxKey;
+      const first = await t.api.post(CREATE_ACCOUNT, customerBody(), { token });
+      assert.equal(first.status, 201, first.text);
+      // Written as another instance would: this one still counts the key among those it verified.
+      await t.db
+        .updateTable('api_keys')
+        .set({ revoked_at: t.clock.now() })
+        .where('id', '=', partner.sandboxKeyId)
+        .execute();
+
+      assertError(await t.api.post(CREATE_ACCOUNT, customerBody(), { token }), 401, 'UNAUTHENTICATED');
+      // Neither a body that fails validation (422) nor an e-mail that has an account (409) tells more.
+      assertError(
+        await t.api.post(CREATE_ACCOUNT, customerBody({ email: 'not-an-email' }), { token }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      assertError(
+        await t.api.post(CREATE_ACCOUNT, customerBody({ email: first.body.data.customer.email }), { token }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      const accounts = await t.db
+        .selectFrom('virtual_accounts')
+        .select('id')
+        .where('partner_id', '=', partner.companyId)
+        .execute();
+      assert.deepEqual(
+        accounts.map((account) => account.id),
+        [first.body.data.id],
+      );
+      const audits = await t.db
+        .selectFrom('audit_events')
+        .select('action')
+        .where('partner_id', '=', partner.companyId)
+        .where('action', '=', 'virtual_account.created')
+        .execute();
+      assert.equal(audits.length, 1);
+    });
+
     it('revokes a key (200) after which it gets 401 UNAUTHENTICATED on /services/*, and audits both events', async () => {
       const { t } = suite;
       const created = await createApiKey(t, a.token, 'sandbox', 'to-revoke');

@@ -9,7 +9,7 @@ import { assertError } from '../support/assertions.js';
 import { customerBody } from '../support/factories.js';
 import type { Api } from '../support/http.js';
 import { createApiKey, newPartner } from '../support/partners.js';
-import { accountUrl, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
+import { accountUrl, apiKeyUrl, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 type Instance = Awaited<ReturnType<typeof startApp>>;
@@ -29,6 +29,7 @@ for (const dialect of DIALECTS) {
     let two: Instance;
     let key: string;
     let partnerId: number;
+    let partnerToken: string;
     before(async () => {
       sink = await new SmtpSink().start();
       database = await createTestDatabase(dialect.name);
@@ -37,6 +38,7 @@ for (const dialect of DIALECTS) {
       handle = database.open();
       const partner = await newPartner({ t: one, sink }, 'signed-in');
       partnerId = partner.companyId;
+      partnerToken = partner.token;
       key = (await createApiKey(two, partner.token, 'sandbox')).key;
     });
     after(async () => {
@@ -94,6 +96,27 @@ for (const dialect of DIALECTS) {
         .where('customer_email', '=', email)
         .execute();
       assert.equal(rows.length, 1);
+    });
+
+    it('refuses a key revoked on one instance at once on the other, which verified it a moment before', async () => {
+      const revocable = await createApiKey(one, partnerToken, 'sandbox');
+      const first = await two.api.post(CREATE_ACCOUNT, customerBody(), { token: revocable.key });
+      assert.equal(first.status, 201, first.text);
+      const revoked = await one.api.delete(apiKeyUrl(revocable.id), { token: partnerToken });
+      assert.equal(revoked.status, 200, revoked.text);
+
+      const email = `after-revocation-${randomUUID()}@example.com`;
+      assertError(
+        await two.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: revocable.key }),
+        401,
+        'UNAUTHENTICATED',
+      );
+      const rows = await handle.db
+        .selectFrom('virtual_accounts')
+        .select('id')
+        .where('customer_email', '=', email)
+        .execute();
+      assert.equal(rows.length, 0);
     });
 
     it('shares idempotency records between instances: one account for one key', async () => {

@@ -10,11 +10,14 @@ import { API_KEY_FORMAT, newId, randomToken, sha256 } from '../../platform/crypt
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError } from '../../platform/errors/errors.js';
+import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import * as repo from './api-keys.repository.js';
 
 const LOOKUP_PREFIX_LENGTH = 12;
 const TOUCH_INTERVAL_MS = 60_000;
+const VERIFIED_TTL_MS = 60_000;
+const VERIFIED_MAX = 5_000;
 
 export type ApiKeysService = ReturnType<typeof createApiKeysService>;
 
@@ -114,45 +117,80 @@ export function createApiKeysService({
       if (await repo.revokeApiKey(trx, session.partnerId, id, now)) {
         audit({ action: 'api_key.revoked', targetType: 'api_key', targetId: id });
       }
+      // Other instances keep theirs: the writes that take a cached key check it themselves.
+      for (const [hash, { credential }] of verified) if (credential.apiKeyId === id) verified.delete(hash);
       const row = await repo.findApiKey(trx, session.partnerId, id);
       if (!row) throw new AppError('NOT_FOUND');
       return view(row);
     });
   }
 
-  /** Resolves a presented key; unknown, malformed and revoked keys are all just UNAUTHENTICATED. */
-  async function authenticate(key: string): Promise<ApiKeyCredential> {
+  /**
+   * Keys that passed a lookup in the last minute, by their SHA-256. A route whose write checks the key
+   * again in its own statement (ApiKeyCredential.cached) takes the credential from here and saves a
+   * round trip; every other route looks the key up. The oldest entry goes first beyond the bound.
+   */
+  const verified = new Map<
+    string,
+    { credential: ApiKeyCredential; lastUsedAt: number | null; until: number }
+  >();
+
+  function remember(hash: string, credential: ApiKeyCredential, lastUsedAt: number | null, now: number) {
+    verified.delete(hash);
+    verified.set(hash, {
+      credential: extend(credential, { cached: true }),
+      lastUsedAt,
+      until: now + VERIFIED_TTL_MS,
+    });
+    if (verified.size > VERIFIED_MAX) verified.delete(verified.keys().next().value!);
+  }
+
+  /** last_used_at is kept to the minute, so that authentication does not write on every request. */
+  function touch(id: string, lastUsedAt: number | null, now: number) {
+    if (now - (lastTouched.get(id) ?? lastUsedAt ?? 0) < TOUCH_INTERVAL_MS) return;
+    lastTouched.set(id, now);
+    repo
+      .touchApiKey(db, id, now)
+      .catch((error: unknown) => log.warn({ err: error }, 'could not record API key use'));
+  }
+
+  /**
+   * Resolves a presented key; unknown, malformed and revoked keys are all just UNAUTHENTICATED. With
+   * `cached`, a key verified in the last minute is not looked up again: only for a write that checks
+   * it itself.
+   */
+  async function authenticate(key: string, options?: { cached: boolean }): Promise<ApiKeyCredential> {
     const match = API_KEY_FORMAT.exec(key);
     if (!match) throw new AppError('UNAUTHENTICATED');
+    const hash = sha256(key);
+    const now = clock.now();
+    if (options?.cached) {
+      const hit = verified.get(hash);
+      if (hit && hit.until > now) {
+        touch(hit.credential.apiKeyId, hit.lastUsedAt, now);
+        return hit.credential;
+      }
+    }
     const row = await repo.findApiKeyByPrefix(db, match[2]!.slice(0, LOOKUP_PREFIX_LENGTH));
-    if (
-      !row ||
-      row.revoked_at !== null ||
-      !safeEqual(row.key_hash, sha256(key)) ||
-      row.environment !== match[1]
-    ) {
+    if (!row || row.revoked_at !== null || !safeEqual(row.key_hash, hash) || row.environment !== match[1]) {
       throw new AppError('UNAUTHENTICATED');
     }
     if (row.environment === 'live' && row.onboarding_status === 'suspended')
       throw new AppError('PARTNER_SUSPENDED');
     if (row.environment === 'live' && row.onboarding_status !== 'active')
       throw new AppError('ONBOARDING_NOT_APPROVED');
-    const now = clock.now();
-    // last_used_at is kept to the minute so that authentication does not write on every request.
-    if (now - (lastTouched.get(row.id) ?? row.last_used_at ?? 0) >= TOUCH_INTERVAL_MS) {
-      lastTouched.set(row.id, now);
-      repo
-        .touchApiKey(db, row.id, now)
-        .catch((error: unknown) => log.warn({ err: error }, 'could not record API key use'));
-    }
-    return {
+    touch(row.id, row.last_used_at, now);
+    const credential: ApiKeyCredential = {
       kind: 'api_key',
       apiKeyId: row.id,
       partnerId: row.partner_id,
       environment: row.environment,
       onboardingStatus: row.onboarding_status,
       businessName: row.business_name,
+      cached: false,
     };
+    remember(hash, credential, row.last_used_at, now);
+    return credential;
   }
 
   return { create, list, revoke, authenticate };

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { credentialOf, requestMeta } from '../../platform/http/auth.js';
+import { credentialOf, requestMeta, withCheckedCredential } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { recordInTransaction } from '../../platform/idempotency/idempotency.js';
@@ -49,17 +49,20 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       auth: 'partner',
       body: CreateVirtualAccountBody,
       idempotent: true,
+      keyCheckedByWrite: true,
       response: { 201: VirtualAccountResponse },
       errors: ['VIRTUAL_ACCOUNT_EXISTS'],
       errorData: { VIRTUAL_ACCOUNT_EXISTS: VirtualAccount },
     }),
     async (request, reply) => {
       const envelope = <T>(data: T) => success('Virtual account created.', data);
-      const data = await virtualAccounts.create(
-        credentialOf(request),
-        request.body,
-        requestMeta(request),
-        recordInTransaction(request, 201, envelope),
+      const data = await withCheckedCredential(request, (credential) =>
+        virtualAccounts.create(
+          credential,
+          request.body,
+          requestMeta(request),
+          recordInTransaction(request, 201, envelope),
+        ),
       );
       return reply.code(201).send(envelope(data));
     },

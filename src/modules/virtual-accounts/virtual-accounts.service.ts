@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, BatchContext } from '../../platform/audit/audited-write.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/auth/credentials.js';
+import { partnerIdOf } from '../../platform/auth/key-check.js';
 import { toIso } from '../../platform/clock.js';
 import { sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
@@ -69,7 +70,7 @@ function transactionView(row: repo.TransactionRow) {
 }
 
 export function createVirtualAccountsService({ db, write, keys, bankCodes, bankName }: VirtualAccountsDeps) {
-  function view(row: repo.VirtualAccountRow, balanceKobo: number) {
+  function view(row: Omit<repo.VirtualAccountRow, 'partner_id'>, balanceKobo: number) {
     return {
       id: row.id,
       account_number: row.account_number,
@@ -126,7 +127,8 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
       const accountNumber = nuban(bankCode, String(randomInt(0, 1_000_000_000)).padStart(9, '0'));
       const row = {
         id: newId(),
-        partner_id: credential.partnerId,
+        // A key taken from the cache is checked by this insert (partnerIdOf).
+        partner_id: partnerIdOf(credential),
         environment: credential.environment,
         account_number: accountNumber,
         bank_code: bankCode,

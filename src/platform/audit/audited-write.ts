@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Insertable, InsertObject, Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { type BatchInsert, insertBatch, insertBatchAtomically, rowsOf } from '../db/insert-batch.js';
@@ -23,8 +23,8 @@ export interface EmittedEvent {
 export interface BatchContext {
   /** The time of the change: every row, audit event and outbox event of the write carries it. */
   now: number;
-  /** Inserts a row with the change (queued: written with the rest). */
-  insert<T extends keyof Database>(table: T, row: Insertable<Database[T]>): void;
+  /** Inserts a row with the change (queued: written with the rest); a column may be a `sql` expression. */
+  insert<T extends keyof Database>(table: T, row: InsertObject<Database, T>): void;
   /** Records the change in the audit trail, committed with it. */
   audit(change: AuditChange): void;
   /** Queues a webhook event for the actor's partner (or `partnerId`), committed with the change. */

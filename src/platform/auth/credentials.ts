@@ -19,6 +19,11 @@ export interface ApiKeyCredential {
   businessName: string;
   environment: Environment;
   onboardingStatus: OnboardingStatus;
+  /**
+   * Served from the keys verified in the last minute, without a lookup: only on a route whose write
+   * checks the key again in its own statement (`partnerIdOf`), so a revocation still holds at once.
+   */
+  cached: boolean;
 }
 
 export type PartnerCredential = SessionCredential | ApiKeyCredential;

@@ -1,7 +1,7 @@
 import {
   type Compilable,
   CompiledQuery,
-  type Insertable,
+  type InsertObject,
   isOperationNodeSource,
   type Kysely,
   type OperationNode,
@@ -13,16 +13,16 @@ import {
 import { queryDirectly, writeDirectly } from './database.js';
 import type { Database } from './schema.js';
 
-/** Rows for one table, to be inserted with the rest of a batch. */
+/** Rows for one table (values, or `sql` expressions), to be inserted with the rest of a batch. */
 export interface BatchInsert<T extends keyof Database = keyof Database> {
   table: T;
-  rows: ReadonlyArray<Insertable<Database[T]>>;
+  rows: ReadonlyArray<InsertObject<Database, T>>;
 }
 
 /** A batch entry, type-checked against its table. */
 export const rowsOf = <T extends keyof Database>(
   table: T,
-  rows: ReadonlyArray<Insertable<Database[T]>>,
+  rows: ReadonlyArray<InsertObject<Database, T>>,
 ): BatchInsert => ({ table, rows }) as unknown as BatchInsert;
 
 /**

@@ -8,6 +8,7 @@ import type {
   PartnerCredential,
   SessionCredential,
 } from '../auth/credentials.js';
+import { isKeyCheckFailure } from '../auth/key-check.js';
 import { API_KEY_FORMAT } from '../crypto/tokens.js';
 import { AppError } from '../errors/errors.js';
 import { assertAntiForgery, assertSameOrigin, isStateChanging } from './csrf.js';
@@ -15,7 +16,8 @@ import { addRouteHook } from './route-hooks.js';
 
 export interface CredentialResolvers {
   session(token: string): Promise<SessionCredential>;
-  apiKey(key: string): Promise<ApiKeyCredential>;
+  /** With `cached`, a key verified in the last minute is taken without a lookup (ApiKeyCredential.cached). */
+  apiKey(key: string, options?: { cached: boolean }): Promise<ApiKeyCredential>;
   /**
    * For routes with config.preload: the session and the data the route reads, in one lookup
    * (one round trip on PostgreSQL for the hottest read).
@@ -34,6 +36,8 @@ declare module 'fastify' {
     operator: OperatorCredential | null;
     /** What the route's preload read with the session (see CredentialResolvers.sessionWithData). */
     preloaded: unknown;
+    /** For a credential taken from the cache: looks the key up (the lookup's error when it may not act). */
+    recheckCredential: (() => Promise<PartnerCredential>) | undefined;
   }
 }
 
@@ -69,6 +73,7 @@ export function registerAuth(
   app.decorateRequest('preloaded', undefined);
   app.decorateRequest('operator', null);
   app.decorateRequest('sessionToken', undefined);
+  app.decorateRequest('recheckCredential', undefined);
 
   /**
    * CONTRACT 7, for both apps' cookies: a state-changing request made with one must also carry the
@@ -115,7 +120,10 @@ export function registerAuth(
         return;
       }
       if (API_KEY_FORMAT.test(token)) {
-        const credential = await options.resolvers.apiKey(token);
+        // Not with an Idempotency-Key: a replay is answered before any write could check the key.
+        const cached = config.keyCheckedByWrite === true && request.headers['idempotency-key'] === undefined;
+        const credential = await options.resolvers.apiKey(token, { cached });
+        if (credential.cached) request.recheckCredential = () => options.resolvers.apiKey(token);
         if (mode === 'session') {
           throw new AppError('FORBIDDEN', {
             message: 'API keys work on /services/ endpoints only; log in for this one.',
@@ -176,6 +184,27 @@ export const assertOwnOriginIfSent = (request: FastifyRequest): void => {
 export function credentialOf(request: FastifyRequest): PartnerCredential {
   if (!request.credential) throw new AppError('UNAUTHENTICATED');
   return request.credential;
+}
+
+/**
+ * Runs the route's write with the request's credential (routes with keyCheckedByWrite). When the
+ * write refused a key taken from the cache (`partnerIdOf`), the key is looked up: its error is the
+ * answer (revoked: 401; partner suspended: 403), or, when it may act after all, the write runs again
+ * with the fresh credential.
+ */
+export async function withCheckedCredential<T>(
+  request: FastifyRequest,
+  write: (credential: PartnerCredential) => Promise<T>,
+): Promise<T> {
+  try {
+    return await write(credentialOf(request));
+  } catch (error) {
+    const recheck = request.recheckCredential;
+    if (!recheck || !isKeyCheckFailure(error)) throw error;
+    request.recheckCredential = undefined;
+    request.credential = await recheck();
+    return write(request.credential);
+  }
 }
 
 export function sessionOf(request: FastifyRequest): SessionCredential {

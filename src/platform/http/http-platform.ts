@@ -329,11 +329,22 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
   );
 
   app.setErrorHandler((error, request, reply) => {
+    const answer = (appError: AppError) => {
+      const challenge = appError.status === 401 ? bearerChallenge(request) : undefined;
+      if (challenge) reply.header('www-authenticate', challenge);
+      return sendError(request, reply, appError);
+    };
     const appError = toAppError(error);
     if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    const challenge = appError.status === 401 ? bearerChallenge(request) : undefined;
-    if (challenge) reply.header('www-authenticate', challenge);
-    return sendError(request, reply, appError);
+    const recheck = appError.status < 500 ? request.recheckCredential : undefined;
+    if (!recheck) return answer(appError);
+    // A key taken from the cache (auth.ts) is looked up before a refusal goes out: a revoked key is
+    // answered 401 whatever else was wrong with the request, as if it had been looked up first.
+    request.recheckCredential = undefined;
+    return recheck().then(
+      () => answer(appError),
+      (refusal: unknown) => answer(refusal instanceof AppError && refusal.status < 500 ? refusal : appError),
+    );
   });
 
   app.setNotFoundHandler((request, reply) => {

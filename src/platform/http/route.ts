@@ -24,6 +24,8 @@ declare module 'fastify' {
     idempotent?: boolean;
     /** The session resolver reads the route's data with the session (CredentialResolvers.sessionWithData). */
     preload?: boolean;
+    /** The route's write checks an API key itself (`partnerIdOf`): a recently verified key is not looked up. */
+    keyCheckedByWrite?: boolean;
     /** A live session of a suspended partner may use it (switching back to sandbox, logging out). */
     suspendedLiveSession?: boolean;
     /** What a replay answers instead of the first body (e.g. without a secret shown once). */
@@ -75,6 +77,11 @@ interface OperationSpec<B, Q, P, H> {
   idempotent?: boolean;
   /** Read the route's data together with the session, in one lookup (session routes only). */
   preload?: boolean;
+  /**
+   * The handler writes through `withCheckedCredential` and stores `partnerIdOf(credential)`: an API key
+   * verified in the last minute is then checked by the write itself instead of a lookup before it.
+   */
+  keyCheckedByWrite?: boolean;
   /** A live session of a suspended partner may call it (CONTRACT 5 refuses every other live use). */
   suspendedLiveSession?: boolean;
   /** The body an idempotent replay answers, made from the first one; stored instead of it. */
@@ -169,6 +176,7 @@ export function operation<
       ...(spec.replayBody ? { replayBody: spec.replayBody } : {}),
       ...(spec.suspendedLiveSession ? { suspendedLiveSession: true } : {}),
       ...(spec.preload ? { preload: true } : {}),
+      ...(spec.keyCheckedByWrite ? { keyCheckedByWrite: true } : {}),
       ...(spec.rateLimit === false ? { rateLimit: false } : {}),
       ...(spec.successHeaders ? { successHeaders: spec.successHeaders } : {}),
     },
