@@ -66,6 +66,28 @@ describe('answers Node would give by itself carry the envelope and the security 
     assert.equal((await fetch(`${instance.url}/healthz`)).status, 200);
   }
 
+  it('closes a connection that sent nothing within the header timeout without an answer, and answers one that stalled mid-request with 400', async () => {
+    /** Everything the server writes on a connection that sends `sent`, until the server closes it. */
+    const received = (sent: string) =>
+      new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = net.connect(port, '127.0.0.1', () => socket.write(sent));
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(Buffer.concat(chunks).toString('latin1')));
+      });
+    // Both wait out the 10 s header timeout (app.ts) at once.
+    const [idle, stalled] = await Promise.all([
+      received(''),
+      received('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n'),
+    ]);
+    // A browser's preconnected socket: an answer would be read as the response to its next request.
+    assert.equal(idle, '');
+    assert.match(stalled, /^HTTP\/1\.1 400 /);
+    assert.equal(envelopeOf(stalled.slice(stalled.indexOf('\r\n\r\n') + 4)).error_code, 'MALFORMED_REQUEST');
+    await assertStillServing();
+  });
+
   it('answers a malformed request line with 400 MALFORMED_REQUEST', async () => {
     for (const request of [
       'GARBAGE\r\n\r\n',

@@ -166,6 +166,13 @@ function rawErrorAnswer(error: AppError): string {
  */
 export function clientErrorHandler(error: Error & { code?: string }, socket: Socket): void {
   if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  // A connection opened ahead of need (a browser's preconnect) that sent nothing within the header
+  // timeout asked nothing: it is closed without an answer. An answer would wait on it, and the browser
+  // would read it as the response to the request it sends next (a 400 for a page's fetch).
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT' && socket.bytesRead === 0) {
+    socket.destroy();
+    return;
+  }
   // As Node's own handler: once a response on this connection has started, an error answer
   // written now would land inside its body.
   const inFlight = (socket as Socket & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
