@@ -126,9 +126,10 @@ export function createApiKeysService({
   }
 
   /**
-   * Keys that passed a lookup in the last minute, by their SHA-256. A route whose write checks the key
-   * again in its own statement (ApiKeyCredential.cached) takes the credential from here and saves a
-   * round trip; every other route looks the key up. The oldest entry goes first beyond the bound.
+   * Keys that passed a lookup for a route whose write checks the key again in its own statement
+   * (ApiKeyCredential.cached) in the last minute, by their SHA-256: that route takes the credential
+   * from here and saves a round trip; every other route looks the key up. The oldest entry goes first
+   * beyond the bound.
    */
   const verified = new Map<
     string,
@@ -189,7 +190,8 @@ export function createApiKeysService({
       businessName: row.business_name,
       cached: false,
     };
-    remember(hash, credential, row.last_used_at, now);
+    // Kept only where a route can take it from the cache: the others' lookups need not fill it.
+    if (options?.cached) remember(hash, credential, row.last_used_at, now);
     return credential;
   }
 
