@@ -20,7 +20,7 @@ import {
   TEAM,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
-import { columnsContaining } from '../support/records.js';
+import { auditActions, columnsContaining, virtualAccountIds } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
   describe(`API keys [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -158,22 +158,8 @@ for (const dialect of DIALECTS) {
         401,
         'UNAUTHENTICATED',
       );
-      const accounts = await t.db
-        .selectFrom('virtual_accounts')
-        .select('id')
-        .where('partner_id', '=', partner.companyId)
-        .execute();
-      assert.deepEqual(
-        accounts.map((account) => account.id),
-        [first.body.data.id],
-      );
-      const audits = await t.db
-        .selectFrom('audit_events')
-        .select('action')
-        .where('partner_id', '=', partner.companyId)
-        .where('action', '=', 'virtual_account.created')
-        .execute();
-      assert.equal(audits.length, 1);
+      assert.deepEqual(await virtualAccountIds(t, partner.companyId), [first.body.data.id]);
+      assert.equal((await auditActions(t, partner.companyId, 'virtual_account.created')).length, 1);
     });
 
     it('revokes a key (200) after which it gets 401 UNAUTHENTICATED on /services/*, and audits both events', async () => {
@@ -195,12 +181,7 @@ for (const dialect of DIALECTS) {
         401,
         'UNAUTHENTICATED',
       );
-      const accounts = await t.db
-        .selectFrom('virtual_accounts')
-        .select('id')
-        .where('partner_id', '=', a.companyId)
-        .execute();
-      assert.equal(accounts.length, 0);
+      assert.deepEqual(await virtualAccountIds(t, a.companyId), []);
 
       const row = await t.db
         .selectFrom('api_keys')

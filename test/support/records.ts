@@ -19,6 +19,18 @@ export function auditActions({ db }: HasDb, partnerId: number, action?: string) 
   return query.orderBy('id').execute();
 }
 
+/** The ids of the partner's virtual accounts (both environments), oldest first. */
+export async function virtualAccountIds({ db }: HasDb, partnerId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('virtual_accounts')
+    .select('id')
+    .where('partner_id', '=', partnerId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.id);
+}
+
 /** The partner's sessions. */
 export function sessionsOf({ db }: HasDb, partnerId: number) {
   return db.selectFrom('sessions').selectAll().where('partner_id', '=', partnerId).execute();
