@@ -2,7 +2,16 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS, SERVER, START_FLAGS } from './setup.js';
+import {
+  benchDatabase,
+  compileServers,
+  OUT,
+  type Partner,
+  SCENARIOS,
+  SERVER,
+  START_ENV,
+  START_FLAGS,
+} from './setup.js';
 
 // `npm run bench:instructions`: the instructions each server runs per request, counted by valgrind's
 // callgrind. Unlike seconds on a shared VM (the throughput bench's rounds swing by half), the count
@@ -87,11 +96,15 @@ async function measure(
       `--callgrind-out-file=${out}`,
       process.execPath,
       '--predictable',
+      ...(process.env['BENCH_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []),
       ...(side === 'app' ? START_FLAGS : []),
       SERVER,
       side,
     ],
-    { env: { ...database.env, ...QUIET }, stdio: ['ignore', log, log, 'ipc'] },
+    {
+      env: { ...database.env, ...(side === 'app' ? START_ENV : {}), ...QUIET },
+      stdio: ['ignore', log, log, 'ipc'],
+    },
   );
   fs.closeSync(log);
   const exited = new Promise<never>((_, reject) =>

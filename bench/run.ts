@@ -4,7 +4,16 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Request } from 'autocannon';
 import { argon2Verify } from './raw.js';
-import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS, SERVER, START_FLAGS } from './setup.js';
+import {
+  benchDatabase,
+  compileServers,
+  OUT,
+  type Partner,
+  SCENARIOS,
+  SERVER,
+  START_ENV,
+  START_FLAGS,
+} from './setup.js';
 
 // `npm run bench`: each scenario against the app (buildApp, compiled, in its own process) and then its
 // raw twin (bench/raw.ts) on the same database, under the same autocannon load. See bench/README.md.
@@ -23,8 +32,8 @@ type Scenario = (typeof SCENARIOS)[number];
 async function startServer(side: string, childEnv: NodeJS.ProcessEnv, prof: string) {
   const log = fs.openSync(path.join(childEnv['DATA_DIR']!, `${side}.log`), 'a');
   const child = fork(SERVER, [side], {
-    env: childEnv,
-    // The app runs with the node flags of `npm start`, as in production.
+    env: side === 'app' ? { ...childEnv, ...START_ENV } : childEnv,
+    // The app runs with the node flags and environment of `npm start`, as in production.
     execArgv: [
       ...(side === 'app' ? START_FLAGS : []),
       ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${side === 'app' ? prof : `${prof}-raw`}`] : []),

@@ -69,11 +69,27 @@ export const SCENARIOS = [
   },
 ];
 
+const START_SCRIPT = (
+  JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
+).scripts.start;
+
 /** The node flags of package.json's start script (e.g. the young generation's cap). */
-export const START_FLAGS: string[] =
-  (
-    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start.match(/--[\w-]+(=\S+)?/g) ?? [];
+export const START_FLAGS: string[] = START_SCRIPT.match(/--[\w-]+(=\S+)?/g) ?? [];
+
+/**
+ * The variables the start script sets before `exec node` (the thread pool's size), as sh expands them
+ * here: the app is measured with the environment `npm start` gives it.
+ */
+export const START_ENV: Record<string, string> = (() => {
+  const assignments = START_SCRIPT.split(/\bexec\b/)[0] ?? '';
+  const names = [...assignments.matchAll(/(?:^|\s)([A-Za-z_]\w*)=/g)].map((match) => match[1]!);
+  if (names.length === 0) return {};
+  const env = execFileSync('sh', ['-c', `${assignments} exec env`], { encoding: 'utf8' });
+  const values = new Map(
+    env.split('\n').map((line) => [line.split('=', 1)[0]!, line.slice(line.indexOf('=') + 1)]),
+  );
+  return Object.fromEntries(names.map((name) => [name, values.get(name) ?? '']));
+})();
 
 /** server.ts and its imports compiled into .bench/build, run with plain node as in production. */
 export function compileServers(): void {

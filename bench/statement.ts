@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import pg from 'pg';
 import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
 import { openDatabase } from '../src/platform/db/database.js';
+import { START_ENV, START_FLAGS } from './setup.js';
 
 // `npx tsx bench/statement.ts` (BENCH_DB=postgres for PostgreSQL): the server in its own process with
 // the node flags of `npm start`, one account with 100,000 credits inserted by SQL, then a year's
@@ -18,10 +19,6 @@ const PG_URL = process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.
 const COUNT = Number(process.env['BENCH_TRANSACTIONS'] || 100_000);
 const [RUNS, BATCH] = [3, 1000];
 const [FROM, TO] = ['2025-12-01', '2026-11-30'];
-const START_FLAGS: string[] =
-  (
-    JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }
-  ).scripts.start.match(/--[\w-]+(=\S+)?/g) ?? [];
 
 const pgQuery = async (text: string) => {
   const client = new pg.Client({ connectionString: PG_URL });
@@ -46,6 +43,7 @@ const server = spawn(
     cwd: dataDir,
     stdio: ['ignore', 'ignore', 'inherit'],
     env: {
+      ...START_ENV,
       PATH: process.env['PATH'],
       NODE_ENV: 'production',
       LOG_LEVEL: 'warn',

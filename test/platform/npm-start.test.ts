@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
@@ -56,7 +56,9 @@ describe('npm start', () => {
   it('stops the server gracefully, leaving no process behind, when the npm process gets SIGTERM', async () => {
     const port = await freePort();
     const env = Object.fromEntries(
-      Object.entries(process.env).filter(([name]) => !name.startsWith('npm_') && name !== 'DATABASE_URL'),
+      Object.entries(process.env).filter(
+        ([name]) => !name.startsWith('npm_') && name !== 'DATABASE_URL' && name !== 'UV_THREADPOOL_SIZE',
+      ),
     );
     const npm = spawn('npm', ['start'], {
       cwd: ROOT,
@@ -95,9 +97,13 @@ describe('npm start', () => {
     );
     const tree = descendantsOf(npmPid);
     started = tree.map((process) => process.pid);
+    const server = tree.find((process) => /^node\b.*dist\/server\.js/.test(process.command));
+    assert.ok(server, `no server process under npm: ${JSON.stringify(tree)}`);
+    // libuv's thread pool (argon2id's hashes) sized to the cores, not libuv's default of 4.
+    const serverEnv = readFileSync(`/proc/${server.pid}/environ`, 'utf8').split('\0');
     assert.ok(
-      tree.some((process) => /^node\b.*dist\/server\.js/.test(process.command)),
-      `no server process under npm: ${JSON.stringify(tree)}`,
+      serverEnv.includes(`UV_THREADPOOL_SIZE=${availableParallelism()}`),
+      `UV_THREADPOOL_SIZE of the server: ${serverEnv.filter((entry) => entry.startsWith('UV_'))}`,
     );
 
     npm.kill('SIGTERM');
