@@ -8,6 +8,7 @@ import { toIso } from '../src/platform/clock.js';
 import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
 import { isUniqueViolation } from '../src/platform/db/errors.js';
 import { newEventId } from '../src/platform/events/outbox.repository.js';
+import { API_HEADERS } from '../src/platform/http/security-headers.js';
 
 // The raw twin: node:http, no framework, the app's driver with its pragmas (SQLite) or pool size
 // (PostgreSQL), the same rows read and written in the fewest statements. The app's pure helpers
@@ -147,11 +148,20 @@ export async function argon2Verify(): Promise<{ name: string; verify: Verify }> 
   }
 }
 
-/** Answers `data` (an object, or JSON text) in the app's envelope, or an error code. */
+/**
+ * Answers `data` (an object, or JSON text) in the app's envelope, or an error code, with the app's
+ * headers: its security headers and a Content-Length (the same bytes to send and to parse).
+ */
 function send(res: ServerResponse, status: number, message: string, data?: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'x-request-id': randomUUID() });
   const json = typeof data === 'string' ? data : JSON.stringify(data ?? { code: message });
-  res.end(`{"status":"${status < 300 ? 'success' : 'error'}","message":"${message}","data":${json}}`);
+  const body = `{"status":"${status < 300 ? 'success' : 'error'}","message":"${message}","data":${json}}`;
+  res.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'x-request-id': randomUUID(),
+    ...API_HEADERS,
+    'content-length': Buffer.byteLength(body),
+  });
+  res.end(body);
 }
 
 async function readJson(req: IncomingMessage): Promise<Record<string, string | undefined>> {

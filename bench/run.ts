@@ -79,12 +79,12 @@ function load(url: string, scenario: Scenario, partners: Partner[], seconds: num
   });
 }
 
-/** The status and the data's keys of one answer: the two servers must answer alike. */
+/** The status, header names and data's keys of one answer: the two servers must answer alike. */
 async function shape(url: string, request: Request, side: string): Promise<string> {
   const body = request.body?.replace('[<id>]', `shape-${side}`);
   const answer = await fetch(url + request.path, { ...request, ...(body ? { body } : {}) });
   const { data } = (await answer.json()) as { data?: object };
-  return `${answer.status} ${Object.keys(data ?? {}).sort()}`;
+  return `${answer.status} [${[...answer.headers.keys()].sort()}] ${Object.keys(data ?? {}).sort()}`;
 }
 
 type Server = Awaited<ReturnType<typeof startServer>>;

@@ -8,6 +8,7 @@ import type { AccessEntry } from '../logger.js';
 import { extend } from '../objects.js';
 import { bearerChallenge } from './auth.js';
 import { addRouteHook } from './route-hooks.js';
+import { API_HEADERS } from './security-headers.js';
 import { WEB_APP_PREFIXES } from './web-apps.js';
 
 declare module 'fastify' {
@@ -24,16 +25,6 @@ export function genReqId(req: IncomingMessage): string {
   const given = req.headers['x-request-id'];
   return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
 }
-
-const API_HEADERS: Record<string, string> = {
-  'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'",
-  'cross-origin-resource-policy': 'same-origin',
-  'referrer-policy': 'no-referrer',
-  'strict-transport-security': 'max-age=31536000; includeSubDomains',
-  'x-content-type-options': 'nosniff',
-  'x-frame-options': 'DENY',
-};
 
 const DOCS_HEADERS: Record<string, string> = extend(API_HEADERS, {
   'cache-control': 'no-cache',
