@@ -28,6 +28,7 @@ import { createAuditService } from './platform/audit/audit.service.js';
 import { createAuditedWrite } from './platform/audit/audited-write.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
+import { useThreadPool } from './platform/crypto/passwords.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import type { Environment } from './platform/environment.js';
@@ -81,6 +82,7 @@ export interface AppOverrides {
  */
 export async function buildApp(config: Config, overrides: AppOverrides = {}): Promise<FastifyInstance> {
   const clock = overrides.clock ?? systemClock;
+  useThreadPool(config.UV_THREADPOOL_SIZE);
   const log = createLogger(config.LOG_LEVEL, overrides.logStream);
   ensurePrivateDirectory(config.DATA_DIR);
   const outboxDir = path.join(config.DATA_DIR, 'outbox');

@@ -81,6 +81,15 @@ export const ConfigSchema = Type.Object({
     ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].map((level) => Type.Literal(level)),
     { default: 'info' },
   ),
+  UV_THREADPOOL_SIZE: Type.Optional(
+    Type.Integer({
+      minimum: 1,
+      maximum: 1024,
+      description:
+        "libuv's thread pool (argon2id hashes, file I/O), read by libuv from the process environment " +
+        'before any of our code runs; npm start sets the core count; unset: 4',
+    }),
+  ),
 });
 
 type RawConfig = Static<typeof ConfigSchema>;

@@ -123,6 +123,14 @@ for (const dialect of DIALECTS) {
       );
     });
 
+    it('reads UV_THREADPOOL_SIZE as libuv can take it: a whole number from 1 to 1024, or unset', () => {
+      for (const value of ['0', '1025', 'two', '2.5']) {
+        assertRefused({ DATABASE_URL: databaseUrl, UV_THREADPOOL_SIZE: value }, 'UV_THREADPOOL_SIZE');
+      }
+      assert.equal(loadConfig({ DATABASE_URL: databaseUrl, UV_THREADPOOL_SIZE: '2' }).UV_THREADPOOL_SIZE, 2);
+      assert.equal(loadConfig({ DATABASE_URL: databaseUrl }).UV_THREADPOOL_SIZE, undefined);
+    });
+
     it('refuses an unsupported DATABASE_URL, SMTP_URL or REDIS_URL', () => {
       assertRefused({ DATABASE_URL: 'mysql://root@localhost/baas' }, 'DATABASE_URL');
       assertRefused({ DATABASE_URL: databaseUrl, SMTP_URL: 'http://mail.example.com' }, 'SMTP_URL');

@@ -20,21 +20,18 @@ const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, paralleli
  * than the cores (libuv's default is 4), no more than one a core is handed over.
  */
 const CORES = Math.max(1, availableParallelism());
-const POOL = threadPoolSize(process.env['UV_THREADPOOL_SIZE']);
-const MAX_CONCURRENT = POOL <= CORES ? 2 * POOL : CORES;
+let maxConcurrent = CORES;
 
-/** The size libuv gives its thread pool for this UV_THREADPOOL_SIZE (read once, at start-up). */
-function threadPoolSize(value: string | undefined): number {
-  if (value === undefined) return 4;
-  // libuv reads it with atoi into an unsigned count: 0 (or no digits) is 1, anything above 1024 is 1024.
-  const size = Number.parseInt(value, 10) || 0;
-  return size === 0 ? 1 : size < 0 || size > 1024 ? 1024 : size;
+/** Sizes the hand-over to the thread pool libuv started with (config.UV_THREADPOOL_SIZE; unset: 4). */
+export function useThreadPool(size = 4): void {
+  maxConcurrent = size <= CORES ? 2 * size : CORES;
 }
+useThreadPool();
 let running = 0;
 const waiting: Array<() => void> = [];
 
 async function limited<T>(work: () => Promise<T>): Promise<T> {
-  if (running >= MAX_CONCURRENT) await new Promise<void>((resolve) => waiting.push(resolve));
+  if (running >= maxConcurrent) await new Promise<void>((resolve) => waiting.push(resolve));
   running += 1;
   try {
     return await work();
