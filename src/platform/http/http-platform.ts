@@ -60,10 +60,26 @@ const WEB_HEADERS: Record<string, string> = {
   'x-frame-options': 'DENY',
 };
 
-/** Whether `url` is at or below one of `prefixes` (`/docs`, `/docs/…`, `/docs?…`). */
+/** Whether `url` is at or below one of `prefixes` (`/docs`, `/docs/…`, `/docs?…`), read in place. */
 function under(url: string, prefixes: readonly string[]): boolean {
-  const path = url.split('?', 1)[0] ?? '';
-  return prefixes.some((prefix) => path === prefix || path.startsWith(`${prefix}/`));
+  for (const prefix of prefixes) {
+    if (!url.startsWith(prefix)) continue;
+    const next = url[prefix.length];
+    if (next === undefined || next === '/' || next === '?') return true;
+  }
+  return false;
+}
+
+/**
+ * The header tables as lists, so that an answer sets them without listing a table's keys again and
+ * looking each one up (Fastify's `reply.headers` does both, on every request).
+ */
+const API_ENTRIES = Object.entries(API_HEADERS);
+const DOCS_ENTRIES = Object.entries(DOCS_HEADERS);
+const WEB_ENTRIES = Object.entries(WEB_HEADERS);
+
+function setHeaders(reply: FastifyReply, entries: ReadonlyArray<readonly [string, string]>): void {
+  for (const [name, value] of entries) reply.header(name, value);
 }
 
 const STATUS_FALLBACK: Record<number, ErrorCode> = {
@@ -300,15 +316,16 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
     },
   );
 
+  const docs = [options.docsPrefix];
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (under(request.url, WEB_APP_PREFIXES)) {
-      reply.headers(WEB_HEADERS);
+      setHeaders(reply, WEB_ENTRIES);
       // An error page is never stored; a response without its own caching is not either.
       if (reply.statusCode >= 400 || !reply.hasHeader('cache-control'))
         reply.header('cache-control', 'no-store');
     } else {
-      reply.headers(under(request.url, [options.docsPrefix]) ? DOCS_HEADERS : API_HEADERS);
+      setHeaders(reply, under(request.url, docs) ? DOCS_ENTRIES : API_ENTRIES);
     }
     done(null, payload);
   });
