@@ -2,16 +2,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
-import {
-  benchDatabase,
-  compileServers,
-  OUT,
-  type Partner,
-  SCENARIOS,
-  SERVER,
-  START_ENV,
-  START_FLAGS,
-} from './setup.js';
+import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS, SERVER, startOf } from './setup.js';
 
 // `npm run bench:instructions`: the instructions each server runs per request, counted by valgrind's
 // callgrind. Unlike seconds on a shared VM (the throughput bench's rounds swing by half), the count
@@ -114,12 +105,12 @@ async function measure(
       process.execPath,
       '--predictable',
       ...(process.env['BENCH_NODE_FLAGS']?.split(' ').filter(Boolean) ?? []),
-      ...(side === 'app' ? START_FLAGS : []),
+      ...startOf(side).flags,
       SERVER,
       side,
     ],
     {
-      env: { ...database.env, ...(side === 'app' ? START_ENV : {}), ...QUIET },
+      env: { ...database.env, ...startOf(side).env, ...QUIET },
       stdio: ['ignore', log, log, 'ipc'],
     },
   );
@@ -153,9 +144,11 @@ async function measure(
         file.startsWith(path.basename(out)) && fs.statSync(path.join(path.dirname(out), file)).size > 0,
     )
     .map((file) => path.join(path.dirname(out), file));
-  const dump = dumps.sort((a, b) => instructions(b) - instructions(a))[0];
-  const count = dump ? instructions(dump) : 0;
-  if (!dump || !count) throw new Error(`no instructions counted for ${side} ${scenario.name}`);
+  // The dump with the most instructions (each file read once).
+  const [dump, count] = dumps
+    .map((file) => [file, instructions(file)] as const)
+    .reduce<readonly [string, number]>((best, next) => (next[1] > best[1] ? next : best), ['', 0]);
+  if (!count) throw new Error(`no instructions counted for ${side} ${scenario.name}`);
   return { count, compiler: compilerInstructions(dump) };
 }
 

@@ -4,16 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon, { type Request } from 'autocannon';
 import { argon2Verify } from './raw.js';
-import {
-  benchDatabase,
-  compileServers,
-  OUT,
-  type Partner,
-  SCENARIOS,
-  SERVER,
-  START_ENV,
-  START_FLAGS,
-} from './setup.js';
+import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS, SERVER, startOf } from './setup.js';
 
 // `npm run bench`: each scenario against the app (buildApp, compiled, in its own process) and then its
 // raw twin (bench/raw.ts) on the same database, under the same autocannon load. See bench/README.md.
@@ -29,13 +20,14 @@ const RSS_LIMIT_MIB = 150;
 type Scenario = (typeof SCENARIOS)[number];
 
 /** A server in its own process (plain node, compiled like production), reporting its port over IPC. */
-async function startServer(side: string, childEnv: NodeJS.ProcessEnv, prof: string) {
+async function startServer(side: 'app' | 'raw', childEnv: NodeJS.ProcessEnv, prof: string) {
   const log = fs.openSync(path.join(childEnv['DATA_DIR']!, `${side}.log`), 'a');
+  // The app runs with the node flags and environment of `npm start`, as in production.
+  const start = startOf(side);
   const child = fork(SERVER, [side], {
-    env: side === 'app' ? { ...childEnv, ...START_ENV } : childEnv,
-    // The app runs with the node flags and environment of `npm start`, as in production.
+    env: { ...childEnv, ...start.env },
     execArgv: [
-      ...(side === 'app' ? START_FLAGS : []),
+      ...start.flags,
       ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${side === 'app' ? prof : `${prof}-raw`}`] : []),
     ],
     stdio: ['ignore', log, 'inherit', 'ipc'],

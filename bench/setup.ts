@@ -91,6 +91,11 @@ export const START_ENV: Record<string, string> = (() => {
   return Object.fromEntries(names.map((name) => [name, values.get(name) ?? '']));
 })();
 
+/** How a bench starts a server: the app with `npm start`'s node flags and environment, the twin plainly. */
+export function startOf(side: 'app' | 'raw'): { flags: string[]; env: Record<string, string> } {
+  return side === 'app' ? { flags: START_FLAGS, env: START_ENV } : { flags: [], env: {} };
+}
+
 /** server.ts and its imports compiled into .bench/build, run with plain node as in production. */
 export function compileServers(): void {
   const tsc = path.join(ROOT, 'node_modules/typescript/bin/tsc');

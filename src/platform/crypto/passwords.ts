@@ -20,13 +20,13 @@ const OPTIONS = { algorithm: ARGON2ID, memoryCost: 19456, timeCost: 2, paralleli
  * than the cores (libuv's default is 4), no more than one a core is handed over.
  */
 const CORES = Math.max(1, availableParallelism());
-let maxConcurrent = CORES;
+const handOver = (poolSize: number) => (poolSize <= CORES ? 2 * poolSize : CORES);
+let maxConcurrent = handOver(4);
 
 /** Sizes the hand-over to the thread pool libuv started with (config.UV_THREADPOOL_SIZE; unset: 4). */
 export function useThreadPool(size = 4): void {
-  maxConcurrent = size <= CORES ? 2 * size : CORES;
+  maxConcurrent = handOver(size);
 }
-useThreadPool();
 let running = 0;
 const waiting: Array<() => void> = [];
 
