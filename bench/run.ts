@@ -1,10 +1,10 @@
-import { fork } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import autocannon, { type Request } from 'autocannon';
+import type { Request } from 'autocannon';
 import { argon2Verify } from './raw.js';
-import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS, SERVER, startOf } from './setup.js';
+import { load, median, type Phase, phase, type Scenario, startServer } from './servers.js';
+import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS } from './setup.js';
 
 // `npm run bench`: each scenario against the app (buildApp, compiled, in its own process) and then its
 // raw twin (bench/raw.ts) on the same database, under the same autocannon load. See bench/README.md.
@@ -17,82 +17,12 @@ const ROUNDS = Math.max(1, Math.round(Number(env['BENCH_ROUNDS'] || 4)));
 const CPU_PROF = env['BENCH_CPU_PROF'] === '1';
 const RSS_LIMIT_MIB = 150;
 
-type Scenario = (typeof SCENARIOS)[number];
-
-/** A server in its own process (plain node, compiled like production), reporting its port over IPC. */
-async function startServer(side: 'app' | 'raw', childEnv: NodeJS.ProcessEnv, prof: string) {
-  const log = fs.openSync(path.join(childEnv['DATA_DIR']!, `${side}.log`), 'a');
-  // The app runs with the node flags and environment of `npm start`, as in production.
-  const start = startOf(side);
-  const child = fork(SERVER, [side], {
-    env: { ...childEnv, ...start.env },
-    execArgv: [
-      ...start.flags,
-      ...(CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${side === 'app' ? prof : `${prof}-raw`}`] : []),
-    ],
-    stdio: ['ignore', log, 'inherit', 'ipc'],
-  });
-  fs.closeSync(log);
-  let stopping = false;
-  const exited = new Promise<never>((_, reject) =>
-    child.once('exit', (code) => stopping || reject(new Error(`the ${side} server exited (code ${code})`))),
-  );
-  exited.catch(() => undefined);
-  const reply = <T>() => Promise.race([new Promise<T>((resolve) => child.once('message', resolve)), exited]);
-  const { port } = await reply<{ port: number }>();
-  return {
-    url: `http://127.0.0.1:${port}`,
-    stats: () => {
-      const answer = reply<{ cpuUs: number; maxRssKiB: number }>();
-      child.send('stats');
-      return answer;
-    },
-    stop: () => {
-      stopping = true;
-      child.send('stop');
-      return new Promise((resolve) => child.once('exit', resolve));
-    },
-  };
-}
-
-/** autocannon for `seconds`; latencies (ms, sub-millisecond) of the 2xx answers and the failures. */
-function load(url: string, scenario: Scenario, partners: Partner[], seconds: number) {
-  const latencies: number[] = [];
-  const requests = partners.map(scenario.request);
-  const options = { url, connections: scenario.connections, pipelining: 1, duration: seconds, timeout: 10 };
-  return new Promise<{ latencies: number[]; seconds: number; failures: number }>((resolve, reject) => {
-    autocannon({ ...options, requests, idReplacement: true }, (error, result) =>
-      error
-        ? reject(error)
-        : resolve({ latencies, seconds: result.duration, failures: result.errors + result.non2xx }),
-    ).on('response', (_client: unknown, status: number, _bytes: number, ms: number) => {
-      if (status < 300) latencies.push(ms);
-    });
-  });
-}
-
 /** The status, header names and data's keys of one answer: the two servers must answer alike. */
 async function shape(url: string, request: Request, side: string): Promise<string> {
   const body = request.body?.replace('[<id>]', `shape-${side}`);
   const answer = await fetch(url + request.path, { ...request, ...(body ? { body } : {}) });
   const { data } = (await answer.json()) as { data?: object };
   return `${answer.status} [${[...answer.headers.keys()].sort()}] ${Object.keys(data ?? {}).sort()}`;
-}
-
-type Server = Awaited<ReturnType<typeof startServer>>;
-type Phase = Awaited<ReturnType<typeof load>> & { cpuUs: number; maxRssKiB: number };
-
-/** One measured phase: the server's CPU time and peak RSS over exactly this load. */
-async function phase(
-  server: Server,
-  scenario: Scenario,
-  partners: Partner[],
-  seconds: number,
-): Promise<Phase> {
-  const before = await server.stats();
-  const run = await load(server.url, scenario, partners, seconds);
-  const after = await server.stats();
-  return { ...run, cpuUs: after.cpuUs - before.cpuUs, maxRssKiB: after.maxRssKiB };
 }
 
 /** A server's phases summed: req/s over the measured seconds, latencies of all its 2xx answers. */
@@ -113,12 +43,6 @@ function summary(phases: Phase[], warmFailures: number, answer: string) {
 }
 type Side = ReturnType<typeof summary>;
 
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length / 2;
-  return Number.isInteger(middle) ? (sorted[middle - 1]! + sorted[middle]!) / 2 : sorted[Math.floor(middle)]!;
-};
-
 /**
  * Both servers up at once; after a warm-up each, ROUNDS rounds of DURATION / ROUNDS seconds a
  * server, in the order app, raw, raw, app, app, raw… so that a host speeding up or slowing down
@@ -126,9 +50,9 @@ const median = (values: number[]) => {
  */
 async function measure(scenario: Scenario, partners: Partner[], childEnv: NodeJS.ProcessEnv) {
   const prof = path.join(OUT, 'profiles', `${DB}-${scenario.name}`);
-  const app = await startServer('app', childEnv, prof);
+  const app = await startServer('app', childEnv, { cpuProfDir: CPU_PROF ? prof : undefined });
   try {
-    const raw = await startServer('raw', childEnv, prof);
+    const raw = await startServer('raw', childEnv, { cpuProfDir: CPU_PROF ? `${prof}-raw` : undefined });
     try {
       const sides = { app, raw };
       const answers = { app: '', raw: '' };
