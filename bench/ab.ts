@@ -61,7 +61,13 @@ async function main(): Promise<number> {
   const servers: Server[] = [];
   try {
     for (const variant of variants)
-      servers.push(await startServer(variant.side, database.env, { ...variant, logName: variant.name }));
+      servers.push(
+        await startServer(variant.side, database.env, {
+          flags: variant.flags,
+          env: variant.env,
+          logName: variant.name,
+        }),
+      );
     const cpu = variants.map(() => [] as number[]);
     const rps = variants.map(() => [] as number[]);
     const peakMiB = variants.map(() => 0);
