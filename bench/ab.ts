@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { median, phase, type Server, startServer } from './servers.js';
+import { median, phase, type Server, startServer, WARMUP_SECONDS } from './servers.js';
 import { benchDatabase, compileServers, SCENARIOS } from './setup.js';
 
 // `npm run bench:ab -- <variant> <variant>…`: the CPU a request costs each variant of the app under the
@@ -72,7 +72,8 @@ async function main(): Promise<number> {
     const rps = variants.map(() => [] as number[]);
     const peakMiB = variants.map(() => 0);
     let failures = 0;
-    for (const server of servers) failures += (await phase(server, scenario, database.partners, 3)).failures;
+    for (const server of servers)
+      failures += (await phase(server, scenario, database.partners, WARMUP_SECONDS)).failures;
     for (let round = 0; round < ROUNDS; round++) {
       for (const index of shuffled(variants.map((_, i) => i))) {
         const run = await phase(servers[index]!, scenario, database.partners, TURN);

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Request } from 'autocannon';
 import { argon2Verify } from './raw.js';
-import { load, median, type Phase, phase, type Scenario, startServer } from './servers.js';
+import { load, median, type Phase, phase, type Scenario, startServer, WARMUP_SECONDS } from './servers.js';
 import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS } from './setup.js';
 
 // `npm run bench`: each scenario against the app (buildApp, compiled, in its own process) and then its
@@ -12,7 +12,6 @@ import { benchDatabase, compileServers, OUT, type Partner, SCENARIOS } from './s
 const { env } = process;
 const DB = env['BENCH_DB'] === 'postgres' ? 'postgres' : 'sqlite';
 const DURATION = Number(env['BENCH_DURATION'] || 10);
-const WARMUP = Math.min(3, Math.max(1, DURATION / 4));
 const ROUNDS = Math.max(1, Math.round(Number(env['BENCH_ROUNDS'] || 4)));
 const CPU_PROF = env['BENCH_CPU_PROF'] === '1';
 const RSS_LIMIT_MIB = 150;
@@ -59,7 +58,7 @@ async function measure(scenario: Scenario, partners: Partner[], childEnv: NodeJS
       const warm = { app: 0, raw: 0 };
       for (const side of ['app', 'raw'] as const) {
         answers[side] = await shape(sides[side].url, scenario.request(partners[0]!), side);
-        warm[side] = (await load(sides[side].url, scenario, partners, WARMUP)).failures;
+        warm[side] = (await load(sides[side].url, scenario, partners, WARMUP_SECONDS)).failures;
       }
       const phases: Record<'app' | 'raw', Phase[]> = { app: [], raw: [] };
       const ratios: number[] = [];
@@ -115,7 +114,7 @@ async function main(): Promise<number> {
   const started = new Date();
   const binding = (await argon2Verify()).name;
   console.log(
-    `${DB}: ${DURATION} s measured after ${WARMUP} s warm-up per server, node ${process.version}, ` +
+    `${DB}: ${DURATION} s measured after ${WARMUP_SECONDS} s warm-up per server, node ${process.version}, ` +
       `${os.availableParallelism()} CPUs (load ${os.loadavg()[0]!.toFixed(1)}), raw login with ${binding}; compiling…`,
   );
   compileServers();
@@ -183,7 +182,7 @@ async function main(): Promise<number> {
     db: DB,
     started,
     durationSec: DURATION,
-    warmupSec: WARMUP,
+    warmupSec: WARMUP_SECONDS,
     rounds: ROUNDS,
     ...machine,
     results,

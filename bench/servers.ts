@@ -6,6 +6,15 @@ import { type Partner, type SCENARIOS, SERVER, startOf } from './setup.js';
 
 // What the throughput benches share: a server in its own process and a measured load on it.
 
+/**
+ * Seconds of load each server gets before anything is measured (BENCH_WARMUP_SECONDS). V8 goes on optimizing
+ * the app's request path for its first 15–25 s under load (about 800 functions optimized in the first
+ * 8 s, 120–200 in the next 8, a handful after 25 s, `--trace-opt`); the app's CPU a request falls from
+ * about 300 µs to its steady 150–190 µs meanwhile, the twin's (less code) from about 137 to 95–125 µs.
+ * A shorter warm-up weighs that transient on the app's first rounds.
+ */
+export const WARMUP_SECONDS = Number(process.env['BENCH_WARMUP_SECONDS'] || 20);
+
 export type Scenario = (typeof SCENARIOS)[number];
 
 /** What a variant adds to how its side is started (`npm run bench:ab`), and a CPU profile's folder. */
