@@ -1,6 +1,6 @@
 import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import type { Config } from './config.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
@@ -37,6 +37,7 @@ import { browserCookie } from './platform/http/browser-session.js';
 import { antiForgeryToken } from './platform/http/csrf.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import {
+  AccessLogController,
   clientErrorHandler,
   frameworkErrors,
   genReqId,
@@ -190,8 +191,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
-    // One access line per request is written by the platform's onResponse hook instead.
-    logController: new LogController({ disableRequestLogging: true }),
+    // One access line per request, written by the platform instead of Fastify's request lines.
+    logController: new AccessLogController(accessLog(log)),
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
     genReqId,
     frameworkErrors,
@@ -212,7 +213,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.setValidatorCompiler(validatorCompiler);
 
-  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX, accessLog: accessLog(log) });
+  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX });
   registerIpRateLimit(app, { perMinute: config.RATE_LIMIT_IP_PER_MINUTE, store: rateLimitStore, clock });
   registerAuth(app, {
     resolvers: {

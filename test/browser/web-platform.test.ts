@@ -296,7 +296,7 @@ describe('web apps not built', () => {
     });
     const app = Fastify({ logger: { level: 'warn', stream } });
     try {
-      registerHttpPlatform(app, { docsPrefix: '/docs', accessLog: () => undefined });
+      registerHttpPlatform(app, { docsPrefix: '/docs' });
       await registerWebApps(app, { distDir: empty });
       for (const url of ['/console', '/dashboard/accounts/1']) {
         const response = await app.inject({ method: 'GET', url });

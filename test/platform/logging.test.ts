@@ -41,10 +41,12 @@ describe('the access line', () => {
     const built = capture('info');
     const viaPino = capture('info');
     const write = accessLog(built.logger);
+    const before = Date.now();
     for (const entry of entries) {
       write(entry);
       viaPino.logger.info(entry, 'request');
     }
+    const after = Date.now();
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(built.lines.length, entries.length);
     for (const [index, line] of built.lines.entries()) {
@@ -52,6 +54,8 @@ describe('the access line', () => {
       const theirs = JSON.parse(viaPino.lines[index]!) as Record<string, unknown>;
       assert.deepEqual(Object.keys(ours), Object.keys(theirs), line);
       assert.match(String(ours['time']), /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      const time = Date.parse(String(ours['time']));
+      assert.ok(time >= before && time <= after, `${ours['time']} is not the time it was written`);
       assert.deepEqual({ ...ours, time: null }, { ...theirs, time: null });
     }
   });

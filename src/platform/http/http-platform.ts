@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError, type ErrorCode } from '../errors/errors.js';
 import type { AccessEntry } from '../logger.js';
@@ -262,8 +268,40 @@ function pathPattern(url: string): RegExp {
 
 export interface HttpPlatformOptions {
   docsPrefix: string;
-  /** Writes a request's access line (logger.ts). */
-  accessLog: (entry: AccessEntry) => void;
+}
+
+/**
+ * Writes every request's access line (logger.ts accessLog) where Fastify would write its own
+ * "request completed" line: when the response has finished (or failed), for every route, 404 and
+ * error answer. An onResponse hook did the same through Fastify's hook runner on every request
+ * (Fastify listens for the response's end anyway, since the app has a logger); this is the
+ * documented way to replace Fastify's request lines (the `logController` option). Fastify's other
+ * request lines stay off, as with `disableRequestLogging`.
+ */
+export class AccessLogController extends LogController {
+  readonly #write: (entry: AccessEntry) => void;
+
+  constructor(write: (entry: AccessEntry) => void) {
+    super({ disableRequestLogging: true });
+    this.#write = write;
+  }
+
+  override requestCompleted(_error: unknown, request: FastifyRequest, reply: FastifyReply): void {
+    // Called from the response's 'finish' and 'error' listeners: a throw here would be uncaught.
+    try {
+      this.#write({
+        reqId: request.id,
+        method: request.method,
+        url: request.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 10) / 10,
+        error_code: request.errorCode,
+        ip: request.ip,
+      });
+    } catch (error) {
+      request.log.error({ err: error }, 'access line not written');
+    }
+  }
 }
 
 /** Cross-cutting HTTP behaviour of the contract's section 1; registered on the root instance. */
@@ -372,19 +410,5 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
       return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED'));
     }
     return sendError(request, reply, new AppError('NOT_FOUND'));
-  });
-
-  // Written directly, without a child logger per request (app.ts: request.log is made on first use).
-  app.addHook('onResponse', (request, reply, done) => {
-    options.accessLog({
-      reqId: request.id,
-      method: request.method,
-      url: request.url,
-      status: reply.statusCode,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
-      error_code: request.errorCode,
-      ip: request.ip,
-    });
-    done();
   });
 }
