@@ -245,6 +245,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** JSON is UTF-8 (RFC 8259 8.1): a Content-Type may name that charset, or none, but no other. */
 function declaresUtf8(contentType: string): boolean {
+  if (!contentType.includes(';')) return true; // no parameters, no charset: the usual request
   for (const match of contentType.matchAll(/;\s*charset\s*=\s*("?)([^";\s]*)\1/gi)) {
     const charset = (match[2] ?? '').toLowerCase();
     if (charset !== 'utf-8' && charset !== 'utf8') return false;
