@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from 'pino';
+import { toIso } from './clock.js';
 
 /** Field names whose values never reach a log line, at any depth (compared lower-cased). */
 export const SECRET_FIELDS: ReadonlySet<string> = new Set([
@@ -162,7 +163,7 @@ export function accessLog(logger: Logger): (entry: AccessEntry) => void {
     if (!logger.isLevelEnabled('info')) return;
     const now = Date.now();
     const ms = now % 1000;
-    if (now - ms !== second) [second, secondText] = [now - ms, new Date(now - ms).toISOString().slice(0, 19)];
+    if (now - ms !== second) [second, secondText] = [now - ms, toIso(now - ms).slice(0, 19)];
     const errorCode = entry.error_code === undefined ? '' : `,"error_code":${jsonText(entry.error_code)}`;
     stream.write(
       `{"level":"info","time":"${secondText}${MILLISECONDS[ms]}"${bindings},"reqId":${jsonText(entry.reqId)},` +
