@@ -137,7 +137,11 @@ describe('webhook retry window', { concurrency: true }, () => {
       concurrency: false,
     }, () => {
       // One hour base: attempts at 0, 1 h, 3 h, 7 h, 15 h, and the next regular one would be at 31 h.
-      const ctx = useApp(dialect.name, { env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: String(HOUR) } });
+      // A 10 s delivery timeout: a slow answer must not time out on a loaded CI host, where a failed
+      // attempt would wait an hour of test clock for its retry.
+      const ctx = useApp(dialect.name, {
+        env: { ...FAST_WEBHOOKS, WEBHOOK_RETRY_BASE_MS: String(HOUR), WEBHOOK_TIMEOUT_MS: '10000' },
+      });
 
       it('keeps retrying until 24 hours have passed instead of giving up when the next backoff would overshoot', async () => {
         const { t, sink } = ctx;
@@ -180,8 +184,8 @@ describe('webhook retry window', { concurrency: true }, () => {
         const { t, sink } = ctx;
         const { clock } = t;
         const { partner, receiver } = await subscribedPartner(test, { t, sink });
-        // The answer comes within the delivery timeout (1 s), but the lease (3 × the timeout) runs out
-        // meanwhile: the clock jumps, as it would for a process stalled that long.
+        // The answer comes well within the delivery timeout (10 s), but the lease (3 × the timeout, 30 s)
+        // runs out meanwhile: the clock jumps 60 s, as it would for a process stalled that long.
         receiver.delayMs = 600;
         await createAccount(t, partner.token);
         const [event] = await outboxEvents(t, partner.companyId);
