@@ -57,7 +57,11 @@ describe('npm start', () => {
     const port = await freePort();
     const env = Object.fromEntries(
       Object.entries(process.env).filter(
-        ([name]) => !name.startsWith('npm_') && name !== 'DATABASE_URL' && name !== 'UV_THREADPOOL_SIZE',
+        ([name]) =>
+          !name.startsWith('npm_') &&
+          name !== 'DATABASE_URL' &&
+          name !== 'UV_THREADPOOL_SIZE' &&
+          name !== 'MALLOC_ARENA_MAX',
       ),
     );
     const npm = spawn('npm', ['start'], {
@@ -104,6 +108,11 @@ describe('npm start', () => {
     assert.ok(
       serverEnv.includes(`UV_THREADPOOL_SIZE=${availableParallelism()}`),
       `UV_THREADPOOL_SIZE of the server: ${serverEnv.filter((entry) => entry.startsWith('UV_'))}`,
+    );
+    // glibc's malloc arenas capped at two (peak RSS under logins about 4 MiB lower).
+    assert.ok(
+      serverEnv.includes('MALLOC_ARENA_MAX=2'),
+      `MALLOC_ARENA_MAX of the server: ${serverEnv.filter((entry) => entry.startsWith('MALLOC_'))}`,
     );
 
     npm.kill('SIGTERM');
