@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createTestDatabase, DIALECTS, startApp, type TestDatabase, useApp } from '../support/app.js';
 import { retryAfterSeconds } from '../support/assertions.js';
-import { BUSINESS_INFO, LOGIN } from '../support/paths.js';
+import { BUSINESS_INFO, LOGIN, OPENAPI } from '../support/paths.js';
 import { type RawResponse, randomLoopbackAddress, rawRequest } from '../support/raw-http.js';
 import { redisProblem, TEST_REDIS_URL } from '../support/redis.js';
 
@@ -31,11 +31,24 @@ for (const dialect of DIALECTS) {
       assertRateLimited(await rawRequest(`${app.t.url}${LOGIN}`, { method: 'POST', localAddress: ip }));
     });
 
-    it('keeps /healthz and /readyz outside the budget', async () => {
+    it('counts down in its headers on every answer, a 404 included', async () => {
+      const ip = randomLoopbackAddress();
+      const remaining: number[] = [];
+      for (const path of [BUSINESS_INFO, '/no/such/path', BUSINESS_INFO]) {
+        const response = await rawRequest(`${app.t.url}${path}`, { localAddress: ip });
+        assert.equal(response.headers.get('x-ratelimit-limit'), '5', path);
+        const reset = Number(response.headers.get('x-ratelimit-reset'));
+        assert.ok(reset >= 1 && reset <= 60, `x-ratelimit-reset ${reset}`);
+        remaining.push(Number(response.headers.get('x-ratelimit-remaining')));
+      }
+      assert.deepEqual(remaining, [4, 3, 2]);
+    });
+
+    it('keeps /healthz, /readyz (however written) and the OpenAPI documents outside the budget', async () => {
       const ip = randomLoopbackAddress();
       for (let i = 0; i < 6; i++) await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip });
       for (let i = 0; i < 10; i++) {
-        for (const path of ['/healthz', '/readyz']) {
+        for (const path of ['/healthz', '/readyz', '/healthz/', '/readyz?probe=1', OPENAPI]) {
           const response = await rawRequest(`${app.t.url}${path}`, { localAddress: ip });
           assert.equal(response.status, 200, `${path}: ${response.text}`);
         }
