@@ -44,7 +44,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(remaining, [4, 3, 2]);
     });
 
-    it('keeps /healthz, /readyz (however written) and the OpenAPI documents outside the budget', async () => {
+    it('keeps /healthz, /readyz (however written) and the OpenAPI document outside the budget', async () => {
       const ip = randomLoopbackAddress();
       for (let i = 0; i < 6; i++) await rawRequest(`${app.t.url}${BUSINESS_INFO}`, { localAddress: ip });
       for (let i = 0; i < 10; i++) {
