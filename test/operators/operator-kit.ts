@@ -13,9 +13,12 @@ export const SESSION_PASSWORD = `${SESSION}/password`;
 export const SESSION_SECOND_FACTOR = `${SESSION}/second-factor`;
 export const SESSION_LOGOUT = `${SESSION}/logout`;
 export const INVITATIONS = `${ADMIN_PREFIX}invitations`;
-/** An invitation link's token: what it is for, or a step of its set-up (`second-factor`, `accept`). */
-export const invitationUrl = (token: string, step?: 'second-factor' | 'accept') =>
-  `${INVITATIONS}/${token}${step ? `/${step}` : ''}`;
+/** The set-up steps of a link; its token always travels in the body, never in the URL. */
+export const INVITATION_LOOKUP = `${INVITATIONS}/lookup`;
+export const INVITATION_SECOND_FACTOR = `${INVITATIONS}/second-factor`;
+export const INVITATION_ACCEPT = `${INVITATIONS}/accept`;
+export const ME_PASSWORD = `${ADMIN_PREFIX}me/password`;
+export const ME_SESSIONS = `${ADMIN_PREFIX}me/sessions`;
 export const OPERATORS = `${ADMIN_PREFIX}operators`;
 export const operatorUrl = (id: string, action: 'deactivate' | 'reset-second-factor') =>
   `${OPERATORS}/${id}/${action}`;
@@ -136,20 +139,32 @@ export interface TestOperator {
   session: ConsoleSession;
 }
 
-/** Step one of a set-up for a new operator: name and password; answers the TOTP secret. */
+/** What a link is for (its token in the body). */
+export const lookupInvitation = (t: Pick<TestApp, 'api'>, token: string) =>
+  t.api.post(INVITATION_LOOKUP, { token });
+
+/** Step one of a set-up, as sent: name and password, or a reset operator's own password. */
+export const enrol = (t: Pick<TestApp, 'api'>, token: string, body: Record<string, unknown>) =>
+  t.api.post(INVITATION_SECOND_FACTOR, { token, ...body });
+
+/** Step two, as sent: a code for the link. */
+export const acceptCode = (t: Pick<TestApp, 'api'>, token: string, code: string) =>
+  t.api.post(INVITATION_ACCEPT, { token, code });
+
+/** Step one of a set-up that must succeed: answers the TOTP secret. */
 export async function startEnrolment(
   t: Pick<TestApp, 'api'>,
   token: string,
   body: Record<string, unknown>,
 ): Promise<string> {
-  const response = await t.api.post(invitationUrl(token, 'second-factor'), body);
+  const response = await enrol(t, token, body);
   assert.equal(response.status, 200, response.text);
   return response.body.data.secret as string;
 }
 
 /** Step two: the authenticator's current code. */
 export const accept = (t: Pick<TestApp, 'api' | 'clock'>, token: string, secret: string) =>
-  t.api.post(invitationUrl(token, 'accept'), { code: totp(secret, t.clock.now()) });
+  acceptCode(t, token, totp(secret, t.clock.now()));
 
 /** An operator invited, set up and signed in, all over HTTP. */
 export async function newOperator(

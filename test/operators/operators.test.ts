@@ -30,15 +30,22 @@ import {
 import { serverEnv } from '../support/server-process.js';
 import {
   accept,
+  acceptCode,
   auditEvents,
   type ConsoleSession,
   consoleGet,
   consolePost,
   cookieOf,
+  enrol,
+  INVITATION_ACCEPT,
+  INVITATION_LOOKUP,
+  INVITATION_SECOND_FACTOR,
   INVITATIONS,
-  invitationUrl,
   invite,
   linkToken,
+  lookupInvitation,
+  ME_PASSWORD,
+  ME_SESSIONS,
   newOperator,
   nextStep,
   notTheCode,
@@ -147,7 +154,7 @@ for (const dialect of DIALECTS) {
       assert.match(run.stdout, /admin/);
 
       const token = linkToken(link);
-      const opened = await t.api.get(invitationUrl(token));
+      const opened = await lookupInvitation(t, token);
       assert.equal(opened.status, 200, opened.text);
       assert.equal(opened.body.data.email, email, 'lower-cased');
       assert.equal(opened.body.data.role, 'admin');
@@ -176,7 +183,7 @@ for (const dialect of DIALECTS) {
         role: 'reviewer',
       });
       assert.equal(invited.status, 201, invited.text);
-      assertError(await t.api.get(invitationUrl(token)), 404, 'NOT_FOUND', { what: 'the link is used up' });
+      assertError(await lookupInvitation(t, token), 404, 'NOT_FOUND', { what: 'the link is used up' });
     });
 
     it('exits 2 with the usage on bad arguments, inviting nobody', async () => {
@@ -224,8 +231,8 @@ for (const dialect of DIALECTS) {
       assert.equal(second.code, 0, second.stderr);
       const [oldLink, newLink] = [LINK.exec(first.stdout)![0], LINK.exec(second.stdout)![0]];
       assert.notEqual(oldLink, newLink);
-      assertError(await t.api.get(invitationUrl(linkToken(oldLink))), 404, 'NOT_FOUND');
-      const current = await t.api.get(invitationUrl(linkToken(newLink)));
+      assertError(await lookupInvitation(t, linkToken(oldLink)), 404, 'NOT_FOUND');
+      const current = await lookupInvitation(t, linkToken(newLink));
       assert.equal(current.status, 200, current.text);
       assert.equal(current.body.data.role, 'reviewer');
     });
@@ -253,7 +260,7 @@ for (const dialect of DIALECTS) {
       assert.ok(String(data.url).startsWith(`${PUBLIC_URL}/console/setup#token=`), data.url);
       const token = linkToken(data.url);
 
-      const opened = await t.api.get(invitationUrl(token));
+      const opened = await lookupInvitation(t, token);
       assert.equal(opened.status, 200, opened.text);
       assert.deepEqual(opened.body.data, {
         email,
@@ -261,7 +268,7 @@ for (const dialect of DIALECTS) {
         purpose: 'invite',
         expires_at: data.expires_at,
       });
-      assertError(await t.api.get(invitationUrl('A'.repeat(43))), 404, 'NOT_FOUND', { what: 'unknown link' });
+      assertError(await lookupInvitation(t, 'A'.repeat(43)), 404, 'NOT_FOUND', { what: 'unknown link' });
       assertError(await adminPost(t, INVITATIONS, { email, role: 'owner' }), 422, 'VALIDATION_FAILED', {
         fields: ['role'],
       });
@@ -323,17 +330,14 @@ for (const dialect of DIALECTS) {
         ],
       ];
       for (const [what, body, fields] of cases) {
-        const response = await t.api.post(invitationUrl(token, 'second-factor'), body);
+        const response = await enrol(t, token, body);
         assertError(response, 422, 'VALIDATION_FAILED', { fields, what });
       }
       // Nothing was kept: the link still works and nobody is an operator yet.
-      assert.equal((await t.api.get(invitationUrl(token))).status, 200);
-      assertError(
-        await t.api.post(invitationUrl(token, 'accept'), { code: '123456' }),
-        409,
-        'ONBOARDING_LOCKED',
-        { what: 'confirming before the set-up started' },
-      );
+      assert.equal((await lookupInvitation(t, token)).status, 200);
+      assertError(await acceptCode(t, token, '123456'), 409, 'ONBOARDING_LOCKED', {
+        what: 'confirming before the set-up started',
+      });
       assert.ok(!(await operatorsList(t)).some((item) => item.email === email));
       // An 8-character password is long enough.
       const secret = await startEnrolment(t, token, {
@@ -348,7 +352,7 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const email = uniqueEmail('enrol');
       const token = await invite(t, email, 'admin');
-      const response = await t.api.post(invitationUrl(token, 'second-factor'), {
+      const response = await enrol(t, token, {
         name: '  Ngozi Okafor ',
         password: STRONG,
         password_confirmation: STRONG,
@@ -381,7 +385,7 @@ for (const dialect of DIALECTS) {
       assert.notEqual(again, secret);
       const oldCode = totp(secret, t.clock.now());
       if (![-1, 0, 1].some((step) => totp(again, t.clock.now() + step * 30_000) === oldCode)) {
-        assertError(await t.api.post(invitationUrl(token, 'accept'), { code: oldCode }), 422, 'OTP_INVALID', {
+        assertError(await acceptCode(t, token, oldCode), 422, 'OTP_INVALID', {
           what: 'the code of the replaced secret',
         });
       }
@@ -399,21 +403,14 @@ for (const dialect of DIALECTS) {
         password: STRONG,
         password_confirmation: STRONG,
       });
-      const wrong = await t.api.post(invitationUrl(token, 'accept'), {
-        code: notTheCode(secret, t.clock.now()),
-      });
+      const wrong = await acceptCode(t, token, notTheCode(secret, t.clock.now()));
       assertError(wrong, 422, 'OTP_INVALID');
       assert.equal(wrong.headers.get('set-cookie'), null);
-      assertError(
-        await t.api.post(invitationUrl(token, 'accept'), { code: '12345' }),
-        422,
-        'VALIDATION_FAILED',
-        {
-          fields: ['code'],
-        },
-      );
+      assertError(await acceptCode(t, token, '12345'), 422, 'VALIDATION_FAILED', {
+        fields: ['code'],
+      });
       assert.ok(!(await operatorsList(t)).some((item) => item.email === email));
-      assert.equal((await t.api.get(invitationUrl(token))).status, 200, 'the link still works');
+      assert.equal((await lookupInvitation(t, token)).status, 200, 'the link still works');
       assert.equal((await accept(t, token, secret)).status, 201);
     });
 
@@ -427,7 +424,7 @@ for (const dialect of DIALECTS) {
         password_confirmation: STRONG,
       });
       const acceptedAt = t.clock.now();
-      const response = await t.api.post(invitationUrl(token, 'accept'), { code: totp(secret, acceptedAt) });
+      const response = await acceptCode(t, token, totp(secret, acceptedAt));
       assert.equal(response.status, 201, response.text);
       const data = response.body.data;
       assert.match(data.operator.id, UUID);
@@ -465,9 +462,9 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(created[0]?.actor, { type: 'operator', id: data.operator.id, email });
 
       // The link is used up.
-      assertError(await t.api.get(invitationUrl(token)), 404, 'NOT_FOUND');
+      assertError(await lookupInvitation(t, token), 404, 'NOT_FOUND');
       assertError(
-        await t.api.post(invitationUrl(token, 'second-factor'), {
+        await enrol(t, token, {
           name: 'X',
           password: STRONG,
           password_confirmation: STRONG,
@@ -510,11 +507,11 @@ for (const dialect of DIALECTS) {
         password_confirmation: STRONG,
       });
       t.clock.advance(71 * HOUR);
-      assert.equal((await t.api.get(invitationUrl(token))).status, 200, 'still valid after 71 h');
+      assert.equal((await lookupInvitation(t, token)).status, 200, 'still valid after 71 h');
       t.clock.advance(2 * HOUR);
-      assertError(await t.api.get(invitationUrl(token)), 410, 'INVITATION_EXPIRED');
+      assertError(await lookupInvitation(t, token), 410, 'INVITATION_EXPIRED');
       assertError(
-        await t.api.post(invitationUrl(token, 'second-factor'), {
+        await enrol(t, token, {
           name: 'Late',
           password: STRONG,
           password_confirmation: STRONG,
@@ -523,13 +520,13 @@ for (const dialect of DIALECTS) {
         'INVITATION_EXPIRED',
       );
       assertError(await accept(t, token, secret), 410, 'INVITATION_EXPIRED');
-      assertError(await t.api.get(invitationUrl(fresh)), 410, 'INVITATION_EXPIRED');
+      assertError(await lookupInvitation(t, fresh), 410, 'INVITATION_EXPIRED');
       assert.ok(!(await operatorsList(t)).some((item) => item.email === email));
       const open = await listAll(t, INVITATIONS, adminHeaders);
       assert.ok(!open.some((item) => item.email === email), 'an expired invitation is not open');
       // A new invitation of the address works.
       const renewed = await invite(t, email, 'reviewer');
-      assert.equal((await t.api.get(invitationUrl(renewed))).status, 200);
+      assert.equal((await lookupInvitation(t, renewed)).status, 200);
     });
 
     it('replaces an open invitation when the same address is invited again: the old link answers 404', async () => {
@@ -543,12 +540,12 @@ for (const dialect of DIALECTS) {
       });
       const second = await invite(t, email.toUpperCase(), 'reviewer');
       assert.notEqual(first, second);
-      assertError(await t.api.get(invitationUrl(first)), 404, 'NOT_FOUND');
+      assertError(await lookupInvitation(t, first), 404, 'NOT_FOUND');
       assertError(await accept(t, first, firstSecret), 404, 'NOT_FOUND', { what: 'accepting the old link' });
       const open = (await listAll(t, INVITATIONS, adminHeaders)).filter((item) => item.email === email);
       assert.equal(open.length, 1);
       assert.equal(open[0].role, 'reviewer');
-      const current = await t.api.get(invitationUrl(second));
+      const current = await lookupInvitation(t, second);
       assert.equal(current.body.data.role, 'reviewer');
       const secret = await startEnrolment(t, second, {
         name: 'Ada',
@@ -877,8 +874,10 @@ for (const dialect of DIALECTS) {
           'name',
           'role',
           'second_factor',
+          'second_factor_locked_at',
           'status',
         ]);
+        assert.equal(item.second_factor_locked_at, null);
         assert.equal(item.email, operator.email);
         assert.equal(item.name, operator.name);
         assert.equal(item.role, operator.role);
@@ -966,7 +965,7 @@ for (const dialect of DIALECTS) {
       assert.equal((await operatorsList(t)).find((item) => item.id === admin.id).status, 'active');
     });
 
-    it('resets a second factor: sessions end, sign-in points to the link, which enrols a new TOTP without a password; old codes stop working', async () => {
+    it('resets a second factor: sessions end, sign-in points to the link, which enrols a new TOTP with the operator’s own password; old codes stop working', async () => {
       const { t } = suite;
       const admin = await newOperator(t, 'admin');
       const reviewer = await newOperator(t, 'reviewer');
@@ -991,11 +990,11 @@ for (const dialect of DIALECTS) {
       assertError(signIn, 403, 'FORBIDDEN');
       assert.match(signIn.body.message, /link/i);
 
-      const opened = await t.api.get(invitationUrl(token));
+      const opened = await lookupInvitation(t, token);
       assert.equal(opened.status, 200, opened.text);
       assert.equal(opened.body.data.purpose, 'reset_second_factor');
       assert.equal(opened.body.data.email, reviewer.email);
-      const secret = await startEnrolment(t, token, {});
+      const secret = await startEnrolment(t, token, { password: reviewer.password });
       assert.notEqual(secret, reviewer.secret);
       const accepted = await accept(t, token, secret);
       assert.equal(accepted.status, 201, accepted.text);
@@ -1009,7 +1008,7 @@ for (const dialect of DIALECTS) {
       assert.equal(newCodes.length, 10);
       assert.ok(!newCodes.some((code) => reviewer.recoveryCodes.includes(code)));
       assert.equal((await consoleGet(t, sessionFrom(t, accepted), SESSION)).status, 200);
-      assertError(await t.api.get(invitationUrl(token)), 404, 'NOT_FOUND', {
+      assertError(await lookupInvitation(t, token), 404, 'NOT_FOUND', {
         what: 'the reset link is used up',
       });
 
@@ -1068,10 +1067,10 @@ for (const dialect of DIALECTS) {
       const reset = await consolePost(t, admin.session, operatorUrl(reviewer.id, 'reset-second-factor'));
       assert.equal(reset.status, 201, reset.text);
       const token = linkToken(reset.body.data.url);
-      const secret = await startEnrolment(t, token, {});
+      const secret = await startEnrolment(t, token, { password: reviewer.password });
       const deactivated = await consolePost(t, admin.session, operatorUrl(reviewer.id, 'deactivate'));
       assert.equal(deactivated.status, 200, deactivated.text);
-      assertError(await t.api.get(invitationUrl(token)), 404, 'NOT_FOUND');
+      assertError(await lookupInvitation(t, token), 404, 'NOT_FOUND');
       const accepted = await accept(t, token, secret);
       assert.ok([403, 404].includes(accepted.status), accepted.text);
       assert.equal(accepted.headers.get('set-cookie'), null);
@@ -1221,13 +1220,15 @@ for (const dialect of DIALECTS) {
         ['POST', SESSION_SECOND_FACTOR, { challenge: 'x'.repeat(43), code: '123456' }],
         ['GET', SESSION],
         ['POST', SESSION_LOGOUT],
-        ['GET', invitationUrl(token)],
+        ['POST', INVITATION_LOOKUP, { token }],
         [
           'POST',
-          invitationUrl(token, 'second-factor'),
-          { name: 'Ada', password: STRONG, password_confirmation: STRONG },
+          INVITATION_SECOND_FACTOR,
+          { token, name: 'Ada', password: STRONG, password_confirmation: STRONG },
         ],
-        ['POST', invitationUrl(token, 'accept'), { code: '123456' }],
+        ['POST', INVITATION_ACCEPT, { token, code: '123456' }],
+        ['POST', ME_PASSWORD, { current_password: STRONG, password: STRONG, password_confirmation: STRONG }],
+        ['GET', ME_SESSIONS],
         ['POST', INVITATIONS, { email: 'ngozi@operator.ng', role: 'admin' }],
         ['GET', INVITATIONS],
         ['GET', OPERATORS],

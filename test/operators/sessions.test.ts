@@ -17,8 +17,8 @@ import {
   HOST_COOKIE,
   hotp,
   INVITATIONS,
-  invitationUrl,
   invite,
+  lookupInvitation,
   newOperator,
   nextStep,
   notTheCode,
@@ -711,7 +711,7 @@ for (const dialect of DIALECTS) {
       assert.equal(cleared.attributes['path'], '/');
       assertError(await consoleGet(t, session, SESSION), 401, 'UNAUTHENTICATED');
       // The set-up link is used up.
-      assertError(await t.api.get(invitationUrl(token)), 404, 'NOT_FOUND');
+      assertError(await lookupInvitation(t, token), 404, 'NOT_FOUND');
     });
   });
 }

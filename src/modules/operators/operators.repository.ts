@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable, Transaction } from 'kysely';
+import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type {
   OperatorInvitationsTable,
@@ -46,7 +46,7 @@ export function listOperators(db: Kysely<Database>, afterId: string | undefined,
 export async function updateOperator(
   trx: Transaction<Database>,
   id: string,
-  values: Partial<Omit<OperatorsTable, 'id' | 'created_at'>>,
+  values: Omit<Updateable<OperatorsTable>, 'id' | 'created_at'>,
 ) {
   await trx.updateTable('operators').set(values).where('id', '=', id).execute();
 }
@@ -185,19 +185,59 @@ export function findSignIn(db: Kysely<Database>, tokenHash: string) {
     .executeTakeFirst();
 }
 
-/** Counts a wrong second factor; the count and the check are one statement, so races cannot exceed it. */
-export async function countSignInFailure(
-  db: Kysely<Database>,
-  tokenHash: string,
-  max: number,
-): Promise<boolean> {
-  const result = await db
+/**
+ * Reserves one of a pending sign-in's code checks before the code is checked: the count and its bound
+ * are one statement, so however many codes are sent at once, at most `max` are ever checked.
+ */
+export function reserveSignInAttempt(db: Kysely<Database>, tokenHash: string, now: number, max: number) {
+  return db
     .updateTable('operator_sign_ins')
     .set((eb) => ({ attempts: eb('attempts', '+', 1) }))
     .where('token_hash', '=', tokenHash)
     .where('attempts', '<', max)
+    .where('expires_at', '>', now)
+    .returning(['operator_id', 'attempts'])
+    .executeTakeFirst();
+}
+
+/**
+ * Reserves a second-factor check of an active, enrolled, unlocked operator: counted as a failure until
+ * the code proves right (then `clearSecondFactorFailures`), in one statement with its bound, so no
+ * interleaving of sign-ins checks more than `lockAfter` codes in a row.
+ */
+export function reserveSecondFactorCheck(db: Kysely<Database>, id: string, lockAfter: number) {
+  return db
+    .updateTable('operators')
+    .set((eb) => ({ second_factor_failures: eb('second_factor_failures', '+', 1) }))
+    .where('id', '=', id)
+    .where('status', '=', 'active')
+    .where('totp_secret', 'is not', null)
+    .where('second_factor_locked_at', 'is', null)
+    .where('second_factor_failures', '<', lockAfter)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Locks the second factor of an operator whose reserved checks reached `lockAfter`; true for the one caller that did. */
+export async function lockSpentSecondFactor(
+  trx: Transaction<Database>,
+  id: string,
+  lockAfter: number,
+  now: number,
+): Promise<boolean> {
+  const result = await trx
+    .updateTable('operators')
+    .set({ second_factor_locked_at: now, updated_at: now })
+    .where('id', '=', id)
+    .where('second_factor_failures', '>=', lockAfter)
+    .where('second_factor_locked_at', 'is', null)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** Ends every pending sign-in of an operator (its factor was locked or reset). */
+export async function deleteSignInsOf(trx: Transaction<Database>, operatorId: string): Promise<void> {
+  await trx.deleteFrom('operator_sign_ins').where('operator_id', '=', operatorId).execute();
 }
 
 /** Ends a pending sign-in; true for the one caller that ended it. */
@@ -230,6 +270,54 @@ export function findSession(db: Kysely<Database>, tokenHash: string) {
     ])
     .where('operator_sessions.token_hash', '=', tokenHash)
     .executeTakeFirst();
+}
+
+/** An operator's sessions still alive (neither 8 hours old nor idle), newest first. */
+export function listLiveSessionsOf(
+  db: Kysely<Database>,
+  operatorId: string,
+  now: number,
+  idleMs: number,
+  limit: number,
+) {
+  return db
+    .selectFrom('operator_sessions')
+    .select(['id', 'ip', 'user_agent', 'last_seen_at', 'expires_at', 'created_at'])
+    .where('operator_id', '=', operatorId)
+    .where('expires_at', '>', now)
+    .where('last_seen_at', '>', now - idleMs)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
+/** Ends one session of an operator by its id; false when it has none by that id. */
+export async function deleteSessionById(
+  trx: Transaction<Database>,
+  operatorId: string,
+  sessionId: string,
+): Promise<boolean> {
+  const result = await trx
+    .deleteFrom('operator_sessions')
+    .where('operator_id', '=', operatorId)
+    .where('id', '=', sessionId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) === 1;
+}
+
+/** Ends every session of an operator but one (the one making the request). */
+export async function deleteOtherSessions(
+  trx: Transaction<Database>,
+  operatorId: string,
+  keepId: string,
+): Promise<number> {
+  const result = await trx
+    .deleteFrom('operator_sessions')
+    .where('operator_id', '=', operatorId)
+    .where('id', '<>', keepId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
 
 /** Moves last_seen_at on, unless the session went idle meanwhile (the check and the move are one statement). */

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
 import { assertOwnOriginIfSent, operatorOf, requestMeta } from '../../platform/http/auth.js';
 import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
 import { success, successMessage } from '../../platform/http/schemas.js';
+import type { ClientMeta } from './console-sessions.js';
 import {
   AcceptBody,
   AcceptedInvitationResponse,
@@ -11,15 +13,21 @@ import {
   EnrolmentBody,
   EnrolmentResponse,
   InvitationListResponse,
-  InvitationParams,
   InvitationResponse,
+  InvitationTokenBody,
   ListQuery,
   OperatorListResponse,
   OperatorParams,
   OperatorResponse,
   OperatorSessionResponse,
+  OwnSessionsResponse,
   PasswordBody,
+  PasswordChangeBody,
+  PasswordChangedResponse,
   SecondFactorBody,
+  SessionEndedResponse,
+  SessionParams,
+  SessionsEndedResponse,
   SignedOutResponse,
   SignInChallengeResponse,
 } from './operators.schemas.js';
@@ -27,6 +35,12 @@ import { type OperatorsService, SESSION_MS } from './operators.service.js';
 
 const tags = ['Operators'];
 const SESSION_SECONDS = SESSION_MS / 1000;
+
+/** The request's audit data and the browser it came from, for a session being opened. */
+const clientMeta = (request: FastifyRequest): ClientMeta => ({
+  ...requestMeta(request),
+  userAgent: request.headers['user-agent'] ?? null,
+});
 
 /**
  * The operators of the back office (CONTRACT 5 and 7): sign-in with a password and a TOTP code into
@@ -44,7 +58,8 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       description:
         'Answers a challenge to send with the authenticator code within 5 minutes. Unknown e-mail and wrong ' +
         'password get the same answer; 10 attempts per address in 15 minutes, then 429. A deactivated ' +
-        'operator, or one whose second factor an admin reset, gets 403 FORBIDDEN saying so.',
+        'operator, one whose second factor an admin reset, or one whose second factor is locked gets 403 ' +
+        'FORBIDDEN saying so.',
       tags,
       auth: 'none',
       body: PasswordBody,
@@ -66,7 +81,10 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       description:
         'Sets the console session cookie (HttpOnly, SameSite=Strict; `__Host-` and Secure in production): 8 ' +
         'hours at most, ended by 30 minutes without a request. A TOTP code is accepted once (one step of 30 s ' +
-        'either way); a recovery code once. Five wrong codes end the sign-in (429): enter the password again.',
+        'either way); a recovery code once. Five wrong codes end the sign-in (429): enter the password again. ' +
+        'Twenty wrong codes in a row, over any number of sign-ins, lock the second factor (403 FORBIDDEN) until ' +
+        'an admin resets it. Each check is counted before the code is looked at, so codes sent at once cannot ' +
+        'exceed either bound.',
       tags,
       auth: 'none',
       body: SecondFactorBody,
@@ -75,7 +93,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
     }),
     async (request, reply) => {
       assertOwnOriginIfSent(request);
-      const { token, view } = await operators.signInWithSecondFactor(request.body, requestMeta(request));
+      const { token, view } = await operators.signInWithSecondFactor(request.body, clientMeta(request));
       cookie.set(reply, token, SESSION_SECONDS);
       return success('Signed in.', view);
     },
@@ -113,46 +131,52 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
     },
   );
 
-  app.get(
-    '/admin/invitations/:token',
+  app.post(
+    '/admin/invitations/lookup',
     operation({
       operationId: 'getOperatorInvitation',
       summary: 'What an invitation link is for (the set-up page reads it)',
       description:
-        '404 for a link that was used, replaced or never existed; 410 INVITATION_EXPIRED after its 72 hours.',
+        'The token comes in the body, never in a path or query, so no access log or proxy records it. 404 for a ' +
+        'link that was used, replaced or never existed; 410 INVITATION_EXPIRED after its 72 hours.',
       tags,
       auth: 'none',
-      params: InvitationParams,
+      body: InvitationTokenBody,
       response: { 200: InvitationResponse },
-      errors: ['INVITATION_EXPIRED'],
-    }),
-    async (request) => success('Invitation.', await operators.invitation(request.params.token)),
-  );
-
-  app.post(
-    '/admin/invitations/:token/second-factor',
-    operation({
-      operationId: 'startOperatorEnrolment',
-      summary: 'Set-up, step one: name and password (new operators), and a TOTP secret for the app',
-      description:
-        "Answers the secret and an otpauth:// URL to show as a QR code. Nothing is final until the app's code " +
-        'is confirmed; asking again draws a new secret. For a second-factor reset only the secret is made.',
-      tags,
-      auth: 'none',
-      params: InvitationParams,
-      body: EnrolmentBody,
-      response: { 200: EnrolmentResponse },
       errors: ['INVITATION_EXPIRED', 'CSRF_REJECTED'],
     }),
     async (request) => {
       assertOwnOriginIfSent(request);
-      const data = await operators.startEnrolment(request.params.token, request.body);
+      return success('Invitation.', await operators.invitation(request.body.token));
+    },
+  );
+
+  app.post(
+    '/admin/invitations/second-factor',
+    operation({
+      operationId: 'startOperatorEnrolment',
+      summary:
+        "Set-up, step one: a new operator's name and password, or a reset operator's own password; a TOTP secret",
+      description:
+        "Answers the secret and an otpauth:// URL to show as a QR code. Nothing is final until the app's code " +
+        "is confirmed; asking again draws a new secret. A second-factor reset needs the operator's current " +
+        'password (422 on password when wrong, counted with its sign-in attempts: 10 in 15 minutes, then 429), ' +
+        'so the admin who made the link cannot use it.',
+      tags,
+      auth: 'none',
+      body: EnrolmentBody,
+      response: { 200: EnrolmentResponse },
+      errors: ['INVITATION_EXPIRED', 'FORBIDDEN', 'CSRF_REJECTED'],
+    }),
+    async (request) => {
+      assertOwnOriginIfSent(request);
+      const data = await operators.startEnrolment(request.body.token, request.body, requestMeta(request));
       return success('Scan the QR code, then confirm with a code.', data);
     },
   );
 
   app.post(
-    '/admin/invitations/:token/accept',
+    '/admin/invitations/accept',
     operation({
       operationId: 'acceptOperatorInvitation',
       summary: "Set-up, step two: confirm the authenticator's code",
@@ -161,7 +185,6 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
         'answers ten recovery codes, shown this once.',
       tags,
       auth: 'none',
-      params: InvitationParams,
       body: AcceptBody,
       response: { 201: AcceptedInvitationResponse },
       errors: ['INVITATION_EXPIRED', 'OTP_INVALID', 'ONBOARDING_LOCKED', 'FORBIDDEN', 'CSRF_REJECTED'],
@@ -169,9 +192,9 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
     async (request, reply) => {
       assertOwnOriginIfSent(request);
       const { token, view } = await operators.acceptInvitation(
-        request.params.token,
+        request.body.token,
         request.body.code,
-        requestMeta(request),
+        clientMeta(request),
       );
       cookie.set(reply, token, SESSION_SECONDS);
       return reply.code(201).send(success('Second factor enrolled; you are signed in.', view));
@@ -250,8 +273,9 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       operationId: 'resetOperatorSecondFactor',
       summary: "Reset an operator's second factor (admins)",
       description:
-        'Clears its authenticator secret and recovery codes and ends its sessions; answers a one-time link (72 ' +
-        'hours) through which the operator enrols a new authenticator, keeping its password.',
+        'Clears its authenticator secret, recovery codes and a lock, and ends its sessions; answers a one-time ' +
+        'link (72 hours) through which the operator enrols a new authenticator after entering its own password ' +
+        '(the link alone signs nobody in). Not your own factor: another admin must reset it (403).',
       tags,
       auth: 'admin',
       params: OperatorParams,
@@ -265,5 +289,76 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       );
       return reply.code(201).send(success('Second factor reset.', data));
     },
+  );
+
+  app.post(
+    '/admin/me/password',
+    operation({
+      operationId: 'changeOperatorPassword',
+      summary: 'Change your password',
+      description:
+        'Needs the current password (422 on current_password when wrong; counted with the sign-in attempts of ' +
+        'your address: 10 in 15 minutes, then 429). The new one follows the set-up rules and differs from the ' +
+        'current one. Every other session of yours ends; this one stays.',
+      tags,
+      auth: 'operator',
+      body: PasswordChangeBody,
+      response: { 200: PasswordChangedResponse },
+    }),
+    async (request) =>
+      success(
+        'Password changed.',
+        await operators.changePassword(operatorOf(request), request.body, requestMeta(request)),
+      ),
+  );
+
+  app.get(
+    '/admin/me/sessions',
+    operation({
+      operationId: 'listOwnOperatorSessions',
+      summary: 'Your console sessions',
+      description:
+        'Every session of yours still alive (the 100 newest), with where and with what browser it signed in; ' +
+        'the one making the request is marked current.',
+      tags,
+      auth: 'operator',
+      response: { 200: OwnSessionsResponse },
+    }),
+    async (request) => success('Your sessions.', await operators.ownSessions(operatorOf(request))),
+  );
+
+  app.delete(
+    '/admin/me/sessions/:id',
+    operation({
+      operationId: 'endOwnOperatorSession',
+      summary: 'End one of your sessions',
+      description:
+        'At once, on every instance. Ending the current one signs you out. 404 for an id not yours.',
+      tags,
+      auth: 'operator',
+      params: SessionParams,
+      response: { 200: SessionEndedResponse },
+    }),
+    async (request) => {
+      await operators.endOwnSession(operatorOf(request), request.params.id, requestMeta(request));
+      return successMessage('Session ended.');
+    },
+  );
+
+  app.post(
+    '/admin/me/sessions/end-others',
+    operation({
+      operationId: 'endOtherOperatorSessions',
+      summary: 'End all your other sessions',
+      description: 'Every session of yours but the one making the request ends at once.',
+      tags,
+      auth: 'operator',
+      response: { 200: SessionsEndedResponse },
+    }),
+    async (request) =>
+      success(
+        'Your other sessions ended.',
+        await operators.endOtherSessions(operatorOf(request), requestMeta(request)),
+      ),
   );
 };

@@ -40,9 +40,13 @@ export const Operator = Type.Object(
     name: Type.String(),
     role: Role,
     status: StringEnum(OPERATOR_STATUSES),
-    second_factor: StringEnum(['enrolled', 'reset_pending'], {
-      description: 'reset_pending: an admin reset it; the operator enrols a new one through the link given.',
+    second_factor: StringEnum(['enrolled', 'locked', 'reset_pending'], {
+      description:
+        'locked: 20 wrong codes in a row locked it (sign-in refused) until an admin resets it; reset_pending: an admin reset it; the operator enrols a new one through the link given.',
     }),
+    second_factor_locked_at: Nullable(
+      Timestamp('When wrong codes locked the second factor; null unless locked.'),
+    ),
     last_sign_in_at: Nullable(Timestamp()),
     created_at: Timestamp(),
   },
@@ -98,8 +102,11 @@ export const SecondFactorBody = Type.Object(
 );
 export type SecondFactorBody = Static<typeof SecondFactorBody>;
 
-export const InvitationParams = Type.Object({ token: LinkToken });
-export type InvitationParams = Static<typeof InvitationParams>;
+/** The link's token travels in a body, never in a path or query, so no access log or proxy records it. */
+export const InvitationTokenBody = Type.Object(
+  { token: LinkToken },
+  { examples: [{ token: 'R2V0IHRoZSBjb2RlIGZyb20gdGhlIGVtYWlsIGxpbms' }] },
+);
 const Purpose = StringEnum(['invite', 'reset_second_factor'], {
   description:
     'invite: a new operator sets a name, a password and a second factor; reset_second_factor: an operator enrols a new second factor.',
@@ -112,12 +119,15 @@ export const InvitationResponse = Success(Invitation, 'Invitation.');
 
 export const EnrolmentBody = Type.Object(
   {
+    token: LinkToken,
     name: Type.Optional(Type.String({ maxLength: 100, description: 'Needed for purpose invite.' })),
     password: Type.Optional(
       Type.String({
         maxLength: 128,
         'x-trim': false,
-        description: 'Needed for purpose invite: 8-128 characters, not a common password.',
+        description:
+          "Purpose invite: the new operator's password, 8-128 characters, not a common password. Purpose " +
+          "reset_second_factor: the operator's current password (the link alone does not prove who opens it).",
       }),
     ),
     password_confirmation: Type.Optional(Type.String({ maxLength: 128, 'x-trim': false })),
@@ -125,6 +135,7 @@ export const EnrolmentBody = Type.Object(
   {
     examples: [
       {
+        token: 'R2V0IHRoZSBjb2RlIGZyb20gdGhlIGVtYWlsIGxpbms',
         name: 'Ngozi Okafor',
         password: 'correct-horse-battery-staple',
         password_confirmation: 'correct-horse-battery-staple',
@@ -143,8 +154,11 @@ export const Enrolment = Type.Object(
 export const EnrolmentResponse = Success(Enrolment, 'Scan the QR code, then confirm with a code.');
 
 export const AcceptBody = Type.Object(
-  { code: Type.String({ pattern: '^[0-9]{6}$', description: "The authenticator app's current code." }) },
-  { examples: [{ code: '492039' }] },
+  {
+    token: LinkToken,
+    code: Type.String({ pattern: '^[0-9]{6}$', description: "The authenticator app's current code." }),
+  },
+  { examples: [{ token: 'R2V0IHRoZSBjb2RlIGZyb20gdGhlIGVtYWlsIGxpbms', code: '492039' }] },
 );
 export const AcceptedInvitation = Type.Object(
   {
@@ -194,3 +208,49 @@ export const PendingInvitation = Type.Object(
 export const InvitationListResponse = Success(Page(PendingInvitation), 'Pending invitations.');
 export const ListQuery = PaginationQuery;
 export const SignedOutResponse = SuccessNoData('Signed out.');
+export const SessionEndedResponse = SuccessNoData('Session ended.');
+
+export const PasswordChangeBody = Type.Object(
+  {
+    current_password: Type.String({ maxLength: 128, 'x-trim': false, description: 'Taken exactly as sent.' }),
+    password: Type.String({
+      maxLength: 128,
+      'x-trim': false,
+      description: '8-128 characters, not a common password, not the e-mail, not the current one.',
+    }),
+    password_confirmation: Type.String({ maxLength: 128, 'x-trim': false }),
+  },
+  {
+    examples: [
+      {
+        current_password: 'correct-horse-battery-staple',
+        password: 'Harmattan-Lagoon-Cassava-19',
+        password_confirmation: 'Harmattan-Lagoon-Cassava-19',
+      },
+    ],
+  },
+);
+const SessionsEnded = Type.Object(
+  { sessions_ended: Type.Integer({ description: 'How many other sessions of yours ended.' }) },
+  { title: 'SessionsEnded' },
+);
+export const PasswordChangedResponse = Success(SessionsEnded, 'Password changed.');
+export const SessionsEndedResponse = Success(SessionsEnded, 'Your other sessions ended.');
+
+export const OwnSession = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    current: Type.Boolean({ description: 'The session making this request.' }),
+    ip: Nullable(Type.String({ description: 'The address it signed in from.' })),
+    user_agent: Nullable(Type.String({ description: 'The browser it signed in with.' })),
+    created_at: Timestamp('When it signed in.'),
+    last_seen_at: Timestamp('Its last request, to the minute.'),
+    expires_at: Timestamp('8 hours after sign-in, unless 30 minutes idle end it first.'),
+  },
+  { title: 'OwnOperatorSession' },
+);
+export const OwnSessionsResponse = Success(
+  Type.Object({ items: Type.Array(OwnSession) }, { title: 'OwnOperatorSessions' }),
+  'Your sessions.',
+);
+export const SessionParams = Type.Object({ id: Type.String({ format: 'uuid' }) });

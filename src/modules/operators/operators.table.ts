@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { OperatorRole, OperatorStatus } from './operators.schemas.js';
 
 export interface OperatorsTable {
@@ -12,6 +13,13 @@ export interface OperatorsTable {
   totp_secret: string | null;
   /** The last TOTP time step accepted: a code is never accepted twice. */
   totp_last_step: number | null;
+  /**
+   * Second-factor checks since the last success, each reserved before its code is checked: a check
+   * runs only while it is below the lock threshold, however many are sent at once.
+   */
+  second_factor_failures: Generated<number>;
+  /** When the failures reached the threshold: sign-in is refused until an admin resets the factor. */
+  second_factor_locked_at: number | null;
   last_sign_in_at: number | null;
   created_at: number;
   updated_at: number;
@@ -64,6 +72,10 @@ export interface OperatorSessionsTable {
   last_seen_at: number;
   /** The absolute end: 8 hours after sign-in. */
   expires_at: number;
+  /** Where the session was opened, shown to its operator (its own sessions list). */
+  ip: string | null;
+  /** The browser's User-Agent at sign-in, cut to 256 characters. */
+  user_agent: string | null;
   created_at: number;
 }
 

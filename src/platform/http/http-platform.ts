@@ -10,7 +10,7 @@ import {
 } from 'fastify';
 import secureJson from 'secure-json-parse';
 import { AppError, type ErrorCode } from '../errors/errors.js';
-import type { AccessEntry } from '../logger.js';
+import { type AccessEntry, redactUrl } from '../logger.js';
 import { extend } from '../objects.js';
 import { bearerChallenge } from './auth.js';
 import { addRouteHook } from './route-hooks.js';
@@ -293,7 +293,7 @@ export class AccessLogController extends LogController {
       this.#write({
         reqId: request.id,
         method: request.method,
-        url: request.url,
+        url: redactUrl(request.url),
         status: reply.statusCode,
         ms: Math.round(reply.elapsedTime * 10) / 10,
         error_code: request.errorCode,
