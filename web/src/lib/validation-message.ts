@@ -1,4 +1,6 @@
+import { useMemo } from 'react';
 import type { ValidationResult } from 'react-aria-components';
+import { ApiError } from './api/api-error';
 
 /**
  * A field's error text: ours for the browser's own checks (a missing value, a wrong format), the
@@ -33,4 +35,26 @@ export function fieldErrorSentences(
 function sentence(label: string, message: string): string {
   const text = /^[A-Z]/.test(message) ? message : `${label} ${message}`;
   return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** "must match password" → "Must match password." */
+const capitalized = (message: string) =>
+  `${message.charAt(0).toUpperCase()}${message.slice(1)}${/[.!?]$/.test(message) ? '' : '.'}`;
+
+/**
+ * The API's 422 field errors carried by `error`, as sentences for a Form's validationErrors. The
+ * object keeps its identity while the error does: React Aria shows a server error again whenever
+ * the object changes, so one made afresh on every render would undo the clearing a correction does
+ * and keep the form from submitting.
+ */
+export function useFieldErrors(error: unknown): Record<string, string[]> {
+  return useMemo(
+    () =>
+      error instanceof ApiError && error.code === 'VALIDATION_FAILED'
+        ? Object.fromEntries(
+            Object.entries(error.errors).map(([field, messages]) => [field, messages.map(capitalized)]),
+          )
+        : {},
+    [error],
+  );
 }

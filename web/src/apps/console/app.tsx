@@ -5,6 +5,7 @@ import { NotFoundPage } from '@/components/not-found-page';
 import { basename } from '@/lib/basename';
 import { createQueryClient } from '@/lib/query-client';
 import { APP_NAME, ConsoleLayout, RequireOperator } from './layouts';
+import { AccountRoute } from './routes/account';
 import { AuditRoute } from './routes/audit';
 import { HomeRoute } from './routes/home';
 import { OperatorsRoute } from './routes/operators';
@@ -28,6 +29,7 @@ const router = createBrowserRouter(
             { path: 'partners/:companyId', element: <PartnerRoute /> },
             { path: 'audit', element: <AuditRoute /> },
             { path: 'operators', element: <OperatorsRoute /> },
+            { path: 'account', element: <AccountRoute /> },
           ],
         },
         { path: '*', element: <NotFoundPage appName={APP_NAME} /> },

@@ -273,7 +273,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in, step one: the operator's e-mail and password
-         * @description Answers a challenge to send with the authenticator code within 5 minutes. Unknown e-mail and wrong password get the same answer; 10 attempts per address in 15 minutes, then 429. A deactivated operator, or one whose second factor an admin reset, gets 403 FORBIDDEN saying so.
+         * @description Answers a challenge to send with the authenticator code within 5 minutes. Unknown e-mail and wrong password get the same answer; 10 attempts per address in 15 minutes, then 429. A deactivated operator, one whose second factor an admin reset, or one whose second factor is locked gets 403 FORBIDDEN saying so.
          */
         post: operations["startOperatorSignIn"];
         delete?: never;
@@ -293,7 +293,7 @@ export interface paths {
         put?: never;
         /**
          * Sign in, step two: the authenticator code (or a recovery code)
-         * @description Sets the console session cookie (HttpOnly, SameSite=Strict; `__Host-` and Secure in production): 8 hours at most, ended by 30 minutes without a request. A TOTP code is accepted once (one step of 30 s either way); a recovery code once. Five wrong codes end the sign-in (429): enter the password again.
+         * @description Sets the console session cookie (HttpOnly, SameSite=Strict; `__Host-` and Secure in production): 8 hours at most, ended by 30 minutes without a request. A TOTP code is accepted once (one step of 30 s either way); a recovery code once. Five wrong codes end the sign-in (429): enter the password again. Twenty wrong codes in a row, over any number of sign-ins, lock the second factor (403 FORBIDDEN) until an admin resets it. Each check is counted before the code is looked at, so codes sent at once cannot exceed either bound.
          */
         post: operations["finishOperatorSignIn"];
         delete?: never;
@@ -342,27 +342,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/baas/api/v1/admin/invitations/{token}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * What an invitation link is for (the set-up page reads it)
-         * @description 404 for a link that was used, replaced or never existed; 410 INVITATION_EXPIRED after its 72 hours.
-         */
-        get: operations["getOperatorInvitation"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/baas/api/v1/admin/invitations/{token}/second-factor": {
+    "/baas/api/v1/admin/invitations/lookup": {
         parameters: {
             query?: never;
             header?: never;
@@ -372,8 +352,28 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Set-up, step one: name and password (new operators), and a TOTP secret for the app
-         * @description Answers the secret and an otpauth:// URL to show as a QR code. Nothing is final until the app's code is confirmed; asking again draws a new secret. For a second-factor reset only the secret is made.
+         * What an invitation link is for (the set-up page reads it)
+         * @description The token comes in the body, never in a path or query, so no access log or proxy records it. 404 for a link that was used, replaced or never existed; 410 INVITATION_EXPIRED after its 72 hours.
+         */
+        post: operations["getOperatorInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/invitations/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Set-up, step one: a new operator's name and password, or a reset operator's own password; a TOTP secret
+         * @description Answers the secret and an otpauth:// URL to show as a QR code. Nothing is final until the app's code is confirmed; asking again draws a new secret. A second-factor reset needs the operator's current password (422 on password when wrong, counted with its sign-in attempts: 10 in 15 minutes, then 429), so the admin who made the link cannot use it.
          */
         post: operations["startOperatorEnrolment"];
         delete?: never;
@@ -382,7 +382,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/baas/api/v1/admin/invitations/{token}/accept": {
+    "/baas/api/v1/admin/invitations/accept": {
         parameters: {
             query?: never;
             header?: never;
@@ -477,9 +477,89 @@ export interface paths {
         put?: never;
         /**
          * Reset an operator's second factor (admins)
-         * @description Clears its authenticator secret and recovery codes and ends its sessions; answers a one-time link (72 hours) through which the operator enrols a new authenticator, keeping its password.
+         * @description Clears its authenticator secret, recovery codes and a lock, and ends its sessions; answers a one-time link (72 hours) through which the operator enrols a new authenticator after entering its own password (the link alone signs nobody in). Not your own factor: another admin must reset it (403).
          */
         post: operations["resetOperatorSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/me/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Change your password
+         * @description Needs the current password (422 on current_password when wrong; counted with the sign-in attempts of your address: 10 in 15 minutes, then 429). The new one follows the set-up rules and differs from the current one. Every other session of yours ends; this one stays.
+         */
+        post: operations["changeOperatorPassword"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/me/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your console sessions
+         * @description Every session of yours still alive (the 100 newest), with where and with what browser it signed in; the one making the request is marked current.
+         */
+        get: operations["listOwnOperatorSessions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/me/sessions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * End one of your sessions
+         * @description At once, on every instance. Ending the current one signs you out. 404 for an id not yours.
+         */
+        delete: operations["endOwnOperatorSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/me/sessions/end-others": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * End all your other sessions
+         * @description Every session of yours but the one making the request ends at once.
+         */
+        post: operations["endOtherOperatorSessions"];
         delete?: never;
         options?: never;
         head?: never;
@@ -657,10 +737,16 @@ export interface components {
             /** @enum {string} */
             status: "active" | "deactivated";
             /**
-             * @description reset_pending: an admin reset it; the operator enrols a new one through the link given.
+             * @description locked: 20 wrong codes in a row locked it (sign-in refused) until an admin resets it; reset_pending: an admin reset it; the operator enrols a new one through the link given.
              * @enum {string}
              */
-            second_factor: "enrolled" | "reset_pending";
+            second_factor: "enrolled" | "locked" | "reset_pending";
+            /**
+             * Format: date-time
+             * @description When wrong codes locked the second factor; null unless locked.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            second_factor_locked_at: string | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp
@@ -706,6 +792,39 @@ export interface components {
             expires_at: string;
             /** @description The session ends after this long without a request. */
             idle_timeout_seconds: number;
+        };
+        /** OwnOperatorSession */
+        OwnOperatorSession: {
+            /** Format: uuid */
+            id: string;
+            /** @description The session making this request. */
+            current: boolean;
+            /** @description The address it signed in from. */
+            ip: string | null;
+            /** @description The browser it signed in with. */
+            user_agent: string | null;
+            /**
+             * Format: date-time
+             * @description When it signed in.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description Its last request, to the minute.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            last_seen_at: string;
+            /**
+             * Format: date-time
+             * @description 8 hours after sign-in, unless 30 minutes idle end it first.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            expires_at: string;
+        };
+        /** OwnOperatorSessions */
+        OwnOperatorSessions: {
+            items: components["schemas"]["OwnOperatorSession"][];
         };
         /** PartnerDocument */
         PartnerDocument: {
@@ -914,6 +1033,11 @@ export interface components {
             secret: string;
             /** @description otpauth://totp/… for a QR code (SHA-1, 6 digits, 30 s). */
             otpauth_url: string;
+        };
+        /** SessionsEnded */
+        SessionsEnded: {
+            /** @description How many other sessions of yours ended. */
+            sessions_ended: number;
         };
         /** SignInChallenge */
         SignInChallenge: {
@@ -2465,13 +2589,22 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The token of the link. */
-                token: string;
-            };
+            path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "R2V0IHRoZSBjb2RlIGZyb20gdGhlIGVtYWlsIGxpbms"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The token of the link. */
+                    token: string;
+                };
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -2488,8 +2621,17 @@ export interface operations {
                     };
                 };
             };
-            /** @description NOT_FOUND: The requested resource was not found. */
-            404: {
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2499,6 +2641,33 @@ export interface operations {
             };
             /** @description INVITATION_EXPIRED: This invitation link has expired: ask an admin for a new one. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2530,25 +2699,25 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The token of the link. */
-                token: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 /**
                  * @example {
+                 *       "token": "R2V0IHRoZSBjb2RlIGZyb20gdGhlIGVtYWlsIGxpbms",
                  *       "name": "Ngozi Okafor",
                  *       "password": "correct-horse-battery-staple",
                  *       "password_confirmation": "correct-horse-battery-staple"
                  *     }
                  */
                 "application/json": {
+                    /** @description The token of the link. */
+                    token: string;
                     /** @description Needed for purpose invite. */
                     name?: string;
-                    /** @description Needed for purpose invite: 8-128 characters, not a common password. */
+                    /** @description Purpose invite: the new operator's password, 8-128 characters, not a common password. Purpose reset_second_factor: the operator's current password (the link alone does not prove who opens it). */
                     password?: string;
                     password_confirmation?: string;
                 };
@@ -2579,17 +2748,8 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description NOT_FOUND: The requested resource was not found. */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2657,20 +2817,20 @@ export interface operations {
         parameters: {
             query?: never;
             header?: never;
-            path: {
-                /** @description The token of the link. */
-                token: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody: {
             content: {
                 /**
                  * @example {
+                 *       "token": "R2V0IHRoZSBjb2RlIGZyb20gdGhlIGVtYWlsIGxpbms",
                  *       "code": "492039"
                  *     }
                  */
                 "application/json": {
+                    /** @description The token of the link. */
+                    token: string;
                     /** @description The authenticator app's current code. */
                     code: string;
                 };
@@ -2703,15 +2863,6 @@ export interface operations {
             };
             /** @description FORBIDDEN: This credential cannot be used on this endpoint. | CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
             403: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description NOT_FOUND: The requested resource was not found. */
-            404: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -3175,6 +3326,317 @@ export interface operations {
             };
             /** @description NOT_FOUND: The requested resource was not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeOperatorPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "current_password": "correct-horse-battery-staple",
+                 *       "password": "Harmattan-Lagoon-Cassava-19",
+                 *       "password_confirmation": "Harmattan-Lagoon-Cassava-19"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Taken exactly as sent. */
+                    current_password: string;
+                    /** @description 8-128 characters, not a common password, not the e-mail, not the current one. */
+                    password: string;
+                    password_confirmation: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Password changed. */
+                        message: string;
+                        data: components["schemas"]["SessionsEnded"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOwnOperatorSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Your sessions. */
+                        message: string;
+                        data: components["schemas"]["OwnOperatorSessions"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endOwnOperatorSession: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Session ended. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    endOtherOperatorSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Your other sessions ended. */
+                        message: string;
+                        data: components["schemas"]["SessionsEnded"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,21 +1,26 @@
+import { Link } from 'react-aria-components';
 import { Button } from '@/components/ui/button';
 import type { OperatorIdentity } from '@/lib/api/operator-types';
 import { useSignOut } from '../api/session';
 
 const ROLE_LABELS = { admin: 'Admin', reviewer: 'Reviewer' } as const;
 
-/** Who is signed in (name and role) and the way out, for the header (the page then goes to sign-in). */
+/**
+ * Who is signed in (name and role, a link to their account: password and sessions) and the way
+ * out, for the header (the page then goes to sign-in).
+ */
 export function AccountMenu({ operator }: { operator: OperatorIdentity }) {
   const signOut = useSignOut();
   return (
     <div className="app-account">
-      <p className="app-account__who">
+      <Link className="app-account__who" href="/account">
+        <span className="visually-hidden">Your account: </span>
         <span className="app-account__name">{operator.name}</span>
         <span className="app-account__role">
           {ROLE_LABELS[operator.role]}
           <span className="app-account__email"> · {operator.email}</span>
         </span>
-      </p>
+      </Link>
       <Button variant="secondary" size="small" isPending={signOut.isPending} onPress={() => signOut.mutate()}>
         Sign out
       </Button>

@@ -3,15 +3,16 @@ import { unwrap } from '@/lib/api/api-error';
 import { operatorApi } from '@/lib/api/clients';
 import { rememberSession } from '@/lib/operator-session-cache';
 
-const path = (token: string) => ({ params: { path: { token } } });
+// The link's token is a secret: it travels in request bodies only, never in a URL the server,
+// a proxy or the browser's history would keep.
 
-/** What a set-up link is for (GET /admin/invitations/{token}): 404 used or unknown, 410 expired. */
+/** What a set-up link is for (POST /admin/invitations/lookup): 404 used or unknown, 410 expired. */
 export const invitationQuery = (token: string) =>
   queryOptions({
-    // The token is a secret: the cache keys it by a prefix only, enough to tell links apart.
+    // The cache keys it by a prefix only, enough to tell links apart.
     queryKey: ['invitation', token.slice(0, 8)],
     queryFn: ({ signal }) =>
-      unwrap(operatorApi.GET('/baas/api/v1/admin/invitations/{token}', { ...path(token), signal })),
+      unwrap(operatorApi.POST('/baas/api/v1/admin/invitations/lookup', { body: { token }, signal })),
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
@@ -23,13 +24,14 @@ export interface EnrolmentBody {
   password_confirmation?: string;
 }
 
-/** Step one: name and password (a new operator) or nothing (a reset); answers the TOTP secret. */
+/**
+ * Step one: name and password (a new operator) or the operator's current password (a reset);
+ * answers the TOTP secret.
+ */
 export function useStartEnrolment(token: string) {
   return useMutation({
     mutationFn: (body: EnrolmentBody) =>
-      unwrap(
-        operatorApi.POST('/baas/api/v1/admin/invitations/{token}/second-factor', { ...path(token), body }),
-      ),
+      unwrap(operatorApi.POST('/baas/api/v1/admin/invitations/second-factor', { body: { token, ...body } })),
   });
 }
 
@@ -38,12 +40,7 @@ export function useAcceptInvitation(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (code: string) =>
-      unwrap(
-        operatorApi.POST('/baas/api/v1/admin/invitations/{token}/accept', {
-          ...path(token),
-          body: { code },
-        }),
-      ),
+      unwrap(operatorApi.POST('/baas/api/v1/admin/invitations/accept', { body: { token, code } })),
     onSuccess: ({ recovery_codes: _shownOnce, ...session }) => rememberSession(queryClient, session),
   });
 }

@@ -10,6 +10,7 @@ import { Loading } from '@/components/ui/loading';
 import { TextField } from '@/components/ui/text-field';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { Invitation, SecondFactorEnrolment } from '@/lib/api/operator-types';
+import { useFieldErrors } from '@/lib/validation-message';
 import { invitationQuery, useAcceptInvitation, useStartEnrolment } from '../api/invitation';
 import { QrCode } from './qr-code';
 import { RecoveryCodes } from './recovery-codes';
@@ -62,7 +63,7 @@ function SetupWithToken({ token, onFinished }: { token: string; onFinished: () =
   const reset = details.purpose === 'reset_second_factor';
   const heading = reset ? 'Set up a new authenticator' : 'Set up your operator account';
   const steps = reset
-    ? ['Authenticator app', 'Recovery codes']
+    ? ['Your password', 'Authenticator app', 'Recovery codes']
     : ['Your details', 'Authenticator app', 'Recovery codes'];
 
   if (acceptance.data) {
@@ -89,20 +90,12 @@ function SetupWithToken({ token, onFinished }: { token: string; onFinished: () =
     <SetupFrame title={heading} heading={heading} steps={steps} step={0}>
       <InvitationSummary details={details} />
       {reset ? (
-        <div className="setup__reset">
-          <p>
-            An admin reset your second factor. Set up your authenticator app again to sign in; the codes of
-            your old one no longer work.
-          </p>
-          {enrolment.error ? (
-            <Alert tone="error">
-              <p>{errorMessage(enrolment.error)}</p>
-            </Alert>
-          ) : null}
-          <Button isPending={enrolment.isPending} onPress={() => enrolment.mutate({})}>
-            Start
-          </Button>
-        </div>
+        <ResetStep
+          email={details.email}
+          isPending={enrolment.isPending}
+          error={enrolment.error}
+          onSubmit={(password) => enrolment.mutate({ password })}
+        />
       ) : (
         <DetailsStep
           email={details.email}
@@ -211,7 +204,7 @@ function DetailsStep({
   error: Error | null;
   onSubmit: (body: { name: string; password: string; password_confirmation: string }) => void;
 }) {
-  const fieldErrors = error instanceof ApiError && error.code === 'VALIDATION_FAILED' ? error.errors : {};
+  const fieldErrors = useFieldErrors(error);
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
@@ -222,13 +215,7 @@ function DetailsStep({
     });
   };
   return (
-    <Form
-      className="setup__form"
-      onSubmit={submit}
-      validationErrors={Object.fromEntries(
-        Object.entries(fieldErrors).map(([field, messages]) => [field, messages.map(sentence)]),
-      )}
-    >
+    <Form className="setup__form" onSubmit={submit} validationErrors={fieldErrors}>
       <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
       <TextField
         name="name"
@@ -269,8 +256,58 @@ function DetailsStep({
   );
 }
 
-/** "must match password" → "Must match password." */
-const sentence = (message: string) => `${message.charAt(0).toUpperCase()}${message.slice(1)}.`;
+/**
+ * A reset's first step: the operator's own password, so the link alone (which the admin who made
+ * it holds too) does not give anyone this operator's account.
+ */
+function ResetStep({
+  email,
+  isPending,
+  error,
+  onSubmit,
+}: {
+  email: string;
+  isPending: boolean;
+  error: Error | null;
+  onSubmit: (password: string) => void;
+}) {
+  const fieldErrors = useFieldErrors(error);
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    onSubmit(String(new FormData(event.currentTarget).get('password') ?? ''));
+  };
+  return (
+    <Form className="setup__form" onSubmit={submit} validationErrors={fieldErrors}>
+      <p>
+        An admin reset your second factor. Enter your password to confirm it is you, then set up your
+        authenticator app again; the codes of your old one no longer work.
+      </p>
+      <input type="hidden" name="username" autoComplete="username" value={email} readOnly />
+      <TextField
+        name="password"
+        type="password"
+        label="Your password"
+        autoComplete="current-password"
+        isRequired
+        errorMessage={({ validationDetails, validationErrors }) =>
+          validationErrors.length > 0
+            ? validationErrors.join(' ')
+            : validationDetails.valueMissing
+              ? 'Enter your password.'
+              : 'Check your password.'
+        }
+      />
+      {error && Object.keys(fieldErrors).length === 0 ? (
+        <Alert tone="error">
+          <p>{errorMessage(error)}</p>
+        </Alert>
+      ) : null}
+      <Button type="submit" isPending={isPending}>
+        Continue
+      </Button>
+    </Form>
+  );
+}
 
 /** The secret in groups of four, as authenticator apps show keys. */
 const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');

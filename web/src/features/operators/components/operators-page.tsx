@@ -5,6 +5,7 @@ import {
   Column,
   Form,
   Label,
+  Link,
   Radio,
   RadioGroup,
   Row,
@@ -137,6 +138,9 @@ function OperatorTable({
                   {active && operator.second_factor === 'reset_pending' ? (
                     <Badge tone="warning">Second factor reset</Badge>
                   ) : null}
+                  {active && operator.second_factor === 'locked' ? (
+                    <Badge tone="danger">Second factor locked</Badge>
+                  ) : null}
                 </span>
               </Cell>
               <Cell>
@@ -154,7 +158,7 @@ function OperatorTable({
                     <Button
                       size="small"
                       variant="secondary"
-                      aria-label={`Reset the second factor of ${operator.name}`}
+                      aria-label={`Reset second factor of ${operator.name}`}
                       onPress={() => onAction('reset', operator)}
                     >
                       Reset second factor…
@@ -168,8 +172,12 @@ function OperatorTable({
                       Deactivate…
                     </Button>
                   </span>
+                ) : self ? (
+                  <Link className="operators-page__self" href="/account">
+                    Your account
+                  </Link>
                 ) : (
-                  <span className="muted">{self ? 'Your account' : 'None'}</span>
+                  <span className="muted">None</span>
                 )}
               </Cell>
             </Row>
@@ -370,9 +378,17 @@ function ResetDialog({ operator, onClose }: { operator: Operator; onClose: () =>
           </div>
         ) : (
           <div className="dialog__body">
+            {operator.second_factor === 'locked' && operator.second_factor_locked_at ? (
+              <p>
+                It locked <DateTime value={operator.second_factor_locked_at} /> after 20 wrong codes in a row.
+                Check with {operator.name} that it was them before you reset it: someone else may know their
+                password.
+              </p>
+            ) : null}
             <p>
               Their authenticator app and recovery codes stop working at once, and they are signed out. You
-              get a one-time link for them to set up a new authenticator.
+              get a one-time link for them to set up a new authenticator; they confirm it with their own
+              password, so the link alone does not sign anyone in.
             </p>
             {reset.error ? (
               <Alert tone="error">
