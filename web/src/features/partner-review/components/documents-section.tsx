@@ -81,8 +81,8 @@ export function DocumentsSection({ partner }: { partner: PartnerRecord }) {
                     {document.rejection_reason ? ` · reason: ${document.rejection_reason}` : ''}
                   </span>
                   {document.source === 'upload' ? (
-                    <a href={documentFileUrl(partner.company_id, document.id)} target="_blank" rel="noopener">
-                      Open
+                    <a href={documentFileUrl(partner.company_id, document.id)} download>
+                      Download
                       <span className="visually-hidden">
                         {' '}
                         the earlier {documentTypeLabel(document.document_type)}
