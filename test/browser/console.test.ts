@@ -115,6 +115,52 @@ function drawn(canvas: Locator): Promise<boolean> {
   });
 }
 
+/**
+ * Whether the text inside `element` is laid out in the order it is stored: each character of a
+ * line to the right of the one before. A right-to-left override applied to "detimil deviorppa"
+ * would draw it as "approved limited", its characters right to left.
+ */
+function readsInOrder(element: Locator): Promise<boolean> {
+  // Run in the page (the tests' types have no DOM: what is used is described by hand).
+  return element.evaluate((root) => {
+    type Rect = { left: number; top: number; width: number };
+    type Node = { nodeType: number; textContent: string | null; childNodes: ArrayLike<Node> };
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          createRange(): {
+            setStart(n: Node, o: number): void;
+            setEnd(n: Node, o: number): void;
+            getBoundingClientRect(): Rect;
+          };
+        };
+      }
+    ).document;
+    // A loop, not a nested function: tsx would wrap a named one in a helper the page lacks.
+    const texts: Node[] = [];
+    const pending: Node[] = [root as unknown as Node];
+    while (pending.length > 0) {
+      const node = pending.shift()!;
+      if (node.nodeType === 3) texts.push(node);
+      pending.unshift(...Array.from(node.childNodes));
+    }
+    let previous: Rect | null = null;
+    for (const text of texts) {
+      for (let i = 0; i < (text.textContent ?? '').length; i += 1) {
+        if ((text.textContent ?? '')[i] === ' ') continue;
+        const range = doc.createRange();
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        const rect = range.getBoundingClientRect();
+        if (rect.width === 0) continue;
+        if (previous && Math.abs(rect.top - previous.top) < 2 && rect.left < previous.left) return false;
+        previous = rect;
+      }
+    }
+    return true;
+  });
+}
+
 /** A page of its own context; a step that waits longer than 10 s has failed (the app answers in ms). */
 async function openPage(browser: Browser, baseUrl: string): Promise<RecordedPage> {
   // Answers the console shows a message of its own for (a 401 before sign-in, a refused decision).
@@ -584,6 +630,70 @@ describe('operator console', () => {
       context.off('dialog', onDialog);
       context.off('page', onPage);
     }
+  });
+
+  it('shows partner text stored with bidirectional controls isolated and as written: the controls are marked, nothing reads reversed', async () => {
+    const partner = await newPartner(suite, 'submitted', { business_name: 'Marina Rails Ltd' });
+    // Stored before the API refused such characters: written straight into the database.
+    const spoof = 'Acme \u202Edetimil deviorppa';
+    await suite.t.db
+      .updateTable('partners')
+      .set({
+        business_name: spoof,
+        legal_business_name: `${spoof} Ltd`,
+        address: '12 Marina \u202E,sogaL',
+        review_notes: 'Checked \u2067\u202Edevorppa\u2069 by the team',
+      })
+      .where('id', '=', partner.companyId)
+      .execute();
+    await suite.t.db
+      .updateTable('representatives')
+      .set({ first_name: 'Ada\u202E', last_name: 'Obi' })
+      .where('partner_id', '=', partner.companyId)
+      .execute();
+
+    const { page } = adminPage;
+    await page.goto('/console/review');
+    const row = page.getByRole('row', { name: /Acme/ });
+    await row.waitFor();
+    await screenshot(page, 'console-review-queue-bidi-1280');
+    assert.ok(await readsInOrder(row), 'the row reads as stored, left to right');
+    const name = row.locator('.data-table__primary bdi');
+    assert.equal(await name.count(), 1, 'the business name is isolated in a <bdi>');
+    assert.equal(await name.innerText(), 'Acme U+202Edetimil deviorppa');
+    assert.equal(
+      await name.locator('.bidi-control').getAttribute('title'),
+      'Hidden right-to-left override, shown instead of applied',
+    );
+    await assertAccessible(page, 'review queue with marked controls');
+
+    await row.getByText('detimil deviorppa').first().click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await heading.getByText('detimil deviorppa').waitFor();
+    assert.equal(await heading.locator('bdi').count(), 1);
+    assert.equal(await page.title(), 'Acme [U+202E]detimil deviorppa · Operator console');
+    for (const [what, locator] of [
+      ['the heading', heading],
+      ['the header', page.locator('.page-header')],
+      ['the profile', page.locator('.detail-list').first()],
+      [
+        'the representative',
+        page.locator('.partner-section').filter({ hasText: 'Compliance representative' }),
+      ],
+      ['the review notes', page.locator('.decision-panel__notes')],
+    ] as const) {
+      assert.ok(await readsInOrder(locator), `${what} reads as stored`);
+      const text = await locator.innerText();
+      assert.ok(
+        !/[\u202A-\u202E\u2066-\u2069]/.test(text),
+        `${what} has no control left: ${JSON.stringify(text)}`,
+      );
+    }
+    const marks = await page.locator('.partner-page .bidi-control').count();
+    assert.ok(marks >= 6, `${marks} controls marked`);
+    await assertAccessible(page, 'partner page with marked controls');
+    await screenshot(page, 'console-partner-bidi-1280');
+    adminPage.assertClean('bidirectional text');
   });
 
   it('invites a reviewer from the operators page; the reviewer is not offered approval and the server refuses it (403)', async () => {

@@ -1,4 +1,5 @@
 import { Button } from '@/components/ui/button';
+import { UserText } from '@/components/ui/user-text';
 import type { OperatorIdentity } from '@/lib/api/operator-types';
 import { useSignOut } from '../api/session';
 
@@ -10,10 +11,15 @@ export function AccountMenu({ operator }: { operator: OperatorIdentity }) {
   return (
     <div className="app-account">
       <p className="app-account__who">
-        <span className="app-account__name">{operator.name}</span>
+        <span className="app-account__name">
+          <UserText>{operator.name}</UserText>
+        </span>
         <span className="app-account__role">
           {ROLE_LABELS[operator.role]}
-          <span className="app-account__email"> · {operator.email}</span>
+          <span className="app-account__email">
+            {' '}
+            · <UserText>{operator.email}</UserText>
+          </span>
         </span>
       </p>
       <Button variant="secondary" size="small" isPending={signOut.isPending} onPress={() => signOut.mutate()}>

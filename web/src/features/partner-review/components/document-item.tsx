@@ -4,6 +4,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
 import { Loading } from '@/components/ui/loading';
+import { UserText } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { PartnerDocument } from '@/lib/api/operator-types';
 import { formatBytes } from '@/lib/format';
@@ -102,14 +103,15 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
           </p>
           {document.status === 'rejected' && document.rejection_reason ? (
             <p className="document__reason">
-              <span className="document__reason-label">Reason given:</span> {document.rejection_reason}
+              <span className="document__reason-label">Reason given:</span>{' '}
+              <UserText>{document.rejection_reason}</UserText>
             </p>
           ) : null}
           {document.source === 'url' && document.file_url ? (
             <p className="document__link">
               Hosted by the partner, never fetched by the service:{' '}
               <a href={document.file_url} target="_blank" rel="noopener noreferrer">
-                {document.file_url}
+                <UserText>{document.file_url}</UserText>
               </a>
             </p>
           ) : null}
