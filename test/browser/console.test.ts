@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { adminPost, partnerRecord } from '../support/admin.js';
 import { useApp } from '../support/app.js';
 import {
@@ -10,6 +10,7 @@ import {
   launchBrowser,
   newPage,
   type RecordedPage,
+  readsInOrder,
   SCREENSHOT_DIR,
   screenshot,
 } from '../support/browser.js';
@@ -17,6 +18,7 @@ import { PDF_BYTES, randomPassword, uniqueEmail } from '../support/factories.js'
 import { completeOnboarding, postDocument, submit } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
 import { ADMIN_PREFIX, adminDocumentUrl, adminPartnerUrl, ENVIRONMENT } from '../support/paths.js';
+import { pdfWith } from '../support/pdf.js';
 import { nextTotpStep, totp } from '../support/totp.js';
 
 /*
@@ -94,27 +96,24 @@ async function assertNoOverflow(page: Page, what: string): Promise<void> {
   assert.equal(overflow, 0, `${what}: something is wider than the viewport`);
 }
 
-/** A small real PDF (one page reading `text`), so the preview shows a document. */
-function pdfWith(text: string): Buffer {
-  const stream = `BT /F1 24 Tf 72 720 Td (${text}) Tj ET`;
-  const objects = [
-    '<< /Type /Catalog /Pages 2 0 R >>',
-    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
-    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R /Resources << /Font << /F1 5 0 R >> >> >>',
-    `<< /Length ${stream.length} >>\nstream\n${stream}\nendstream`,
-    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
-  ];
-  let body = '%PDF-1.4\n';
-  const offsets: number[] = [];
-  objects.forEach((object, index) => {
-    offsets.push(body.length);
-    body += `${index + 1} 0 obj\n${object}\nendobj\n`;
+/** Whether the canvas shows something: a pixel that is not white (a blank page is all white). */
+function drawn(canvas: Locator): Promise<boolean> {
+  // Run in the page (the tests' types have no DOM: the element is described by hand).
+  return canvas.evaluate((element) => {
+    const target = element as unknown as {
+      width: number;
+      height: number;
+      getContext(kind: '2d'): {
+        getImageData(x: number, y: number, w: number, h: number): { data: number[] };
+      };
+    };
+    if (target.width === 0 || target.height === 0) return false;
+    const { data } = target.getContext('2d').getImageData(0, 0, target.width, target.height);
+    for (let i = 0; i < data.length; i += 4) {
+      if (data[i]! < 200 || data[i + 1]! < 200 || data[i + 2]! < 200) return true;
+    }
+    return false;
   });
-  const xref = body.length;
-  body += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
-  for (const offset of offsets) body += `${String(offset).padStart(10, '0')} 00000 n \n`;
-  body += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
-  return Buffer.from(body, 'latin1');
 }
 
 /** A page of its own context; a step that waits longer than 10 s has failed (the app answers in ms). */
@@ -333,7 +332,7 @@ describe('operator console', () => {
       { document_type: 'memart' },
       {
         file: {
-          bytes: pdfWith('Signed MEMART of Sunrise Remit Ltd'),
+          bytes: pdfWith(['Signed MEMART of Sunrise Remit Ltd']),
           name: 'memart.pdf',
           type: 'application/pdf',
         },
@@ -349,18 +348,16 @@ describe('operator console', () => {
     await memart.getByText('Pending review', { exact: true }).waitFor();
     await page.getByRole('button', { name: 'Earlier uploads (1)' }).waitFor();
     await memart.getByRole('button', { name: 'Show preview of Memorandum and articles (MEMART)' }).click();
-    const frame = memart.locator('iframe');
-    await frame.waitFor();
-    assert.equal(await frame.getAttribute('sandbox'), null, 'a PDF frame is not sandboxed');
-    assert.match(String(await frame.getAttribute('src')), /\/file\?disposition=inline$/);
-    // Chrome's PDF viewer draws the page a moment after the frame loads.
-    await eventually('the PDF viewer is up', async () =>
-      page.frames().some((candidate) => candidate.url().startsWith('chrome-extension://')),
-    );
-    await page.waitForTimeout(1000);
+    // Drawn in the page by pdf.js, not framed for the browser's PDF viewer.
+    const canvas = memart.getByRole('img', { name: 'Page 1 of 1 of Memorandum and articles (MEMART)' });
+    await canvas.waitFor();
+    await eventually('the page is drawn', () => drawn(canvas));
+    assert.equal(await page.locator('iframe, embed, object').count(), 0);
+    await memart.getByText('1 page', { exact: true }).waitFor();
+    await assertAccessible(page, 'partner page, PDF preview');
     await screenshot(page, 'console-partner-preview-1280');
     await memart.getByRole('button', { name: 'Hide preview of Memorandum and articles (MEMART)' }).click();
-    await frame.waitFor({ state: 'detached' });
+    await canvas.waitFor({ state: 'detached' });
 
     await page.getByRole('button', { name: 'Approve Memorandum and articles (MEMART)' }).click();
     await memart.getByText('Approved', { exact: true }).waitFor();
@@ -495,6 +492,163 @@ describe('operator console', () => {
     const after = await partnerRecord(suite.t, partner.companyId);
     assert.equal(after.onboarding_status, 'active');
     adminPage.assertClean('keyboard review');
+  });
+
+  it('previews an uploaded PDF whose scripts raise an alert and a password prompt: pdf.js draws its pages, no script runs, no dialog opens', async () => {
+    const partner = await newPartner(suite, 'signed-in', { business_name: 'Tidewater Pay Ltd' });
+    const hostile = pdfWith(['Certificate, page one', 'Certificate, page two'], {
+      openScript: "app.alert('pwned')",
+      pageOpenScript: "app.response({ cQuestion: 'Console password:' })",
+    });
+    const upload = await postDocument(
+      suite.t,
+      partner.token,
+      { document_type: 'other' },
+      { file: { bytes: hostile, name: 'certificate.pdf', type: 'application/pdf' } },
+    );
+    assert.equal(upload.status, 201, upload.text);
+
+    const { page, context } = adminPage;
+    // A dialog of the page, of any frame in it, or of a window it opened: none may appear.
+    const dialogs: string[] = [];
+    const popups: string[] = [];
+    const onDialog = (dialog: { type(): string; message(): string; dismiss(): Promise<void> }) => {
+      dialogs.push(`${dialog.type()}: ${dialog.message()}`);
+      void dialog.dismiss().catch(() => {});
+    };
+    const onPage = (opened: Page) => popups.push(opened.url());
+    context.on('dialog', onDialog);
+    context.on('page', onPage);
+    try {
+      await page.goto(`/console/partners/${partner.companyId}`);
+      await page.getByRole('heading', { level: 1, name: 'Tidewater Pay Ltd' }).waitFor();
+      const item = page
+        .locator('.document')
+        .filter({ has: page.getByRole('heading', { name: 'Other document', exact: true }) });
+      await tabTo(page, 'button "Show preview of Other document"');
+      await page.keyboard.press('Enter');
+      // Long enough for an opening script and a page's action to have run, had anything run them.
+      await page.waitForTimeout(3000);
+      assert.deepEqual(dialogs, [], 'the PDF raised dialogs');
+      assert.deepEqual(popups, [], 'a window opened');
+      assert.deepEqual(
+        page
+          .frames()
+          .filter((frame) => frame !== page.mainFrame())
+          .map((frame) => frame.url()),
+        [],
+        "no frame: the browser's PDF viewer is not involved",
+      );
+      assert.equal(await page.locator('iframe, embed, object').count(), 0);
+      const canvas = item.getByRole('img', { name: 'Page 1 of 2 of Other document' });
+      await canvas.waitFor();
+      await eventually('page 1 is drawn', () => drawn(canvas));
+      await item.getByText('Page 1 of 2', { exact: true }).waitFor();
+      // pdf.js parses the file in its worker (a hashed asset of the console), not in the page.
+      assert.ok(
+        page
+          .workers()
+          .some((worker) => /\/console\/assets\/pdf\.worker\.min-[\w-]+\.mjs$/.test(worker.url())),
+        page
+          .workers()
+          .map((worker) => worker.url())
+          .join(', '),
+      );
+      await assertAccessible(page, 'PDF preview');
+      await screenshot(page, 'console-partner-pdf-preview-1280');
+
+      // The pages by keyboard: the first has no previous page, Next is the control after it.
+      await tabTo(page, 'button "Next page"');
+      await page.keyboard.press('Enter');
+      const second = item.getByRole('img', { name: 'Page 2 of 2 of Other document' });
+      await second.waitFor();
+      await item.getByText('Page 2 of 2', { exact: true }).waitFor();
+      await eventually('page 2 is drawn', () => drawn(second));
+      assert.equal(await item.getByRole('button', { name: 'Next page' }).isDisabled(), true);
+      await tabTo(page, 'button "Previous page"', true);
+      await page.keyboard.press('Enter');
+      await item.getByText('Page 1 of 2', { exact: true }).waitFor();
+      await page.waitForTimeout(1000);
+      assert.deepEqual(dialogs, [], 'the PDF raised dialogs');
+      await page.setViewportSize({ width: 375, height: 900 });
+      await assertNoOverflow(page, 'PDF preview at 375 px');
+      await screenshot(page, 'console-partner-pdf-preview-375');
+      await page.setViewportSize({ width: 1280, height: 900 });
+
+      // The link beside it downloads the file; nothing opens it in the browser.
+      const download = page.waitForEvent('download');
+      await item.getByRole('link', { name: 'Download Other document' }).click();
+      assert.match((await download).suggestedFilename(), /^other-.+\.pdf$/);
+      assert.deepEqual(popups, [], 'a window opened');
+      adminPage.assertClean('PDF preview');
+    } finally {
+      context.off('dialog', onDialog);
+      context.off('page', onPage);
+    }
+  });
+
+  it('shows partner text stored with bidirectional controls isolated and as written: the controls are marked, nothing reads reversed', async () => {
+    const partner = await newPartner(suite, 'submitted', { business_name: 'Marina Rails Ltd' });
+    // Stored before the API refused such characters: written straight into the database.
+    const spoof = 'Acme \u202Edetimil deviorppa';
+    await suite.t.db
+      .updateTable('partners')
+      .set({
+        business_name: spoof,
+        legal_business_name: `${spoof} Ltd`,
+        address: '12 Marina \u202E,sogaL',
+        review_notes: 'Checked \u2067\u202Edevorppa\u2069 by the team',
+      })
+      .where('id', '=', partner.companyId)
+      .execute();
+    await suite.t.db
+      .updateTable('representatives')
+      .set({ first_name: 'Ada\u202E', last_name: 'Obi' })
+      .where('partner_id', '=', partner.companyId)
+      .execute();
+
+    const { page } = adminPage;
+    await page.goto('/console/review');
+    const row = page.getByRole('row', { name: /Acme/ });
+    await row.waitFor();
+    await screenshot(page, 'console-review-queue-bidi-1280');
+    assert.ok(await readsInOrder(row), 'the row reads as stored, left to right');
+    const name = row.locator('.data-table__primary bdi');
+    assert.equal(await name.count(), 1, 'the business name is isolated in a <bdi>');
+    assert.equal(await name.innerText(), 'Acme U+202Edetimil deviorppa');
+    assert.equal(
+      await name.locator('.bidi-control').getAttribute('title'),
+      'Hidden right-to-left override, shown instead of applied',
+    );
+    await assertAccessible(page, 'review queue with marked controls');
+
+    await row.getByText('detimil deviorppa').first().click();
+    const heading = page.getByRole('heading', { level: 1 });
+    await heading.getByText('detimil deviorppa').waitFor();
+    assert.equal(await heading.locator('bdi').count(), 1);
+    assert.equal(await page.title(), 'Acme [U+202E]detimil deviorppa · Operator console');
+    for (const [what, locator] of [
+      ['the heading', heading],
+      ['the header', page.locator('.page-header')],
+      ['the profile', page.locator('.detail-list').first()],
+      [
+        'the representative',
+        page.locator('.partner-section').filter({ hasText: 'Compliance representative' }),
+      ],
+      ['the review notes', page.locator('.decision-panel__notes')],
+    ] as const) {
+      assert.ok(await readsInOrder(locator), `${what} reads as stored`);
+      const text = await locator.innerText();
+      assert.ok(
+        !/[\u202A-\u202E\u2066-\u2069]/.test(text),
+        `${what} has no control left: ${JSON.stringify(text)}`,
+      );
+    }
+    const marks = await page.locator('.partner-page .bidi-control').count();
+    assert.ok(marks >= 6, `${marks} controls marked`);
+    await assertAccessible(page, 'partner page with marked controls');
+    await screenshot(page, 'console-partner-bidi-1280');
+    adminPage.assertClean('bidirectional text');
   });
 
   it('invites a reviewer from the operators page; the reviewer is not offered approval and the server refuses it (403)', async () => {
@@ -710,7 +864,7 @@ describe('operator console', () => {
     assert.ok(reviewer && reviewerPage);
     const { page } = adminPage;
     await page.goto('/console/operators');
-    await page.getByRole('button', { name: 'Reset the second factor of Tunde Bello' }).click();
+    await page.getByRole('button', { name: 'Reset second factor of Tunde Bello' }).click();
     const confirm = page.getByRole('alertdialog', { name: 'Reset the second factor of Tunde Bello?' });
     await confirm.getByRole('button', { name: 'Reset second factor' }).click();
     const done = page.getByRole('alertdialog', { name: 'Second factor reset' });

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { useApp } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
+import { launchBrowser, readsInOrder } from '../support/browser.js';
 import { customerBody } from '../support/factories.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import { accountUrl, CREATE_ACCOUNT, creditUrl, lifecycleUrl } from '../support/paths.js';
@@ -335,6 +335,42 @@ describe('dashboard: developers, team and virtual accounts', () => {
     assert.equal(stored.body.data.status, 'closed');
     await checkPage(page, 'account-closed-1280');
     recorded.assertClean('the workspace');
+  });
+
+  it("shows a customer's name, the account name and a narration stored with bidirectional controls as written, isolated", async () => {
+    const account = (await api(CREATE_ACCOUNT, customerBody({ first_name: 'Bidi', last_name: 'Customer' })))
+      .body.data;
+    await api(creditUrl(account.account_number), { amount: '250', narration: 'Rent' });
+    // Stored before the API refused such characters: written straight into the database.
+    await suite.t.db
+      .updateTable('virtual_accounts')
+      .set({ first_name: 'Tunde \u202Edevorppa', account_name: 'Acme/Tunde \u202Edevorppa' })
+      .where('account_number', '=', account.account_number)
+      .execute();
+    const { id } = await suite.t.db
+      .selectFrom('virtual_accounts')
+      .select('id')
+      .where('account_number', '=', account.account_number)
+      .executeTakeFirstOrThrow();
+    await suite.t.db
+      .updateTable('account_transactions')
+      .set({ narration: 'Rent \u202E000,01 NGN' })
+      .where('account_id', '=', id)
+      .execute();
+
+    await page.goto(`/dashboard/accounts/${account.account_number}`);
+    const narration = page.getByRole('row').filter({ hasText: 'Rent' });
+    await narration.waitFor();
+    for (const [what, locator] of [
+      ['the header', page.locator('.page-header')],
+      ['the details', page.locator('.detail-list')],
+      ['the narration', narration],
+    ] as const) {
+      assert.ok(await readsInOrder(locator), `${what} reads as stored`);
+      assert.ok((await locator.locator('bdi .bidi-control').count()) > 0, `${what}: the control is marked`);
+    }
+    await checkPage(page, 'account-bidi-1280');
+    recorded.assertClean('bidirectional text');
   });
 
   it('fits the signed-in pages in 375 px, with no serious axe violation', async () => {

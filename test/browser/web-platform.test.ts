@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -13,7 +13,7 @@ import { assertAccessible, launchBrowser, newPage, screenshot } from '../support
 
 const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
-  "connect-src 'self'; frame-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+  "connect-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 const APPS = [
@@ -58,6 +58,28 @@ describe('web apps', () => {
   });
   after(async () => {
     await browser?.close();
+  });
+
+  it("keeps pdf.js out of the console's first load: its chunk and worker come with a PDF preview, as JavaScript", async () => {
+    const assets = readdirSync(path.join(WEB_DIST, 'console', 'assets'));
+    const chunk = assets.find((name) => /^pdf-preview-[\w-]{8}\.js$/.test(name));
+    const worker = assets.find((name) => /^pdf\.worker\.min-[\w-]{8}\.mjs$/.test(name));
+    assert.ok(chunk && worker, assets.join(', '));
+    const html = await (await fetch(`${context.t.url}/console`)).text();
+    for (const url of assetUrls(html).filter((url) => url.endsWith('.js'))) {
+      const script = await (await fetch(`${context.t.url}${url}`)).text();
+      // A message of pdf.js's own: its code is not in what the page loads first.
+      assert.ok(!script.includes('GlobalWorkerOptions.workerSrc'), `${url} carries pdf.js`);
+    }
+    // A module worker's script must be served as JavaScript; it is large, so compressed too.
+    const response = await fetch(`${context.t.url}/console/assets/${worker}`, {
+      headers: { 'accept-encoding': 'br' },
+    });
+    assert.equal(response.status, 200);
+    assert.match(String(response.headers.get('content-type')), /^(text|application)\/javascript\b/);
+    assert.equal(response.headers.get('content-encoding'), 'br');
+    assert.equal(response.headers.get('cache-control'), IMMUTABLE);
+    assert.ok((await response.arrayBuffer()).byteLength > 0);
   });
 
   for (const app of APPS) {

@@ -8,7 +8,7 @@ import { newPartner } from '../support/partners.js';
 import { adminDocumentUrl } from '../support/paths.js';
 
 for (const dialect of DIALECTS) {
-  describe(`document preview for the console [${dialect.name}]`, { skip: dialect.skip }, () => {
+  describe(`document file downloads [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
 
     async function uploaded(bytes: Buffer, name: string) {
@@ -27,50 +27,46 @@ for (const dialect of DIALECTS) {
         headers: adminHeaders,
       });
 
-    it('serves a download as an attachment that no page may frame', async () => {
-      const response = await fetchFile(await uploaded(PNG_BYTES, 'id.png'));
-      assert.equal(response.status, 200);
-      assert.match(String(response.headers.get('content-disposition')), /^attachment; filename="other-/);
-      assert.equal(response.headers.get('x-frame-options'), 'DENY');
-      assert.match(String(response.headers.get('content-security-policy')), /frame-ancestors 'none'/);
-      assert.deepEqual(Buffer.from(await response.arrayBuffer()), PNG_BYTES);
-    });
+    for (const [kind, bytes, type] of [
+      ['an image', PNG_BYTES, 'image/png'],
+      ['a PDF', PDF_BYTES, 'application/pdf'],
+    ] as const) {
+      it(`serves ${kind} as an attachment that no page may frame, sandboxed should a browser show it anyway`, async () => {
+        const response = await fetchFile(await uploaded(bytes, type === 'image/png' ? 'id.png' : 'cac.pdf'));
+        assert.equal(response.status, 200);
+        assert.equal(response.headers.get('content-type'), type);
+        assert.match(String(response.headers.get('content-disposition')), /^attachment; filename="other-/);
+        assert.equal(response.headers.get('x-frame-options'), 'DENY');
+        assert.equal(
+          response.headers.get('content-security-policy'),
+          "default-src 'none'; frame-ancestors 'none'; sandbox",
+        );
+        assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
+        assert.deepEqual(Buffer.from(await response.arrayBuffer()), bytes);
+      });
+    }
 
-    it("serves disposition=inline for this site's preview frame: an image sandboxed, nothing of its own runs", async () => {
-      const response = await fetchFile(await uploaded(PNG_BYTES, 'id.png'), '?disposition=inline');
-      assert.equal(response.status, 200);
-      assert.equal(response.headers.get('content-type'), 'image/png');
-      assert.match(String(response.headers.get('content-disposition')), /^inline; filename="other-/);
-      assert.equal(response.headers.get('x-frame-options'), 'SAMEORIGIN');
-      const policy = String(response.headers.get('content-security-policy'));
-      assert.match(policy, /frame-ancestors 'self'/);
-      assert.match(policy, /default-src 'none'/);
-      assert.match(policy, /; sandbox$/);
-      assert.doesNotMatch(policy, /script-src|object-src/);
-      assert.equal(response.headers.get('x-content-type-options'), 'nosniff');
-    });
-
-    it("serves a PDF inline without the sandbox Chrome's PDF viewer refuses, still framed by this site only", async () => {
+    it('ignores the former disposition=inline: still an attachment, unframeable and sandboxed', async () => {
       const response = await fetchFile(await uploaded(PDF_BYTES, 'cac.pdf'), '?disposition=inline');
       assert.equal(response.status, 200);
-      assert.equal(response.headers.get('content-type'), 'application/pdf');
-      const policy = String(response.headers.get('content-security-policy'));
-      assert.match(policy, /frame-ancestors 'self'/);
-      assert.doesNotMatch(policy, /sandbox/);
-      assert.equal(response.headers.get('x-frame-options'), 'SAMEORIGIN');
+      assert.match(String(response.headers.get('content-disposition')), /^attachment; /);
+      assert.equal(response.headers.get('x-frame-options'), 'DENY');
+      assert.match(
+        String(response.headers.get('content-security-policy')),
+        /frame-ancestors 'none'; sandbox$/,
+      );
     });
 
-    it('keeps the API headers on errors and refuses another disposition with 422', async () => {
+    it('keeps the API headers, without the sandbox, on errors', async () => {
       const document = await uploaded(PNG_BYTES, 'id.png');
-      const missing = await fetchFile(
-        { ...document, documentId: '0190c6f2-0000-7000-8000-000000000000' },
-        '?disposition=inline',
-      );
+      const missing = await fetchFile({ ...document, documentId: '0190c6f2-0000-7000-8000-000000000000' });
       assert.equal(missing.status, 404);
       assert.equal(missing.headers.get('x-frame-options'), 'DENY');
-      const odd = await fetchFile(document, '?disposition=frame');
-      assert.equal(odd.status, 422);
-      assert.equal(((await odd.json()) as { error_code: string }).error_code, 'VALIDATION_FAILED');
+      assert.equal(
+        missing.headers.get('content-security-policy'),
+        "default-src 'none'; frame-ancestors 'none'",
+      );
+      assert.equal(((await missing.json()) as { error_code: string }).error_code, 'NOT_FOUND');
     });
   });
 }

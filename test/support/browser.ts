@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 
 /*
  * Real Chromium driven by playwright-core: Debian's package (/usr/bin/chromium, which .ci/run
@@ -150,4 +150,50 @@ export async function screenshot(page: Page, name: string): Promise<string> {
   const file = path.join(SCREENSHOT_DIR, `${name.replace(/[^A-Za-z0-9._-]+/g, '-')}.png`);
   await page.screenshot({ path: file, fullPage: true, animations: 'disabled' });
   return file;
+}
+
+/**
+ * Whether the text inside `element` is laid out in the order it is stored: each character of a
+ * line to the right of the one before. A right-to-left override applied to "detimil deviorppa"
+ * would draw it as "approved limited", its characters right to left.
+ */
+export function readsInOrder(element: Locator): Promise<boolean> {
+  // Run in the page (the tests' types have no DOM: what is used is described by hand).
+  return element.evaluate((root) => {
+    type Rect = { left: number; top: number; width: number };
+    type Node = { nodeType: number; textContent: string | null; childNodes: ArrayLike<Node> };
+    const doc = (
+      globalThis as unknown as {
+        document: {
+          createRange(): {
+            setStart(n: Node, o: number): void;
+            setEnd(n: Node, o: number): void;
+            getBoundingClientRect(): Rect;
+          };
+        };
+      }
+    ).document;
+    // A loop, not a nested function: tsx would wrap a named one in a helper the page lacks.
+    const texts: Node[] = [];
+    const pending: Node[] = [root as unknown as Node];
+    while (pending.length > 0) {
+      const node = pending.shift()!;
+      if (node.nodeType === 3) texts.push(node);
+      pending.unshift(...Array.from(node.childNodes));
+    }
+    let previous: Rect | null = null;
+    for (const text of texts) {
+      for (let i = 0; i < (text.textContent ?? '').length; i += 1) {
+        if ((text.textContent ?? '')[i] === ' ') continue;
+        const range = doc.createRange();
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        const rect = range.getBoundingClientRect();
+        if (rect.width === 0) continue;
+        if (previous && Math.abs(rect.top - previous.top) < 2 && rect.left < previous.left) return false;
+        previous = rect;
+      }
+    }
+    return true;
+  });
 }

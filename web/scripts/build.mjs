@@ -63,7 +63,7 @@ function assertNoInlineCode(html, file) {
  * @param {string} dir
  */
 function precompress(dir) {
-  for (const file of files(dir).filter((name) => /\.(js|css|svg)$/.test(name))) {
+  for (const file of files(dir).filter((name) => /\.(m?js|css|svg)$/.test(name))) {
     const content = readFileSync(file);
     writeFileSync(
       `${file}.br`,

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { operatorOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
-import { StringEnum, success } from '../../platform/http/schemas.js';
+import { success } from '../../platform/http/schemas.js';
 import { type AcceptedFileType, FILE_EXTENSIONS } from '../../platform/storage/file-type.js';
 import {
   AuditEventsResponse,
@@ -27,27 +26,14 @@ const FileResponse = Type.Unsafe({
   description: 'The file, with the Content-Type detected from its bytes.',
   content: { 'application/pdf': binary, 'image/jpeg': binary, 'image/png': binary },
 });
-const FileQuery = Type.Object({
-  disposition: Type.Optional(
-    StringEnum(['attachment', 'inline'], {
-      description: 'attachment (default): a download; inline: for a preview frame of the console.',
-    }),
-  ),
-});
-
 /**
- * A file shown inline in the console's preview frame: framed by this site only, nothing of its own
- * runs (no script, no plug-in), and an image is sandboxed as well. A PDF is not: Chrome's viewer
- * (its own isolated process) refuses sandboxed frames.
+ * A stored file is only ever downloaded: never framed, and sandboxed should a browser show it
+ * anyway (some mobile browsers display a PDF despite `attachment`), so nothing in it runs on this
+ * origin. The console previews a PDF by drawing it with pdf.js, an image with an <img>.
  */
-function previewHeaders(request: FastifyRequest, reply: FastifyReply): Record<string, string> | undefined {
-  if ((request.query as { disposition?: string }).disposition !== 'inline') return undefined;
-  const pdf = reply.getHeader('content-type') === 'application/pdf';
-  return {
-    'x-frame-options': 'SAMEORIGIN',
-    'content-security-policy': `default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; frame-ancestors 'self'${pdf ? '' : '; sandbox'}`,
-  };
-}
+const fileHeaders = (): Record<string, string> => ({
+  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
+});
 
 const DOCUMENT_DECISION =
   'Only the current document of its type, while pending_review (else 409 ONBOARDING_LOCKED).';
@@ -272,29 +258,28 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     '/admin/partners/:company_id/documents/:document_id/file',
     operation({
       operationId: 'downloadDocumentFile',
-      summary: 'Download an uploaded file, or show it inline for a preview',
+      summary: 'Download an uploaded file',
       description:
-        'Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes). ' +
-        'URL documents have no stored file (404). `disposition=inline` serves it for a preview frame of this ' +
-        "site's own pages (frame-ancestors 'self'): still no script, style or plug-in of the file's own, and " +
-        'images in a sandbox; Chrome shows a PDF in its own isolated viewer, which refuses sandboxed frames.',
+        'Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes), ' +
+        'always as an attachment that no page may frame, under a sandboxing Content-Security-Policy: a ' +
+        "browser never runs a PDF's scripts on this origin. URL documents have no stored file (404). The " +
+        'console previews a PDF by drawing its pages itself (pdf.js, no scripts), and an image in an <img>. ' +
+        'The `disposition=inline` of earlier versions is gone (an unknown query parameter is ignored).',
       tags,
       auth: 'admin',
       params: DocumentParams,
-      querystring: FileQuery,
       response: { 200: FileResponse },
-      successHeaders: previewHeaders,
+      successHeaders: fileHeaders,
     }),
     async (request, reply) => {
       const file = await review.openDocumentFile(request.params.company_id, request.params.document_id);
       const extension = FILE_EXTENSIONS[file.contentType as AcceptedFileType] ?? 'bin';
-      const disposition = request.query.disposition === 'inline' ? 'inline' : 'attachment';
       return reply
         .type(file.contentType)
         .header('content-length', file.size)
         .header(
           'content-disposition',
-          `${disposition}; filename="${file.document.document_type}-${file.document.id}.${extension}"`,
+          `attachment; filename="${file.document.document_type}-${file.document.id}.${extension}"`,
         )
         .send(file.stream);
     },

@@ -40,9 +40,11 @@ const DOCS_HEADERS: Record<string, string> = extend(API_HEADERS, {
 
 /**
  * The browser apps (web-apps.ts): scripts, styles, fonts and API calls from this origin only, no
- * inline code and no eval; images may also be data: URLs (previews made in the page); frames are
- * same-origin, for documents the console previews inline. Their caching is set per response
- * (hashed assets immutable, pages revalidated), so it is not in this table.
+ * inline code and no eval; images may also be data: URLs (previews made in the page); no frames at
+ * all. Workers are named although they would fall back to script-src 'self': the console's PDF
+ * preview runs pdf.js's worker, a hashed asset of this origin, and worker-src keeps that true
+ * whatever script-src becomes. Their caching is set per response (hashed assets immutable, pages
+ * revalidated), so it is not in this table.
  */
 const WEB_HEADERS: Record<string, string> = {
   'content-security-policy': [
@@ -52,7 +54,7 @@ const WEB_HEADERS: Record<string, string> = {
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",
-    "frame-src 'self'",
+    "worker-src 'self'",
     "base-uri 'none'",
     "form-action 'self'",
     "frame-ancestors 'none'",
@@ -369,7 +371,7 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
     done(null, payload);
   });
 
-  // A route may narrow them for its own successful answers (an inline document preview): its
+  // A route may narrow them for its own successful answers (a downloaded file's sandbox): its
   // hook runs after the one above.
   addRouteHook(
     app,

@@ -6,6 +6,8 @@
 export const adminKeys = {
   all: ['admin'] as const,
   partners: ['admin', 'partners'] as const,
+  /** Uploaded files' bytes: a document id's file never changes, so decisions leave them be. */
+  documentFiles: ['admin', 'document-files'] as const,
   auditEvents: ['admin', 'audit-events'] as const,
   operators: ['admin', 'operators'] as const,
   invitations: ['admin', 'invitations'] as const,

@@ -1,5 +1,6 @@
 import { type ReactNode, useId, useState } from 'react';
 import { type DropItem, DropZone, FileTrigger, Text } from 'react-aria-components';
+import { UserText, visibleControls } from '@/components/ui/user-text';
 import { ACCEPTED_FILE_TYPES, fileProblem } from '@/lib/file-checks';
 import { formatBytes } from '@/lib/format';
 import { Button } from './button';
@@ -86,12 +87,16 @@ export function FileDropField({
       {file ? (
         <p className="file-field__chosen">
           <span>
-            Selected: <span className="file-field__name">{file.name}</span> ({formatBytes(file.size)})
+            Selected:{' '}
+            <span className="file-field__name">
+              <UserText>{file.name}</UserText>
+            </span>{' '}
+            ({formatBytes(file.size)})
           </span>
           <Button
             variant="quiet"
             size="small"
-            aria-label={`Remove ${file.name}`}
+            aria-label={`Remove ${visibleControls(file.name)}`}
             isDisabled={isDisabled ?? false}
             onPress={() => onFileChange(null)}
           >

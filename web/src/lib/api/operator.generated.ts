@@ -230,8 +230,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Download an uploaded file, or show it inline for a preview
-         * @description Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes). URL documents have no stored file (404). `disposition=inline` serves it for a preview frame of this site's own pages (frame-ancestors 'self'): still no script, style or plug-in of the file's own, and images in a sandbox; Chrome shows a PDF in its own isolated viewer, which refuses sandboxed frames.
+         * Download an uploaded file
+         * @description Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes), always as an attachment that no page may frame, under a sandboxing Content-Security-Policy: a browser never runs a PDF's scripts on this origin. URL documents have no stored file (404). The console previews a PDF by drawing its pages itself (pdf.js, no scripts), and an image in an <img>. The `disposition=inline` of earlier versions is gone (an unknown query parameter is ignored).
          */
         get: operations["downloadDocumentFile"];
         put?: never;
@@ -2077,10 +2077,7 @@ export interface operations {
     };
     downloadDocumentFile: {
         parameters: {
-            query?: {
-                /** @description attachment (default): a download; inline: for a preview frame of the console. */
-                disposition?: "attachment" | "inline";
-            };
+            query?: never;
             header?: never;
             path: {
                 company_id: number;
@@ -2121,15 +2118,6 @@ export interface operations {
             };
             /** @description NOT_FOUND: The requested resource was not found. */
             404: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error"];
-                };
-            };
-            /** @description VALIDATION_FAILED: Some fields are invalid. */
-            422: {
                 headers: {
                     [name: string]: unknown;
                 };

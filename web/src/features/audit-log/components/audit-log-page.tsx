@@ -11,6 +11,7 @@ import { Pager } from '@/components/ui/pager';
 import { SelectField } from '@/components/ui/select-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
+import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { ActorType, AuditEvent } from '@/lib/api/operator-types';
 import { useCursorPages } from '@/lib/use-cursor-pages';
@@ -178,7 +179,9 @@ function AuditTable({ events, filtered }: { events: AuditEvent[]; filtered: bool
             </Cell>
             <Cell>
               <CellLabel>Actor</CellLabel>
-              <span className="audit-table__actor-name">{actorLabel(event.actor)}</span>
+              <span className="audit-table__actor-name">
+                <UserText>{actorLabel(event.actor)}</UserText>
+              </span>
               {event.actor.type === 'operator' ? (
                 <span className="data-table__secondary">Operator</span>
               ) : event.actor.type === 'partner' && event.actor.id ? (
@@ -196,8 +199,8 @@ function AuditTable({ events, filtered }: { events: AuditEvent[]; filtered: bool
             <Cell>
               <CellLabel>Details</CellLabel>
               {eventDetails(event).map((detail) => (
-                <span key={detail} className="audit-table__detail">
-                  {detail}
+                <span key={detail.key} className="audit-table__detail">
+                  {detail.content}
                 </span>
               ))}
               {targetLabel(event) ? <span className="audit-table__target">{targetLabel(event)}</span> : null}

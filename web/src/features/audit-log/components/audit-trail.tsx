@@ -6,6 +6,7 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DateTime } from '@/components/ui/date-time';
 import { Loading } from '@/components/ui/loading';
+import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import { auditTrailQuery } from '../api/audit-events';
 import { actionLabel, actorLabel, eventDetails } from './describe-event';
@@ -41,10 +42,12 @@ export function AuditTrail({ companyId }: { companyId: number }) {
               </div>
               <div className="audit-trail__what">
                 <p className="audit-trail__action">{actionLabel(event.action)}</p>
-                <p className="audit-trail__actor">by {actorLabel(event.actor)}</p>
+                <p className="audit-trail__actor">
+                  by <UserText>{actorLabel(event.actor)}</UserText>
+                </p>
                 {eventDetails(event).map((detail) => (
-                  <p key={detail} className="audit-trail__detail">
-                    {detail}
+                  <p key={detail.key} className="audit-trail__detail">
+                    {detail.content}
                   </p>
                 ))}
               </div>

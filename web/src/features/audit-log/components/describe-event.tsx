@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+import { UserText } from '@/components/ui/user-text';
 import type { AuditEvent } from '@/lib/api/operator-types';
 import { documentTypeLabel, humanize, ONBOARDING_STATUS_LABELS } from '@/lib/onboarding-labels';
 
@@ -60,26 +62,43 @@ const skipped = (key: string) => key === 'source' || key === 'id' || key.endsWit
 const statusLabel = (value: unknown) =>
   ONBOARDING_STATUS_LABELS[value as keyof typeof ONBOARDING_STATUS_LABELS] ?? String(value);
 
+/** One phrase of an event's metadata; `key` tells it from the event's other phrases. */
+export interface EventDetail {
+  key: string;
+  content: ReactNode;
+}
+
 /** The event's metadata as short phrases: "Under review → Active", "Reason: …". */
-export function eventDetails(event: AuditEvent): string[] {
+export function eventDetails(event: AuditEvent): EventDetail[] {
   const metadata = { ...(event.metadata ?? {}) };
-  const details: string[] = [];
+  const details: EventDetail[] = [];
   if ('from' in metadata && 'to' in metadata) {
-    details.push(`${statusLabel(metadata['from'])} → ${statusLabel(metadata['to'])}`);
+    details.push({
+      key: 'status',
+      content: `${statusLabel(metadata['from'])} → ${statusLabel(metadata['to'])}`,
+    });
     delete metadata['from'];
     delete metadata['to'];
   }
   if (typeof metadata['document_type'] === 'string') {
-    details.push(documentTypeLabel(metadata['document_type']));
+    details.push({ key: 'document_type', content: documentTypeLabel(metadata['document_type']) });
     delete metadata['document_type'];
   }
   for (const [key, value] of Object.entries(metadata)) {
     if (value === null || value === undefined || typeof value === 'object' || skipped(key)) continue;
     const text = String(value);
+    const label = METADATA_LABELS[key] ?? humanize(key);
     // Enum values (`wrong_password`) read as words; free text (reasons, e-mails) stays as written.
-    details.push(
-      `${METADATA_LABELS[key] ?? humanize(key)}: ${/^[a-z]+(_[a-z]+)*$/.test(text) ? humanize(text).toLowerCase() : text}`,
-    );
+    details.push({
+      key,
+      content: /^[a-z]+(_[a-z]+)*$/.test(text) ? (
+        `${label}: ${humanize(text).toLowerCase()}`
+      ) : (
+        <>
+          {label}: <UserText>{text}</UserText>
+        </>
+      ),
+    });
   }
   return details;
 }

@@ -8,6 +8,7 @@ import { DateTime } from '@/components/ui/date-time';
 import { DetailList } from '@/components/ui/detail-list';
 import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
+import { UserText, userText } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { Environment, VirtualAccount } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
@@ -95,12 +96,13 @@ function AccountDetails({
         eyebrow={back}
         title={`Account ${account.account_number}`}
         aside={<AccountStatusBadge status={account.status} />}
-        description={account.account_name}
+        description={<UserText>{account.account_name}</UserText>}
       />
       {justCreated ? (
         <Alert tone="success" className="account__notice">
           <p>
-            Account {account.account_number} is ready for {customer}. Share the number and bank with them.
+            Account {account.account_number} is ready for <UserText>{customer}</UserText>. Share the number
+            and bank with them.
           </p>
         </Alert>
       ) : null}
@@ -114,7 +116,12 @@ function AccountDetails({
             {account.status === 'closed'
               ? 'It takes no credits and cannot change again; its number is never issued again.'
               : 'Credits to it are refused until it is reactivated.'}
-            {account.status_reason ? ` Reason: ${account.status_reason}` : ''}
+            {account.status_reason ? (
+              <>
+                {' '}
+                Reason: <UserText>{account.status_reason}</UserText>
+              </>
+            ) : null}
           </p>
         </Alert>
       ) : null}
@@ -132,11 +139,11 @@ function AccountDetails({
           <DetailList
             items={[
               { term: 'Account number', value: <code>{account.account_number}</code> },
-              { term: 'Account name', value: account.account_name },
+              { term: 'Account name', value: <UserText>{account.account_name}</UserText> },
               { term: 'Bank', value: `${account.bank_name} (${account.bank_code})` },
-              { term: 'Customer', value: customer },
-              { term: 'E-mail', value: account.customer.email },
-              { term: 'Phone', value: account.customer.phone },
+              { term: 'Customer', value: <UserText>{customer}</UserText> },
+              { term: 'E-mail', value: userText(account.customer.email) },
+              { term: 'Phone', value: userText(account.customer.phone) },
               { term: 'Environment', value: account.environment === 'live' ? 'Live' : 'Sandbox' },
               { term: 'Created', value: <DateTime value={account.created_at} /> },
               ...(account.status_changed_at

@@ -11,6 +11,7 @@ import { Pager } from '@/components/ui/pager';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
+import { UserText, visibleControls } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { Environment, VirtualAccountStatus } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
@@ -142,7 +143,9 @@ export function AccountsPage({ environment }: { environment: Environment }) {
                 <Row
                   id={account.account_number}
                   href={`/accounts/${account.account_number}`}
-                  textValue={`${account.account_number} ${account.customer.first_name} ${account.customer.last_name}`}
+                  textValue={visibleControls(
+                    `${account.account_number} ${account.customer.first_name} ${account.customer.last_name}`,
+                  )}
                 >
                   <Cell>
                     <span className="data-table__primary accounts__number">{account.account_number}</span>
@@ -150,8 +153,10 @@ export function AccountsPage({ environment }: { environment: Environment }) {
                   </Cell>
                   <Cell>
                     <CellLabel>Customer</CellLabel>
-                    {account.customer.first_name} {account.customer.last_name}
-                    <span className="data-table__secondary">{account.customer.email}</span>
+                    <UserText>{`${account.customer.first_name} ${account.customer.last_name}`}</UserText>
+                    <span className="data-table__secondary">
+                      <UserText>{account.customer.email}</UserText>
+                    </span>
                   </Cell>
                   <Cell>
                     <CellLabel>Status</CellLabel>

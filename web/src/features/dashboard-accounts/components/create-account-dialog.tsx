@@ -4,6 +4,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ModalDialog } from '@/components/ui/modal-dialog';
 import { TextField } from '@/components/ui/text-field';
+import { UserText } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { Environment, VirtualAccount } from '@/lib/api/partner-types';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
@@ -139,7 +140,7 @@ export function CreateAccountDialog({
           {error instanceof AccountExistsError ? (
             <Alert tone="warning" title="This customer already has an account here.">
               <p>
-                {error.existing.account_name} has account{' '}
+                <UserText>{error.existing.account_name}</UserText> has account{' '}
                 <Link href={`/accounts/${error.existing.account_number}`}>
                   {error.existing.account_number}
                 </Link>

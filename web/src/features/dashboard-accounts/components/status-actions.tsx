@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { UserText } from '@/components/ui/user-text';
 import type { VirtualAccount } from '@/lib/api/partner-types';
 import { type StatusAction, useChangeAccountStatus } from '../api/accounts';
 
@@ -87,8 +88,9 @@ export function StatusActions({ account }: { account: VirtualAccount }) {
         }
       >
         <p>
-          Account <strong>{account.account_number}</strong> ({account.customer.first_name}{' '}
-          {account.customer.last_name}). {shown?.text}
+          Account <strong>{account.account_number}</strong> (
+          <UserText>{`${account.customer.first_name} ${account.customer.last_name}`}</UserText>).{' '}
+          {shown?.text}
         </p>
       </ConfirmDialog>
     </div>

@@ -5,6 +5,7 @@ import { DateTime } from '@/components/ui/date-time';
 import { Pager } from '@/components/ui/pager';
 import { QueryView } from '@/components/ui/query-view';
 import { CellLabel, DataTable } from '@/components/ui/table';
+import { UserText, userText, visibleControls } from '@/components/ui/user-text';
 import { formatNaira } from '@/lib/money';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { transactionsQuery } from '../api/accounts';
@@ -37,17 +38,19 @@ export function TransactionsTable({ accountNumber }: { accountNumber: string }) 
                 renderEmptyState={() => <p className="data-table__empty">No transactions yet.</p>}
               >
                 {(transaction) => (
-                  <Row id={transaction.id} textValue={transaction.reference}>
+                  <Row id={transaction.id} textValue={visibleControls(transaction.reference)}>
                     <Cell>
                       <DateTime value={transaction.created_at} />
                     </Cell>
                     <Cell>
                       <CellLabel>Narration</CellLabel>
-                      {transaction.narration ?? <span className="muted">None</span>}
+                      {userText(transaction.narration) ?? <span className="muted">None</span>}
                     </Cell>
                     <Cell>
                       <CellLabel>Reference</CellLabel>
-                      <code className="accounts__reference">{transaction.reference}</code>
+                      <code className="accounts__reference">
+                        <UserText>{transaction.reference}</UserText>
+                      </code>
                     </Cell>
                     <Cell>
                       <CellLabel>Amount</CellLabel>

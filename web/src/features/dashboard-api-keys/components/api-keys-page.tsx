@@ -14,6 +14,7 @@ import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { SectionHeader } from '@/components/ui/section-header';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
+import { UserText, visibleControls } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { ApiKey, CreatedApiKey, Environment } from '@/lib/api/partner-types';
 import { useCursorPages } from '@/lib/use-cursor-pages';
@@ -70,9 +71,11 @@ export function ApiKeysPage({ environment, liveAllowed }: ApiKeysPageProps) {
                 )}
               >
                 {(key) => (
-                  <Row id={key.id} textValue={key.name}>
+                  <Row id={key.id} textValue={visibleControls(key.name)}>
                     <Cell>
-                      <span className="data-table__primary">{key.name}</span>
+                      <span className="data-table__primary">
+                        <UserText>{key.name}</UserText>
+                      </span>
                     </Cell>
                     <Cell>
                       <CellLabel>Environment</CellLabel>
@@ -109,7 +112,7 @@ export function ApiKeysPage({ environment, liveAllowed }: ApiKeysPageProps) {
                         <Button
                           variant="secondary"
                           size="small"
-                          aria-label={`Revoke ${key.name}`}
+                          aria-label={`Revoke ${visibleControls(key.name)}`}
                           onPress={() => setRevoking(key)}
                         >
                           Revoke
@@ -189,8 +192,10 @@ function CreateKeyDialog({
         created ? (
           <div className="dialog__body">
             <p>
-              <strong>{created.name}</strong> ({created.environment === 'live' ? 'live' : 'sandbox'}) is
-              ready.
+              <strong>
+                <UserText>{created.name}</UserText>
+              </strong>{' '}
+              ({created.environment === 'live' ? 'live' : 'sandbox'}) is ready.
             </p>
             {created.key ? (
               <OneTimeSecret label="API key" secret={created.key}>
@@ -257,7 +262,7 @@ function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKey | null; onClose: 
   const revoke = useRevokeApiKey();
   return (
     <ConfirmDialog
-      title={`Revoke ${apiKey?.name ?? 'this key'}?`}
+      title={`Revoke ${apiKey ? visibleControls(apiKey.name) : 'this key'}?`}
       isOpen={apiKey !== null}
       onOpenChange={(open) => {
         if (!open) {

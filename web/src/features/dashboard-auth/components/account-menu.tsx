@@ -1,4 +1,5 @@
 import { Button } from '@/components/ui/button';
+import { UserText } from '@/components/ui/user-text';
 import type { PartnerSession } from '@/lib/api/partner-types';
 import { useSignOut } from '../api/session';
 
@@ -11,7 +12,9 @@ export function AccountMenu({ session }: { session: PartnerSession }) {
   return (
     <div className="app-account__who-and-out">
       <span className="app-account__who">
-        <span className="app-account__name">{session.business_name}</span>
+        <span className="app-account__name">
+          <UserText>{session.business_name}</UserText>
+        </span>
         <span className="app-account__role">Company {session.company_id}</span>
       </span>
       <Button variant="secondary" size="small" isPending={signOut.isPending} onPress={() => signOut.mutate()}>

@@ -5,6 +5,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
 import { ProgressBar } from '@/components/ui/progress-bar';
+import { userText } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile, PartnerDocument, PartnerDocumentType } from '@/lib/api/partner-types';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
@@ -98,7 +99,7 @@ function DocumentRow({
       ) : null}
       {document?.status === 'rejected' ? (
         <Alert tone="error" title="Our reviewer rejected this document.">
-          <p>{document.rejection_reason ?? 'No reason was given.'}</p>
+          <p>{userText(document.rejection_reason) ?? 'No reason was given.'}</p>
           <p>Upload a corrected document to replace it.</p>
         </Alert>
       ) : null}

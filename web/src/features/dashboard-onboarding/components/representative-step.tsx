@@ -6,6 +6,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { TextField } from '@/components/ui/text-field';
+import { UserText, visibleControls } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile, RepresentativeResult } from '@/lib/api/partner-types';
 import {
@@ -59,14 +60,18 @@ export function RepresentativeStep({ profile, state }: { profile: OnboardingProf
         <div className="representative-summary">
           <p>
             <strong>
-              {representative.first_name} {representative.last_name}
+              <UserText>{`${representative.first_name} ${representative.last_name}`}</UserText>
             </strong>{' '}
-            <span className="muted">({representative.email})</span>
+            <span className="muted">
+              (<UserText>{representative.email}</UserText>)
+            </span>
           </p>
           {!result ? (
             kycError ? (
               <Alert tone="error" title="The identity check did not pass.">
-                <p>{kycError.reason}</p>
+                <p>
+                  <UserText>{kycError.reason}</UserText>
+                </p>
                 <p>Correct the BVN or the name and save the representative again.</p>
               </Alert>
             ) : (
@@ -105,14 +110,19 @@ export function RepresentativeStep({ profile, state }: { profile: OnboardingProf
 }
 
 function KycResult({ result }: { result: RepresentativeResult }) {
-  const name = `${result.representative.first_name} ${result.representative.last_name}`;
+  const name = visibleControls(`${result.representative.first_name} ${result.representative.last_name}`);
   return result.kyc.ok ? (
     <Alert tone="success" title={`${name} is saved and their identity check passed.`}>
-      <p>{result.kyc.message} Their ID document now waits for our review with your other documents.</p>
+      <p>
+        <UserText>{result.kyc.message}</UserText> Their ID document now waits for our review with your other
+        documents.
+      </p>
     </Alert>
   ) : (
     <Alert tone="error" title={`${name} is saved, but the identity check did not pass.`}>
-      <p>{result.kyc.message}</p>
+      <p>
+        <UserText>{result.kyc.message}</UserText>
+      </p>
       <p>
         Check that the BVN is the representative's own (11 digits) and that the name matches their bank
         records, then save again. You cannot submit your application until the check passes.

@@ -1,4 +1,5 @@
 import { Alert } from '@/components/ui/alert';
+import { UserText } from '@/components/ui/user-text';
 import type { OnboardingProfile } from '@/lib/api/partner-types';
 import { requirementLabel } from '@/lib/onboarding-labels';
 
@@ -25,14 +26,16 @@ export function ReviewNotice({ profile }: { profile: OnboardingProfile }) {
       {notes ? (
         <figure className="review-notice__notes">
           <figcaption>Review notes</figcaption>
-          <blockquote>{notes}</blockquote>
+          <blockquote>
+            <UserText>{notes}</UserText>
+          </blockquote>
         </figure>
       ) : null}
       {reasons.length > 0 ? (
         <ul className="alert__list">
           {reasons.map((reason) => (
             <li key={`${reason.requirement}:${reason.reason}`}>
-              <strong>{requirementLabel(reason.requirement)}</strong>: {reason.reason}
+              <strong>{requirementLabel(reason.requirement)}</strong>: <UserText>{reason.reason}</UserText>
             </li>
           ))}
         </ul>

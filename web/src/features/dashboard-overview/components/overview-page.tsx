@@ -3,6 +3,7 @@ import { Link } from 'react-aria-components';
 import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
 import { Card } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
+import { UserText } from '@/components/ui/user-text';
 import type { OnboardingProfile, PartnerSession } from '@/lib/api/partner-types';
 import { requirementLabel } from '@/lib/onboarding-labels';
 import './overview.css';
@@ -52,7 +53,7 @@ export function OverviewPage({
     <div className="overview">
       <title>Overview · Partner dashboard</title>
       <PageHeader
-        title={session.business_name}
+        title={<UserText>{session.business_name}</UserText>}
         eyebrow={<span className="muted">Overview</span>}
         description={`Company ${session.company_id}: your partner account at a glance.`}
       />

@@ -6,6 +6,7 @@ import { ModalDialog } from '@/components/ui/modal-dialog';
 import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { TextField } from '@/components/ui/text-field';
+import { visibleControls } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { TeamMember } from '@/lib/api/partner-types';
 import {
@@ -72,7 +73,9 @@ export function MemberDialog({ isOpen, onOpenChange, member, onSaved }: MemberDi
 
   return (
     <ModalDialog
-      title={member ? `Edit ${member.first_name} ${member.last_name}` : 'Add a team member'}
+      title={
+        member ? `Edit ${visibleControls(`${member.first_name} ${member.last_name}`)}` : 'Add a team member'
+      }
       isOpen={isOpen}
       onOpenChange={close}
     >

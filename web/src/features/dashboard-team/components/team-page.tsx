@@ -8,6 +8,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { QueryView } from '@/components/ui/query-view';
 import { CellLabel, DataTable } from '@/components/ui/table';
+import { UserText, userText, visibleControls } from '@/components/ui/user-text';
 import type { TeamMember } from '@/lib/api/partner-types';
 import { formatDate } from '@/lib/format';
 import { designationLabel, idTypeLabel } from '@/lib/person-labels';
@@ -20,6 +21,9 @@ export interface TeamPageProps {
   /** Whether a compliance representative is on file: team members need one first (409 otherwise). */
   hasRepresentative: boolean | undefined;
 }
+
+/** A member's name for a plain string (an accessible name, a notice), its controls shown. */
+const nameOf = (member: TeamMember): string => visibleControls(`${member.first_name} ${member.last_name}`);
 
 /** The partner's team (partner-wide, not per environment): list, add, edit, remove. BVNs only masked. */
 export function TeamPage({ hasRepresentative }: TeamPageProps) {
@@ -78,12 +82,14 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
                 renderEmptyState={() => <p className="data-table__empty">No team members yet.</p>}
               >
                 {(member) => (
-                  <Row id={member.id} textValue={`${member.first_name} ${member.last_name}`}>
+                  <Row id={member.id} textValue={nameOf(member)}>
                     <Cell>
                       <span className="data-table__primary">
-                        {member.first_name} {member.last_name}
+                        <UserText>{`${member.first_name} ${member.last_name}`}</UserText>
                       </span>
-                      <span className="data-table__secondary">{member.email}</span>
+                      <span className="data-table__secondary">
+                        <UserText>{member.email}</UserText>
+                      </span>
                     </Cell>
                     <Cell>
                       <CellLabel>Role</CellLabel>
@@ -92,7 +98,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
                     </Cell>
                     <Cell>
                       <CellLabel>Phone</CellLabel>
-                      {member.phone}
+                      <UserText>{member.phone}</UserText>
                     </Cell>
                     <Cell>
                       <CellLabel>BVN</CellLabel>
@@ -101,14 +107,14 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
                     <Cell>
                       <CellLabel>ID</CellLabel>
                       {idTypeLabel(member.id_type)}
-                      <span className="data-table__secondary team__link">{member.id_file_url}</span>
+                      <span className="data-table__secondary team__link">{userText(member.id_file_url)}</span>
                     </Cell>
                     <Cell>
                       <div className="team__actions">
                         <Button
                           variant="secondary"
                           size="small"
-                          aria-label={`Edit ${member.first_name} ${member.last_name}`}
+                          aria-label={`Edit ${nameOf(member)}`}
                           onPress={() => {
                             setNotice('');
                             setEditing({ member });
@@ -119,7 +125,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
                         <Button
                           variant="quiet"
                           size="small"
-                          aria-label={`Remove ${member.first_name} ${member.last_name}`}
+                          aria-label={`Remove ${nameOf(member)}`}
                           onPress={() => setRemoving(member)}
                         >
                           Remove
@@ -141,11 +147,11 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
         member={editing?.member ?? null}
         onSaved={(member, added) => {
           setEditing(null);
-          setNotice(`${member.first_name} ${member.last_name} ${added ? 'was added' : 'was updated'}.`);
+          setNotice(`${nameOf(member)} ${added ? 'was added' : 'was updated'}.`);
         }}
       />
       <ConfirmDialog
-        title={removing ? `Remove ${removing.first_name} ${removing.last_name}?` : 'Remove member?'}
+        title={removing ? `Remove ${nameOf(removing)}?` : 'Remove member?'}
         isOpen={removing !== null}
         onOpenChange={(open) => {
           if (!open) {
@@ -161,7 +167,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
           removing &&
           remove.mutate(removing.id, {
             onSuccess: () => {
-              setNotice(`${removing.first_name} ${removing.last_name} was removed.`);
+              setNotice(`${nameOf(removing)} was removed.`);
               setRemoving(null);
             },
           })

@@ -14,6 +14,7 @@ import { QueryView } from '@/components/ui/query-view';
 import { SectionHeader } from '@/components/ui/section-header';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
+import { UserText } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { DeliveryAttempt, Environment, WebhookEndpoint } from '@/lib/api/partner-types';
 import { useCursorPages } from '@/lib/use-cursor-pages';
@@ -136,7 +137,14 @@ function EndpointDetails({ endpoint }: { endpoint: WebhookEndpoint }) {
   return (
     <DetailList
       items={[
-        { term: 'URL', value: <code>{endpoint.url}</code> },
+        {
+          term: 'URL',
+          value: (
+            <code>
+              <UserText>{endpoint.url}</UserText>
+            </code>
+          ),
+        },
         { term: 'Set', value: <DateTime value={endpoint.created_at} /> },
         { term: 'Last changed', value: <DateTime value={endpoint.updated_at} /> },
         {

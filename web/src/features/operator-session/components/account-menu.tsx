@@ -1,5 +1,6 @@
 import { Link } from 'react-aria-components';
 import { Button } from '@/components/ui/button';
+import { UserText } from '@/components/ui/user-text';
 import type { OperatorIdentity } from '@/lib/api/operator-types';
 import { useSignOut } from '../api/session';
 
@@ -15,10 +16,15 @@ export function AccountMenu({ operator }: { operator: OperatorIdentity }) {
     <div className="app-account">
       <Link className="app-account__who" href="/account">
         <span className="visually-hidden">Your account: </span>
-        <span className="app-account__name">{operator.name}</span>
+        <span className="app-account__name">
+          <UserText>{operator.name}</UserText>
+        </span>
         <span className="app-account__role">
           {ROLE_LABELS[operator.role]}
-          <span className="app-account__email"> · {operator.email}</span>
+          <span className="app-account__email">
+            {' '}
+            · <UserText>{operator.email}</UserText>
+          </span>
         </span>
       </Link>
       <Button variant="secondary" size="small" isPending={signOut.isPending} onPress={() => signOut.mutate()}>

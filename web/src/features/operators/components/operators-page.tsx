@@ -21,6 +21,7 @@ import { ModalDialog } from '@/components/ui/modal-dialog';
 import { PageHeader } from '@/components/ui/page-header';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
+import { UserText, visibleControls } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { Operator, OperatorRole, PendingInvitation } from '@/lib/api/operator-types';
 import {
@@ -119,13 +120,15 @@ function OperatorTable({
           const self = operator.id === currentOperatorId;
           const active = operator.status === 'active';
           return (
-            <Row id={operator.id} textValue={operator.name}>
+            <Row id={operator.id} textValue={visibleControls(operator.name)}>
               <Cell>
                 <span className="operators-page__name">
-                  {operator.name}
+                  <UserText>{operator.name}</UserText>
                   {self ? <span className="muted"> (you)</span> : null}
                 </span>
-                <span className="data-table__secondary">{operator.email}</span>
+                <span className="data-table__secondary">
+                  <UserText>{operator.email}</UserText>
+                </span>
               </Cell>
               <Cell>
                 <CellLabel>Role</CellLabel>
@@ -158,7 +161,7 @@ function OperatorTable({
                     <Button
                       size="small"
                       variant="secondary"
-                      aria-label={`Reset second factor of ${operator.name}`}
+                      aria-label={`Reset second factor of ${visibleControls(operator.name)}`}
                       onPress={() => onAction('reset', operator)}
                     >
                       Reset second factor…
@@ -166,7 +169,7 @@ function OperatorTable({
                     <Button
                       size="small"
                       variant="secondary"
-                      aria-label={`Deactivate ${operator.name}`}
+                      aria-label={`Deactivate ${visibleControls(operator.name)}`}
                       onPress={() => onAction('deactivate', operator)}
                     >
                       Deactivate…
@@ -202,8 +205,10 @@ function InvitationTable({ invitations }: { invitations: PendingInvitation[] }) 
         renderEmptyState={() => <p className="data-table__empty">No invitation is waiting to be used.</p>}
       >
         {(invitation) => (
-          <Row id={invitation.id} textValue={invitation.email}>
-            <Cell>{invitation.email}</Cell>
+          <Row id={invitation.id} textValue={visibleControls(invitation.email)}>
+            <Cell>
+              <UserText>{invitation.email}</UserText>
+            </Cell>
             <Cell>
               <CellLabel>Role</CellLabel>
               {ROLES[invitation.role].label}
@@ -321,7 +326,7 @@ function DeactivateDialog({ operator, onClose }: { operator: Operator; onClose: 
   const deactivate = useDeactivateOperator();
   return (
     <ModalDialog
-      title={`Deactivate ${operator.name}?`}
+      title={`Deactivate ${visibleControls(operator.name)}?`}
       role="alertdialog"
       isOpen
       onOpenChange={(isOpen) => {
@@ -331,8 +336,8 @@ function DeactivateDialog({ operator, onClose }: { operator: Operator; onClose: 
       {(close) => (
         <div className="dialog__body">
           <p>
-            {operator.name} ({operator.email}) is signed out at once and can no longer sign in. Their past
-            actions stay in the audit log.
+            <UserText>{operator.name}</UserText> (<UserText>{operator.email}</UserText>) is signed out at once
+            and can no longer sign in. Their past actions stay in the audit log.
           </p>
           {deactivate.error ? (
             <Alert tone="error">
@@ -361,7 +366,9 @@ function ResetDialog({ operator, onClose }: { operator: Operator; onClose: () =>
   const reset = useResetSecondFactor();
   return (
     <ModalDialog
-      title={reset.data ? 'Second factor reset' : `Reset the second factor of ${operator.name}?`}
+      title={
+        reset.data ? 'Second factor reset' : `Reset the second factor of ${visibleControls(operator.name)}?`
+      }
       role="alertdialog"
       isOpen
       onOpenChange={(isOpen) => {

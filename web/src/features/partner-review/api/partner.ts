@@ -1,5 +1,5 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { unwrap } from '@/lib/api/api-error';
+import { ApiError, type ErrorEnvelope, unwrap } from '@/lib/api/api-error';
 import { operatorApi } from '@/lib/api/clients';
 import { adminKeys } from '@/lib/query-keys';
 
@@ -17,9 +17,40 @@ export const partnerQuery = (companyId: number) =>
     staleTime: 0,
   });
 
-/** The stored file, for the preview frame (or a new tab): served inline with a sandboxing CSP. */
+/**
+ * The stored file, always served as an attachment: a link to it downloads the file, and the image
+ * preview's <img> loads it (an image element runs nothing, whatever the bytes).
+ */
 export const documentFileUrl = (companyId: number, documentId: string) =>
-  `/baas/api/v1/admin/partners/${companyId}/documents/${encodeURIComponent(documentId)}/file?disposition=inline`;
+  `/baas/api/v1/admin/partners/${companyId}/documents/${encodeURIComponent(documentId)}/file`;
+
+/**
+ * A PDF's bytes for the preview, read with the console's session (so an ended session is noticed
+ * as on any other request) and drawn by pdf.js in the page: never handed to the browser's viewer.
+ */
+export const documentFileQuery = (companyId: number, documentId: string) =>
+  queryOptions({
+    queryKey: [...adminKeys.documentFiles, companyId, documentId],
+    queryFn: async ({ signal }) => {
+      const { data, error, response } = await operatorApi.GET(
+        '/baas/api/v1/admin/partners/{company_id}/documents/{document_id}/file',
+        {
+          params: { path: { company_id: companyId, document_id: documentId } },
+          parseAs: 'arrayBuffer',
+          signal,
+        },
+      );
+      if (!response.ok || data === undefined) {
+        throw new ApiError(
+          response.status,
+          error as ErrorEnvelope | undefined,
+          response.headers.get('retry-after'),
+        );
+      }
+      return data;
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
 /** After a decision: the partner's record, the queue and the audit trail have changed. */
 function useInvalidateAfterDecision() {

@@ -2,6 +2,7 @@ import { useEffect, useId, useRef, useState } from 'react';
 import { Alert, FieldErrorList } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { UserText, visibleControls } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { OnboardingStatus, PartnerRecord } from '@/lib/api/operator-types';
 import { requirementLabel } from '@/lib/onboarding-labels';
@@ -131,7 +132,8 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
       </p>
       {partner.review_notes ? (
         <p className="decision-panel__notes">
-          <span className="decision-panel__notes-label">Last review notes:</span> {partner.review_notes}
+          <span className="decision-panel__notes-label">Last review notes:</span>{' '}
+          <UserText>{partner.review_notes}</UserText>
         </p>
       ) : null}
       <div className="requirements">
@@ -143,7 +145,7 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
             <ul className="requirements__list">
               {errors.map((error) => (
                 <li key={`${error.requirement}:${error.reason}`}>
-                  <strong>{requirementLabel(error.requirement)}</strong>: {error.reason}
+                  <strong>{requirementLabel(error.requirement)}</strong>: <UserText>{error.reason}</UserText>
                 </li>
               ))}
             </ul>
@@ -195,7 +197,7 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
           isOpen={open === action}
           onOpenChange={(isOpen) => setOpen(isOpen ? action : null)}
           title={ACTIONS[action].title}
-          description={ACTIONS[action].description(partner.business_name)}
+          description={ACTIONS[action].description(visibleControls(partner.business_name))}
           confirmLabel={ACTIONS[action].confirm}
           tone={ACTIONS[action].tone}
           {...(ACTIONS[action].reason ? { reasonLabel: ACTIONS[action].reason } : {})}

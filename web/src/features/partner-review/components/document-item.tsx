@@ -1,14 +1,19 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
+import { Loading } from '@/components/ui/loading';
+import { UserText } from '@/components/ui/user-text';
 import { ApiError, errorMessage } from '@/lib/api/api-error';
 import type { PartnerDocument } from '@/lib/api/operator-types';
 import { formatBytes } from '@/lib/format';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
 import { documentFileUrl, useDecideDocument } from '../api/partner';
 import { DecisionDialog } from './decision-dialog';
+
+// pdf.js and its worker are loaded when a PDF's preview first opens, not with the console.
+const PdfPreview = lazy(() => import('./pdf-preview').then((module) => ({ default: module.PdfPreview })));
 
 const STATUS: Record<PartnerDocument['status'], { label: string; tone: BadgeTone }> = {
   pending_review: { label: 'Pending review', tone: 'info' },
@@ -98,14 +103,15 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
           </p>
           {document.status === 'rejected' && document.rejection_reason ? (
             <p className="document__reason">
-              <span className="document__reason-label">Reason given:</span> {document.rejection_reason}
+              <span className="document__reason-label">Reason given:</span>{' '}
+              <UserText>{document.rejection_reason}</UserText>
             </p>
           ) : null}
           {document.source === 'url' && document.file_url ? (
             <p className="document__link">
               Hosted by the partner, never fetched by the service:{' '}
               <a href={document.file_url} target="_blank" rel="noopener noreferrer">
-                {document.file_url}
+                <UserText>{document.file_url}</UserText>
               </a>
             </p>
           ) : null}
@@ -123,13 +129,12 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
                   {previewOpen ? 'Hide preview' : 'Show preview'}
                 </Button>
                 <a
-                  className="document__open"
+                  className="document__download"
                   href={documentFileUrl(companyId, document.id)}
-                  target="_blank"
-                  rel="noopener"
-                  aria-label={`Open in a new tab: ${label}`}
+                  download
+                  aria-label={`Download ${label}`}
                 >
-                  Open in a new tab
+                  Download
                 </a>
               </>
             ) : null}
@@ -211,8 +216,8 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
 }
 
 /**
- * The file in a frame of this site. Images are sandboxed; a PDF cannot be (Chrome's viewer refuses
- * sandboxed frames), and the server's own CSP on the file keeps anything in it from running.
+ * The file drawn in the page: a PDF by pdf.js (no script of the file runs, and the browser's own
+ * viewer, which would run them, never sees it), an image in an <img>, which runs nothing.
  */
 function DocumentPreview({
   id,
@@ -225,16 +230,19 @@ function DocumentPreview({
   document: PartnerDocument;
   label: string;
 }) {
-  const pdf = document.content_type === 'application/pdf';
   return (
     <div className="document__preview" id={id}>
-      <iframe
-        className={pdf ? 'document__frame document__frame--pdf' : 'document__frame'}
-        src={documentFileUrl(companyId, document.id)}
-        title={`Preview of ${label}`}
-        {...(pdf ? {} : { sandbox: '' })}
-        referrerPolicy="no-referrer"
-      />
+      {document.content_type === 'application/pdf' ? (
+        <Suspense fallback={<Loading label="Loading the PDF viewer…" />}>
+          <PdfPreview companyId={companyId} documentId={document.id} label={label} />
+        </Suspense>
+      ) : (
+        <img
+          className="document__image"
+          src={documentFileUrl(companyId, document.id)}
+          alt={`Preview of ${label}`}
+        />
+      )}
     </div>
   );
 }

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Button, Disclosure, DisclosurePanel, Heading } from 'react-aria-components';
 import { Card } from '@/components/ui/card';
 import { DateTime } from '@/components/ui/date-time';
+import { UserText } from '@/components/ui/user-text';
 import type { PartnerRecord } from '@/lib/api/operator-types';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
 import { documentFileUrl } from '../api/partner';
@@ -78,11 +79,16 @@ export function DocumentsSection({ partner }: { partner: PartnerRecord }) {
                   <DocumentStatusBadge status={document.status} />
                   <span className="earlier-documents__meta">
                     {fileDescription(document)} · uploaded <DateTime value={document.uploaded_at} />
-                    {document.rejection_reason ? ` · reason: ${document.rejection_reason}` : ''}
+                    {document.rejection_reason ? (
+                      <>
+                        {' '}
+                        · reason: <UserText>{document.rejection_reason}</UserText>
+                      </>
+                    ) : null}
                   </span>
                   {document.source === 'upload' ? (
-                    <a href={documentFileUrl(partner.company_id, document.id)} target="_blank" rel="noopener">
-                      Open
+                    <a href={documentFileUrl(partner.company_id, document.id)} download>
+                      Download
                       <span className="visually-hidden">
                         {' '}
                         the earlier {documentTypeLabel(document.document_type)}
@@ -90,7 +96,7 @@ export function DocumentsSection({ partner }: { partner: PartnerRecord }) {
                     </a>
                   ) : document.file_url ? (
                     <a href={document.file_url} target="_blank" rel="noopener noreferrer">
-                      {document.file_url}
+                      <UserText>{document.file_url}</UserText>
                     </a>
                   ) : null}
                 </li>

@@ -4,6 +4,7 @@ import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Card } from '@/components/ui/card';
 import { DateTime } from '@/components/ui/date-time';
 import { DetailList } from '@/components/ui/detail-list';
+import { UserText, userText } from '@/components/ui/user-text';
 import type { KycCheck, PartnerRecord } from '@/lib/api/operator-types';
 import { formatDate } from '@/lib/format';
 import { BUSINESS_TYPE_LABELS, humanize } from '@/lib/onboarding-labels';
@@ -21,19 +22,19 @@ export function ProfileCard({ partner }: { partner: PartnerRecord }) {
       <h2 id={headingId}>Business profile</h2>
       <DetailList
         items={[
-          { term: 'Business name', value: partner.business_name },
-          { term: 'Legal name', value: partner.legal_business_name },
+          { term: 'Business name', value: userText(partner.business_name) },
+          { term: 'Legal name', value: userText(partner.legal_business_name) },
           {
             term: 'Business type',
             value: partner.business_type ? BUSINESS_TYPE_LABELS[partner.business_type] : null,
           },
-          { term: 'RC number', value: partner.rc_number },
-          { term: 'Address', value: partner.address },
+          { term: 'RC number', value: userText(partner.rc_number) },
+          { term: 'Address', value: userText(partner.address) },
           {
             term: 'Website',
             value: partner.website ? (
               <a href={partner.website} target="_blank" rel="noopener noreferrer">
-                {partner.website}
+                <UserText>{partner.website}</UserText>
               </a>
             ) : null,
           },
@@ -41,7 +42,7 @@ export function ProfileCard({ partner }: { partner: PartnerRecord }) {
             term: 'E-mail',
             value: (
               <>
-                {partner.email}{' '}
+                <UserText>{partner.email}</UserText>{' '}
                 {partner.verified ? (
                   <Badge tone="success">Verified</Badge>
                 ) : (
@@ -50,7 +51,7 @@ export function ProfileCard({ partner }: { partner: PartnerRecord }) {
               </>
             ),
           },
-          { term: 'Phone', value: partner.phone },
+          { term: 'Phone', value: userText(partner.phone) },
           { term: 'Registered', value: <DateTime value={partner.created_at} /> },
         ]}
       />
@@ -70,14 +71,24 @@ export function RepresentativeCard({ partner }: { partner: PartnerRecord }) {
             <Badge tone={KYC_STATUS[representative.kyc.status].tone}>
               {KYC_STATUS[representative.kyc.status].label}
             </Badge>
-            <p className="kyc-result__message">{representative.kyc.message}</p>
+            <p className="kyc-result__message">
+              <UserText>{representative.kyc.message}</UserText>
+            </p>
             <p className="kyc-result__meta">
               {representative.kyc.provider} · <DateTime value={representative.kyc.checked_at} />
             </p>
           </div>
           <DetailList
             items={[
-              { term: 'Name', value: `${representative.first_name} ${representative.last_name}` },
+              {
+                term: 'Name',
+                value: (
+                  <>
+                    <UserText>{representative.first_name}</UserText>{' '}
+                    <UserText>{representative.last_name}</UserText>
+                  </>
+                ),
+              },
               { term: 'Designation', value: humanize(representative.designation) },
               {
                 term: 'BVN',
@@ -93,9 +104,9 @@ export function RepresentativeCard({ partner }: { partner: PartnerRecord }) {
               { term: 'Date of birth', value: formatDate(representative.dob) },
               { term: 'Gender', value: humanize(representative.gender) },
               { term: 'ID type', value: humanize(representative.id_type) },
-              { term: 'E-mail', value: representative.email },
-              { term: 'Phone', value: representative.phone },
-              { term: 'Address', value: representative.address },
+              { term: 'E-mail', value: userText(representative.email) },
+              { term: 'Phone', value: userText(representative.phone) },
+              { term: 'Address', value: userText(representative.address) },
             ]}
           />
           {partner.kyc_checks.length > 0 ? (
@@ -117,7 +128,9 @@ export function RepresentativeCard({ partner }: { partner: PartnerRecord }) {
                         <DateTime value={check.created_at} /> · {check.provider} · BVN{' '}
                         <code className="masked">{check.bvn}</code>
                       </span>
-                      <span className="kyc-checks__message">{check.message}</span>
+                      <span className="kyc-checks__message">
+                        <UserText>{check.message}</UserText>
+                      </span>
                     </li>
                   ))}
                 </ul>

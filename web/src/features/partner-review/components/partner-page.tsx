@@ -12,6 +12,7 @@ import { DecisionPanel } from './decision-panel';
 import { DocumentsSection } from './documents-section';
 import { ProfileCard, RepresentativeCard } from './partner-details';
 import './partner.css';
+import { UserText, visibleControls } from '@/components/ui/user-text';
 
 export interface PartnerPageProps {
   companyId: number;
@@ -56,18 +57,22 @@ export function PartnerPage({ companyId, isAdmin, history }: PartnerPageProps) {
   const record = partner.data;
   return (
     <div className="partner-page">
-      <title>{`${record.business_name} · Operator console`}</title>
+      <title>{`${visibleControls(record.business_name)} · Operator console`}</title>
       <PageHeader
         eyebrow={<BackLink />}
-        title={record.business_name}
+        title={<UserText>{record.business_name}</UserText>}
         aside={<OnboardingStatusBadge status={record.onboarding_status} />}
-        description={[
-          record.legal_business_name !== record.business_name ? record.legal_business_name : null,
-          record.business_type ? BUSINESS_TYPE_LABELS[record.business_type] : null,
-          `Company ${record.company_id}`,
-        ]
-          .filter(Boolean)
-          .join(' · ')}
+        description={
+          <>
+            {record.legal_business_name !== record.business_name ? (
+              <>
+                <UserText>{record.legal_business_name}</UserText> ·{' '}
+              </>
+            ) : null}
+            {record.business_type ? `${BUSINESS_TYPE_LABELS[record.business_type]} · ` : null}
+            Company {record.company_id}
+          </>
+        }
       />
       <div className="partner-layout">
         <div className="partner-layout__main">

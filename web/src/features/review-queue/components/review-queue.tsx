@@ -16,6 +16,7 @@ import { ONBOARDING_STATUS_LABELS, requirementLabel } from '@/lib/onboarding-lab
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { partnersQuery, type QueueFilter } from '../api/list-partners';
 import './review-queue.css';
+import { UserText, visibleControls } from '@/components/ui/user-text';
 
 const FILTERS: Array<{ id: QueueFilter; label: string }> = [
   { id: 'pending_review', label: 'Waiting for review' },
@@ -113,14 +114,18 @@ function QueueTable({ items, filter }: { items: PartnerSummary[]; filter: QueueF
           <Row
             id={partner.company_id}
             href={`/partners/${partner.company_id}`}
-            textValue={partner.business_name}
+            textValue={visibleControls(partner.business_name)}
           >
             <Cell>
-              <span className="data-table__primary">{partner.business_name}</span>
+              <span className="data-table__primary">
+                <UserText>{partner.business_name}</UserText>
+              </span>
               <span className="data-table__secondary">
-                {partner.legal_business_name !== partner.business_name
-                  ? `${partner.legal_business_name} · `
-                  : ''}
+                {partner.legal_business_name !== partner.business_name ? (
+                  <>
+                    <UserText>{partner.legal_business_name}</UserText> ·{' '}
+                  </>
+                ) : null}
                 Company {partner.company_id}
               </span>
             </Cell>
