@@ -275,7 +275,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       summary: 'Download an uploaded file, or show it inline for a preview',
       description:
         'Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes). ' +
-        'URL documents have no stored file (404). `disposition=inline` serves it for a preview frame of this ' +
+        'URL documents have no stored file (404), nor has an upload superseded before any operator decided it ' +
+        '(its file is deleted: 404; see file_deleted_at in the partner record). `disposition=inline` serves it for a preview frame of this ' +
         "site's own pages (frame-ancestors 'self'): still no script, style or plug-in of the file's own, and " +
         'images in a sandbox; Chrome shows a PDF in its own isolated viewer, which refuses sandboxed frames.',
       tags,

@@ -231,7 +231,7 @@ export interface paths {
         };
         /**
          * Download an uploaded file, or show it inline for a preview
-         * @description Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes). URL documents have no stored file (404). `disposition=inline` serves it for a preview frame of this site's own pages (frame-ancestors 'self'): still no script, style or plug-in of the file's own, and images in a sandbox; Chrome shows a PDF in its own isolated viewer, which refuses sandboxed frames.
+         * @description Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes). URL documents have no stored file (404), nor has an upload superseded before any operator decided it (its file is deleted: 404; see file_deleted_at in the partner record). `disposition=inline` serves it for a preview frame of this site's own pages (frame-ancestors 'self'): still no script, style or plug-in of the file's own, and images in a sandbox; Chrome shows a PDF in its own isolated viewer, which refuses sandboxed frames.
          */
         get: operations["downloadDocumentFile"];
         put?: never;
@@ -737,6 +737,12 @@ export interface components {
             reviewed_at: string | null;
             /** @description false once a newer upload of the type superseded it. */
             current: boolean;
+            /**
+             * Format: date-time
+             * @description When the stored file was deleted: a newer upload of the type superseded this one before any operator decided it (decided uploads keep their files). The record stays; the file answers 404. Null otherwise.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            file_deleted_at: string | null;
         };
         /** PartnerRecord */
         PartnerRecord: {
@@ -763,7 +769,7 @@ export interface components {
              */
             created_at: string;
             representative: components["schemas"]["PartnerRepresentative"] | null;
-            /** @description Every upload, newest first, superseded ones included. */
+            /** @description Every upload, newest first, superseded ones included (those no operator decided without their file: file_deleted_at). */
             documents: components["schemas"]["PartnerDocument"][];
             kyc_checks: components["schemas"]["KycCheck"][];
             /**

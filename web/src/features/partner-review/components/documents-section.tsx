@@ -80,7 +80,11 @@ export function DocumentsSection({ partner }: { partner: PartnerRecord }) {
                     {fileDescription(document)} · uploaded <DateTime value={document.uploaded_at} />
                     {document.rejection_reason ? ` · reason: ${document.rejection_reason}` : ''}
                   </span>
-                  {document.source === 'upload' ? (
+                  {document.file_deleted_at ? (
+                    <span className="earlier-documents__meta">
+                      File deleted: replaced before anyone reviewed it
+                    </span>
+                  ) : document.source === 'upload' ? (
                     <a href={documentFileUrl(partner.company_id, document.id)} target="_blank" rel="noopener">
                       Open
                       <span className="visually-hidden">
