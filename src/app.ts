@@ -265,6 +265,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       webhookWorker.purgeSettled(),
       operators.purgeExpired(),
       mail.purgeSettled(),
+      onboarding.deleteLeftoverFiles(),
     ]);
   };
   app.decorate('housekeeping', runHousekeeping);

@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { after, describe, it } from 'node:test';
 import { localDiskStorage } from '../../src/platform/storage/storage.js';
+import { fillDisk, mountTmpfs, tmpfsProblem, unmount } from '../support/tmpfs.js';
 
 async function readAll(stream: Readable): Promise<Buffer> {
   const chunks: Buffer[] = [];
@@ -42,5 +43,33 @@ describe('local disk storage', () => {
     const key = await storage.put(Buffer.from('gone'));
     await storage.delete(key);
     await assert.rejects(storage.open(key), { code: 'ENOENT' });
+  });
+});
+
+describe('local disk storage on a full disk', { skip: tmpfsProblem }, () => {
+  const root = mkdtempSync(path.join(tmpdir(), 'baas-storage-full-'));
+  let mounted = false;
+  after(() => {
+    if (mounted) unmount(root);
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('fails with ENOSPC leaving no partial file, and stores again once space is freed', async () => {
+    mountTmpfs(root, 2 * 1024 * 1024);
+    mounted = true;
+    const storage = localDiskStorage(root);
+    const filler = path.join(root, 'filler');
+    fillDisk(filler, 128 * 1024);
+    const bytes = Buffer.alloc(512 * 1024, 1);
+    await assert.rejects(storage.put(bytes), { code: 'ENOSPC' });
+    const left = readdirSync(root, { recursive: true, encoding: 'utf8' }).filter((name) => name !== 'filler');
+    assert.ok(
+      left.every((name) => !name.includes('.')),
+      `only (empty) key directories may stay: ${left.join(', ')}`,
+    );
+
+    rmSync(filler);
+    const key = await storage.put(bytes);
+    assert.deepEqual(await readAll((await storage.open(key)).stream), bytes);
   });
 });

@@ -199,7 +199,7 @@ export interface paths {
         put?: never;
         /**
          * Add or update the compliance representative (runs the KYC check)
-         * @description multipart/form-data. Exactly one of id_file (PDF, JPEG or PNG by content, at most 5 MiB) and id_file_url. The BVN check runs synchronously; the representative is saved whether or not it passes (`kyc.ok`). Once a check has passed, the BVN cannot change (409 BVN_IMMUTABLE). The ID becomes the valid_id document. 201 on the first save, 200 afterwards.
+         * @description multipart/form-data. Exactly one of id_file (PDF, JPEG or PNG by content, at most 5 MiB) and id_file_url. The BVN check runs synchronously; the representative is saved whether or not it passes (`kyc.ok`). Once a check has passed, the BVN cannot change (409 BVN_IMMUTABLE). The ID becomes the valid_id document; the previous ID file is deleted unless an operator decided it. 201 on the first save, 200 afterwards. 503 STORAGE_FULL (with Retry-After) when the server has no room for the file: nothing was saved, retry later.
          */
         post: operations["saveComplianceRepresentative"];
         delete?: never;
@@ -219,7 +219,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a company document (file or URL)
-         * @description multipart/form-data: document_type and exactly one of file (PDF, JPEG or PNG by content, at most 5 MiB) and file_url. A new upload of a type supersedes the previous one.
+         * @description multipart/form-data: document_type and exactly one of file (PDF, JPEG or PNG by content, at most 5 MiB) and file_url. A new upload of a type supersedes the previous one, whose file is deleted unless an operator already decided it (so an unreviewed partner holds one file per type). 503 STORAGE_FULL (with Retry-After) when the server has no room for the file: nothing was saved, retry later.
          */
         post: operations["uploadOnboardingDocument"];
         delete?: never;
@@ -1019,7 +1019,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
         /**
          * Event
          * @description One of the event types, told apart by `type`; `data` is exactly what was delivered.
@@ -2686,6 +2686,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description STORAGE_FULL: The server cannot store data right now: its disk is full. Nothing was saved; try again later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
         };
     };
     uploadOnboardingDocument: {
@@ -2801,6 +2810,15 @@ export interface operations {
             };
             /** @description INTERNAL_ERROR: An unexpected error occurred. */
             500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description STORAGE_FULL: The server cannot store data right now: its disk is full. Nothing was saved; try again later. */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

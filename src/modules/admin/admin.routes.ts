@@ -262,9 +262,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       description:
         'Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes), ' +
         'always as an attachment that no page may frame, under a sandboxing Content-Security-Policy: a ' +
-        "browser never runs a PDF's scripts on this origin. URL documents have no stored file (404). The " +
-        'console previews a PDF by drawing its pages itself (pdf.js, no scripts), and an image in an <img>. ' +
-        'The `disposition=inline` of earlier versions is gone (an unknown query parameter is ignored).',
+        "browser never runs a PDF's scripts on this origin. URL documents have no stored file (404), nor has " +
+        'an upload superseded before any operator decided it (its file is deleted: 404; see file_deleted_at in ' +
+        'the partner record). The console previews a PDF by drawing its pages itself (pdf.js, no scripts), ' +
+        'and an image in an <img>. The `disposition=inline` of earlier versions is gone (an unknown query ' +
+        'parameter is ignored).',
       tags,
       auth: 'admin',
       params: DocumentParams,

@@ -89,6 +89,11 @@ const AdminDocument = Type.Object(
     uploaded_at: Timestamp(),
     reviewed_at: Nullable(Timestamp()),
     current: Type.Boolean({ description: 'false once a newer upload of the type superseded it.' }),
+    file_deleted_at: Nullable(
+      Timestamp(
+        'When the stored file was deleted: a newer upload of the type superseded this one before any operator decided it (decided uploads keep their files). The record stays; the file answers 404. Null otherwise.',
+      ),
+    ),
   },
   { title: 'PartnerDocument' },
 );
@@ -137,7 +142,8 @@ export const PartnerRecord = Type.Object(
       ),
     ),
     documents: Type.Array(AdminDocument, {
-      description: 'Every upload, newest first, superseded ones included.',
+      description:
+        'Every upload, newest first, superseded ones included (those no operator decided without their file: file_deleted_at).',
     }),
     kyc_checks: Type.Array(
       Type.Object(

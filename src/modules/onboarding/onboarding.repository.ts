@@ -80,6 +80,7 @@ const DOCUMENT_COLUMNS = [
   'uploaded_at',
   'reviewed_at',
   'superseded_at',
+  'file_deleted_at',
 ] as const satisfies ReadonlyArray<keyof DocumentsTable>;
 
 /**
@@ -352,19 +353,68 @@ export function findDocument(db: Kysely<Database>, partnerId: number, documentId
     .executeTakeFirst();
 }
 
+/** A stored file that its document gave up, to be removed once that change has committed. */
+export interface ReleasedFile {
+  id: string;
+  storage_key: string;
+}
+
 /**
  * The new document becomes the current one of its type; the previous one is kept, superseded at
- * the new one's upload time. Two statements: a transaction makes them one change.
+ * the new one's upload time. If no operator decided it, it gives up its stored file in the same
+ * statement, which returns that file for removal after the commit (decided documents keep theirs).
+ * Called under the partner's lock, so no decision lands between the two statements.
  */
-export async function replaceCurrentDocument(trx: Transaction<Database>, row: NewDocument): Promise<void> {
-  await trx
+export async function replaceCurrentDocument(
+  trx: Transaction<Database>,
+  row: NewDocument,
+): Promise<ReleasedFile[]> {
+  const superseded = await trx
     .updateTable('documents')
-    .set({ superseded_at: row.uploaded_at })
+    .set((eb) => ({
+      superseded_at: row.uploaded_at,
+      file_deleted_at: eb
+        .case()
+        .when(eb.and([eb('status', '=', 'pending_review'), eb('storage_key', 'is not', null)]))
+        .then(eb.cast<number>(eb.val(row.uploaded_at), 'bigint'))
+        .else(null)
+        .end(),
+    }))
     .where('partner_id', '=', row.partner_id)
     .where('document_type', '=', row.document_type)
     .where('superseded_at', 'is', null)
+    .returning(['id', 'storage_key', 'file_deleted_at'])
     .execute();
   await trx.insertInto('documents').values(row).execute();
+  return superseded.flatMap(({ id, storage_key, file_deleted_at }) =>
+    file_deleted_at !== null && storage_key !== null ? [{ id, storage_key }] : [],
+  );
+}
+
+/** Files given up whose removal has not been recorded yet (a crash or a failed delete after the commit). */
+export function releasedFiles(db: Kysely<Database>, limit: number): Promise<ReleasedFile[]> {
+  return db
+    .selectFrom('documents')
+    .select(['id', 'storage_key'])
+    .where('file_deleted_at', 'is not', null)
+    .where('storage_key', 'is not', null)
+    .$narrowType<{ storage_key: string }>()
+    .limit(limit)
+    .execute();
+}
+
+/** Records that the released files of these documents are gone: their rows name no file any more. */
+export async function forgetReleasedFiles(
+  db: Kysely<Database>,
+  documentIds: readonly string[],
+): Promise<void> {
+  if (documentIds.length === 0) return;
+  await db
+    .updateTable('documents')
+    .set({ storage_key: null })
+    .where('id', 'in', [...documentIds])
+    .where('file_deleted_at', 'is not', null)
+    .execute();
 }
 
 /** Decides a current document that is pending review; undefined when it is not (any more). */

@@ -69,13 +69,15 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
         'multipart/form-data. Exactly one of id_file (PDF, JPEG or PNG by content, at most 5 MiB) and ' +
         'id_file_url. The BVN check runs synchronously; the representative is saved whether or not it ' +
         'passes (`kyc.ok`). Once a check has passed, the BVN cannot change (409 BVN_IMMUTABLE). The ID ' +
-        'becomes the valid_id document. 201 on the first save, 200 afterwards.',
+        'becomes the valid_id document; the previous ID file is deleted unless an operator decided it. ' +
+        '201 on the first save, 200 afterwards. 503 STORAGE_FULL (with Retry-After) when the server has no ' +
+        'room for the file: nothing was saved, retry later.',
       tags,
       auth: 'session',
       body: RepresentativeBody,
       consumes: 'multipart',
       response: { 201: RepresentativeResponse, 200: RepresentativeResponse },
-      errors: ['BVN_IMMUTABLE', 'ONBOARDING_LOCKED'],
+      errors: ['BVN_IMMUTABLE', 'ONBOARDING_LOCKED', 'STORAGE_FULL'],
     }),
     async (request, reply) => {
       const { created, data } = await onboarding.saveRepresentative(
@@ -94,13 +96,15 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
       summary: 'Upload a company document (file or URL)',
       description:
         'multipart/form-data: document_type and exactly one of file (PDF, JPEG or PNG by content, at most ' +
-        '5 MiB) and file_url. A new upload of a type supersedes the previous one.',
+        '5 MiB) and file_url. A new upload of a type supersedes the previous one, whose file is deleted ' +
+        'unless an operator already decided it (so an unreviewed partner holds one file per type). 503 ' +
+        'STORAGE_FULL (with Retry-After) when the server has no room for the file: nothing was saved, retry later.',
       tags,
       auth: 'session',
       body: DocumentBody,
       consumes: 'multipart',
       response: { 201: DocumentResponse },
-      errors: ['ONBOARDING_LOCKED'],
+      errors: ['ONBOARDING_LOCKED', 'STORAGE_FULL'],
     }),
     async (request, reply) => {
       const data = await onboarding.uploadDocument(sessionOf(request), request.body, requestMeta(request));

@@ -22,6 +22,7 @@ import * as repo from './onboarding.repository.js';
 import type {
   DocumentBody,
   DocumentStatus,
+  DocumentType,
   OnboardingStatus,
   RepresentativeBody,
   UpdateProfileBody,
@@ -98,6 +99,12 @@ function fileSource(
   if (!contentType) throw validationError({ [field]: ['must be a PDF, JPEG or PNG file'] });
   return { kind: 'upload', bytes, contentType };
 }
+
+const fileDeleted = () =>
+  new AppError('NOT_FOUND', {
+    message:
+      'A newer upload of its type replaced this document before any operator decided it, so its file was deleted; the record stays for the audit trail.',
+  });
 
 const lockedError = (status: OnboardingStatus, what: string) =>
   new AppError('ONBOARDING_LOCKED', {
@@ -213,6 +220,53 @@ export function createOnboardingService(deps: OnboardingDeps) {
     }
   }
 
+  /** Each superseded document that gave up its file, in the audit trail of the upload that replaced it. */
+  function auditReleased(
+    audit: WriteContext['audit'],
+    released: repo.ReleasedFile[],
+    documentType: DocumentType,
+    replacedBy: string,
+  ): void {
+    for (const file of released) {
+      audit({
+        action: 'onboarding.document_file_deleted',
+        targetType: 'document',
+        targetId: file.id,
+        metadata: {
+          document_type: documentType,
+          reason: 'superseded_before_review',
+          replacement_id: replacedBy,
+        },
+      });
+    }
+  }
+
+  /**
+   * Removes files their documents gave up, after the transaction that released them committed: the
+   * row is the truth, so a crash in between leaves a file no row serves (housekeeping removes it),
+   * never a row naming a missing file. Never fails: the change it follows is already committed.
+   */
+  async function deleteReleasedFiles(files: repo.ReleasedFile[]): Promise<void> {
+    if (files.length === 0) return;
+    const deleted: string[] = [];
+    for (const file of files) {
+      try {
+        await storage.delete(file.storage_key);
+        deleted.push(file.id);
+      } catch (error) {
+        log.warn(
+          { err: error, documentId: file.id },
+          'a released file was not deleted; housekeeping retries',
+        );
+      }
+    }
+    await repo
+      .forgetReleasedFiles(db, deleted)
+      .catch((error: unknown) =>
+        log.warn({ err: error }, 'deleted files not recorded yet; housekeeping records them'),
+      );
+  }
+
   async function checkKyc(input: RepresentativeBody): Promise<KycResult> {
     try {
       return await kyc.verifyBvn({
@@ -248,12 +302,12 @@ export function createOnboardingService(deps: OnboardingDeps) {
     if (bvnLocked(await repo.findRepresentative(db, partnerId))) throw new AppError('BVN_IMMUTABLE');
     const result = await withStoredFile(source, async (stored) => {
       const kycResult = await checkKyc(input);
-      const created = await write({ actor: partnerActor(partnerId), meta }, async ({ trx, now, audit }) => {
+      const saved = await write({ actor: partnerActor(partnerId), meta }, async ({ trx, now, audit }) => {
         await lockChangeable(trx, partnerId);
         const current = await repo.findRepresentative(trx, partnerId);
         if (bvnLocked(current)) throw new AppError('BVN_IMMUTABLE');
         const documentId = newId();
-        await repo.replaceCurrentDocument(trx, {
+        const released = await repo.replaceCurrentDocument(trx, {
           id: documentId,
           partner_id: partnerId,
           document_type: 'valid_id',
@@ -261,6 +315,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
           uploaded_at: now,
           ...stored,
         });
+        auditReleased(audit, released, 'valid_id', documentId);
         await repo.upsertRepresentative(trx, {
           partner_id: partnerId,
           first_name: input.first_name,
@@ -307,10 +362,11 @@ export function createOnboardingService(deps: OnboardingDeps) {
           targetId: partnerId,
           metadata: { provider: kyc.name, outcome: kycResult.outcome, reason: kycResult.reason },
         });
-        return current === undefined;
+        return { created: current === undefined, released };
       });
-      return { created, kycResult };
+      return { created: saved.created, released: saved.released, kycResult };
     });
+    await deleteReleasedFiles(result.released);
     return {
       created: result.created,
       data: {
@@ -325,10 +381,10 @@ export function createOnboardingService(deps: OnboardingDeps) {
     const partnerId = session.partnerId;
     await assertChangeable(db, partnerId);
     const id = newId();
-    const uploadedAt = await withStoredFile(source, (stored) =>
+    const { uploadedAt, released } = await withStoredFile(source, (stored) =>
       write({ actor: partnerActor(partnerId), meta }, async ({ trx, now, audit }) => {
         await lockChangeable(trx, partnerId);
-        await repo.replaceCurrentDocument(trx, {
+        const released = await repo.replaceCurrentDocument(trx, {
           id,
           partner_id: partnerId,
           document_type: input.document_type,
@@ -342,9 +398,11 @@ export function createOnboardingService(deps: OnboardingDeps) {
           targetId: id,
           metadata: { document_type: input.document_type, source: source.kind },
         });
-        return now;
+        auditReleased(audit, released, input.document_type, id);
+        return { uploadedAt: now, released };
       }),
     );
+    await deleteReleasedFiles(released);
     return {
       id,
       document_type: input.document_type,
@@ -519,13 +577,28 @@ export function createOnboardingService(deps: OnboardingDeps) {
   async function openDocumentFile(partnerId: number, documentId: string) {
     const document = await repo.findDocument(db, partnerId, documentId);
     if (!document) throw new AppError('NOT_FOUND');
+    if (document.file_deleted_at !== null) throw fileDeleted();
     if (!document.storage_key) {
       throw new AppError('NOT_FOUND', {
         message: 'This document was provided as a URL (see file_url); no file is stored.',
       });
     }
-    const file = await storage.open(document.storage_key);
-    return extend(file, { contentType: document.content_type ?? 'application/octet-stream', document });
+    try {
+      const file = await storage.open(document.storage_key);
+      return extend(file, { contentType: document.content_type ?? 'application/octet-stream', document });
+    } catch (error) {
+      // An upload that superseded it since the read above deleted the file.
+      if ((error as { code?: unknown }).code === 'ENOENT') {
+        const now = await repo.findDocument(db, partnerId, documentId);
+        if (now?.file_deleted_at != null) throw fileDeleted();
+      }
+      throw error;
+    }
+  }
+
+  /** Housekeeping: removes the files a crash (or a failed delete) left after their documents gave them up. */
+  async function deleteLeftoverFiles(): Promise<void> {
+    await deleteReleasedFiles(await repo.releasedFiles(db, 500));
   }
 
   return {
@@ -546,5 +619,6 @@ export function createOnboardingService(deps: OnboardingDeps) {
     partnerRecord,
     listPartners,
     openDocumentFile,
+    deleteLeftoverFiles,
   };
 }

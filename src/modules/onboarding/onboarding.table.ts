@@ -57,6 +57,11 @@ export interface DocumentsTable {
   reviewed_at: number | null;
   /** A newer upload of the same type replaced this one. */
   superseded_at: number | null;
+  /**
+   * When this document gave up its stored file: superseded before any operator decided it. From then
+   * on the file is never served; `storage_key` stays set only until the file is removed.
+   */
+  file_deleted_at: number | null;
 }
 
 export interface OnboardingTables {

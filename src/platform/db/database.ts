@@ -2,7 +2,14 @@ import { mkdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, sql } from 'kysely';
+import {
+  Kysely,
+  PostgresDialect,
+  type SqliteDatabase,
+  SqliteDialect,
+  type SqliteStatement,
+  sql,
+} from 'kysely';
 import type pg from 'pg';
 import { ensurePrivateFile, tightenMode } from '../storage/private-paths.js';
 import { namedStatementPool } from './named-statements.js';
@@ -48,6 +55,14 @@ const pgTypes = (driver: typeof pg) =>
 
 const STATEMENT_CACHE_SIZE = 500;
 
+/** What a rollback of a transaction SQLite already rolled back runs instead: nothing. */
+const ROLLED_BACK: SqliteStatement = {
+  reader: false,
+  all: () => [],
+  run: () => ({ changes: 0, lastInsertRowid: 0 }),
+  iterate: () => [][Symbol.iterator](),
+};
+
 /**
  * Kysely prepares every query anew, and parsing the SQL was the largest cost of a simple read.
  * The service issues a small, fixed set of statements, so they are kept prepared by their text.
@@ -58,6 +73,9 @@ function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   return {
     close: () => sqlite.close(),
     prepare(text: string) {
+      // SQLite rolls a transaction back by itself on some errors (SQLITE_FULL on a full disk): the
+      // rollback Kysely then sends would fail and hide the error that explains the failure.
+      if (text === 'rollback' && !sqlite.inTransaction) return ROLLED_BACK;
       let statement = statements.get(text);
       if (!statement) {
         if (statements.size >= STATEMENT_CACHE_SIZE)
@@ -189,6 +207,10 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
     ping: async () => {
       await sql`select 1`.execute(db);
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      // Kysely's driver starts with its first query, and only a started one is closed by destroy().
+      if (sqlite.open) sqlite.close();
+    },
   };
 }

@@ -77,6 +77,14 @@ export const ERROR_REGISTRY = {
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
   /** Not in the contract's table: only /readyz answers it, as load balancers expect a 503 there. */
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready.' },
+  /**
+   * Not in the contract's table: a write the disk had no room for (docs/decisions.md, "A full disk").
+   * Nothing of the request was kept, and the same request succeeds once space is freed.
+   */
+  STORAGE_FULL: {
+    status: 503,
+    message: 'The server cannot store data right now: its disk is full. Nothing was saved; try again later.',
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof ERROR_REGISTRY;
@@ -123,3 +131,19 @@ export const rateLimited = (retryAfterMs: number): AppError =>
   new AppError('RATE_LIMITED', {
     headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
   });
+
+/** How long a client is asked to wait before retrying a write the full disk refused. */
+const STORAGE_FULL_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * A write that found the disk full: the file system's ENOSPC or EDQUOT (quota), SQLite's SQLITE_FULL,
+ * PostgreSQL's disk_full (53100).
+ */
+export function isDiskFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'ENOSPC' || code === 'EDQUOT' || code === 'SQLITE_FULL' || code === '53100';
+}
+
+/** 503 STORAGE_FULL with Retry-After. */
+export const storageFull = (): AppError =>
+  new AppError('STORAGE_FULL', { headers: { 'retry-after': String(STORAGE_FULL_RETRY_AFTER_SECONDS) } });

@@ -9,7 +9,7 @@ import {
   LogController,
 } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { AppError, type ErrorCode } from '../errors/errors.js';
+import { AppError, type ErrorCode, isDiskFull, storageFull } from '../errors/errors.js';
 import { type AccessEntry, redactUrl } from '../logger.js';
 import { extend } from '../objects.js';
 import { bearerChallenge } from './auth.js';
@@ -127,7 +127,10 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message?: string }> = 
   FST_ERR_MAX_PARAM_LENGTH: { code: 'NOT_FOUND' },
 };
 
-/** Turns anything thrown into an AppError; unknown errors become INTERNAL_ERROR (and are logged). */
+/**
+ * Turns anything thrown into an AppError; a full disk becomes STORAGE_FULL, other unknown errors
+ * INTERNAL_ERROR (5xx are logged with the original error).
+ */
 export function toAppError(error: unknown): AppError {
   if (error instanceof AppError) return error;
   const fastifyError = error as Partial<FastifyError> | undefined;
@@ -139,6 +142,9 @@ export function toAppError(error: unknown): AppError {
   const status = fastifyError?.statusCode;
   if (status && status >= 400 && status < 500)
     return new AppError(STATUS_FALLBACK[status] ?? 'MALFORMED_REQUEST');
+  // From the file store or either database: the failed write kept nothing (the file store removes
+  // its partial file, a transaction rolls back), so the client may simply retry later.
+  if (isDiskFull(error)) return storageFull();
   return new AppError('INTERNAL_ERROR');
 }
 

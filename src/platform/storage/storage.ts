@@ -7,10 +7,13 @@ import { ensurePrivateDirectory } from './private-paths.js';
 /**
  * Where uploaded files live. Keys are generated here, never taken from a client's file name.
  * The local-disk implementation keeps files under DATA_DIR/files, outside any served path; an
- * S3-compatible implementation only has to provide these four operations.
+ * S3-compatible implementation only has to provide these three operations.
  */
 export interface FileStorage {
-  /** Stores the bytes under a new generated key and returns the key. */
+  /**
+   * Stores the bytes under a new generated key and returns the key. On failure (ENOSPC when the
+   * disk is full) nothing is left behind and the error is the file system's.
+   */
   put(bytes: Buffer): Promise<string>;
   open(key: string): Promise<{ stream: Readable; size: number }>;
   delete(key: string): Promise<void>;
@@ -29,11 +32,17 @@ export function localDiskStorage(root: string): FileStorage {
       const id = randomUUID();
       const key = `${id.slice(0, 2)}/${id}`;
       const file = fileOf(key);
-      await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
       // Write then rename: a crash never leaves a half-written file under a live key.
       const temporary = `${file}.partial`;
-      await writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' });
-      await rename(temporary, file);
+      try {
+        await mkdir(path.dirname(file), { recursive: true, mode: 0o700 });
+        await writeFile(temporary, bytes, { mode: 0o600, flag: 'wx' });
+        await rename(temporary, file);
+      } catch (error) {
+        // A full disk (ENOSPC) leaves what was written so far: removing it gives the space back.
+        await rm(temporary, { force: true }).catch(() => undefined);
+        throw error;
+      }
       return key;
     },
     async open(key) {

@@ -231,7 +231,7 @@ export interface paths {
         };
         /**
          * Download an uploaded file
-         * @description Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes), always as an attachment that no page may frame, under a sandboxing Content-Security-Policy: a browser never runs a PDF's scripts on this origin. URL documents have no stored file (404). The console previews a PDF by drawing its pages itself (pdf.js, no scripts), and an image in an <img>. The `disposition=inline` of earlier versions is gone (an unknown query parameter is ignored).
+         * @description Streams the stored bytes with their detected Content-Type (a PDF, JPEG or PNG by its magic bytes), always as an attachment that no page may frame, under a sandboxing Content-Security-Policy: a browser never runs a PDF's scripts on this origin. URL documents have no stored file (404), nor has an upload superseded before any operator decided it (its file is deleted: 404; see file_deleted_at in the partner record). The console previews a PDF by drawing its pages itself (pdf.js, no scripts), and an image in an <img>. The `disposition=inline` of earlier versions is gone (an unknown query parameter is ignored).
          */
         get: operations["downloadDocumentFile"];
         put?: never;
@@ -670,7 +670,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
         /** Invitation */
         Invitation: {
             /** Format: email */
@@ -856,6 +856,12 @@ export interface components {
             reviewed_at: string | null;
             /** @description false once a newer upload of the type superseded it. */
             current: boolean;
+            /**
+             * Format: date-time
+             * @description When the stored file was deleted: a newer upload of the type superseded this one before any operator decided it (decided uploads keep their files). The record stays; the file answers 404. Null otherwise.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            file_deleted_at: string | null;
         };
         /** PartnerRecord */
         PartnerRecord: {
@@ -882,7 +888,7 @@ export interface components {
              */
             created_at: string;
             representative: components["schemas"]["PartnerRepresentative"] | null;
-            /** @description Every upload, newest first, superseded ones included. */
+            /** @description Every upload, newest first, superseded ones included (those no operator decided without their file: file_deleted_at). */
             documents: components["schemas"]["PartnerDocument"][];
             kyc_checks: components["schemas"]["KycCheck"][];
             /**

@@ -13,6 +13,7 @@ const ACTION_LABELS: Record<string, string> = {
   'onboarding.representative_added': 'Added compliance representative',
   'onboarding.representative_updated': 'Updated compliance representative',
   'onboarding.document_uploaded': 'Uploaded a document',
+  'onboarding.document_file_deleted': "Replaced an unreviewed document's file (deleted)",
   'onboarding.status_changed': 'Onboarding status changed',
   'kyc.checked': 'KYC check',
   'document.approved': 'Approved a document',

@@ -86,7 +86,11 @@ export function DocumentsSection({ partner }: { partner: PartnerRecord }) {
                       </>
                     ) : null}
                   </span>
-                  {document.source === 'upload' ? (
+                  {document.file_deleted_at ? (
+                    <span className="earlier-documents__meta">
+                      File deleted: replaced before anyone reviewed it
+                    </span>
+                  ) : document.source === 'upload' ? (
                     <a href={documentFileUrl(partner.company_id, document.id)} download>
                       Download
                       <span className="visually-hidden">
