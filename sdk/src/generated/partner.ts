@@ -583,7 +583,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over.
+         * @description Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over. An idempotent replay answers the same endpoint without the secret (`secret: null`).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1180,6 +1180,38 @@ export interface components {
                 requirement: string;
                 reason: string;
             }[];
+        };
+        /** RotatedWebhookEndpoint */
+        RotatedWebhookEndpoint: {
+            url: string;
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description Until then the previous secret also signs each delivery (space-separated signatures).
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description Signing secret (whsec_ + base64): verify deliveries with any Standard Webhooks library. null in an idempotent replay (Idempotent-Replayed: true): the new secret is shown only in the first response, so a replay cannot show it again; if that response was lost, rotate again.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string | null;
         };
         /** Session */
         Session: {
@@ -5143,9 +5175,9 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "success";
-                        /** @example Webhook endpoint set. */
+                        /** @example Webhook secret rotated. */
                         message: string;
-                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                        data: components["schemas"]["RotatedWebhookEndpoint"];
                     };
                 };
             };
