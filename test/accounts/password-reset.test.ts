@@ -152,6 +152,28 @@ for (const dialect of DIALECTS) {
       assert.equal((await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code))).status, 200);
     });
 
+    it('counts the new password on its NFKC form: 8 characters that normalise to 4 are refused', async () => {
+      const account = await newPartner(ctx, 'verified');
+      await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
+      const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
+      const shrinks = 'e\u0301'.repeat(4);
+      const refused = await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code, shrinks));
+      assertError(refused, 422, 'VALIDATION_FAILED', { fields: ['password'] });
+      assert.deepEqual(refused.body.errors?.['password'], ['must be at least 8 characters']);
+      assertError(
+        await ctx.t.api.post(LOGIN, { email: account.email, password: shrinks }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+      const ligatures = '\uFB00'.repeat(4);
+      assert.equal(
+        (await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code, ligatures))).status,
+        200,
+      );
+      const login = await ctx.t.api.post(LOGIN, { email: account.email, password: 'ffffffff' });
+      assert.equal(login.status, 200, `the password is its NFKC form: ${login.text}`);
+    });
+
     it('kills a reset code after 5 wrong guesses and answers an expired one with OTP_EXPIRED', async () => {
       const account = await newPartner(ctx, 'verified');
       await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });

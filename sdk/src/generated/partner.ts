@@ -1624,7 +1624,7 @@ export interface operations {
                      */
                     email: string;
                     /**
-                     * @description 8-128 characters, taken as sent (not trimmed), Unicode-normalised (NFKC) before hashing; one of the few thousand most common passwords is refused.
+                     * @description 8-128 characters counted after Unicode normalisation (NFKC), the form that is hashed (and at most 128 as sent); taken as sent otherwise (not trimmed); one of the few thousand most common passwords is refused.
                      * @example correct-horse-battery-staple
                      */
                     password: string;
@@ -2032,7 +2032,7 @@ export interface operations {
                     /** @example 048213 */
                     otp: string;
                     /**
-                     * @description The new password: 8-128 characters, taken as sent (not trimmed), Unicode-normalised (NFKC); one of the few thousand most common passwords is refused.
+                     * @description The new password: 8-128 characters counted after Unicode normalisation (NFKC), the form that is hashed (and at most 128 as sent); taken as sent otherwise (not trimmed); one of the few thousand most common passwords is refused.
                      * @example correct-horse-battery-staple
                      */
                     password: string;
