@@ -173,6 +173,7 @@ describe('dashboard browser sessions in production', () => {
       NODE_ENV: 'production',
       DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       WEBHOOK_ALLOW_PRIVATE: 'false',
+      PUBLIC_URL: 'https://partners.bank.example',
     },
   });
 
