@@ -226,6 +226,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     operatorCookie: consoleCookie.name,
     partnerCookie: dashboardCookie.name,
     antiForgery,
+    publicUrl: config.PUBLIC_URL,
   });
   await app.register(fastifyCookie);
   registerMultipart(app);
