@@ -145,6 +145,28 @@ for (const dialect of DIALECTS) {
       assert.equal(response.body.data.address, '1 Real Road');
     });
 
+    it('answers 422 VALIDATION_FAILED to an update with no field to change: empty, blank, or unknown fields only', async () => {
+      const partner = await newPartner(suite, 'signed-in');
+      for (const body of [
+        {},
+        { address: '   ' },
+        { nickname: 'Acme', onboarding_status: 'active' },
+        { company_id: 1, address: '' },
+      ]) {
+        const response = await suite.t.api.put(BUSINESS_INFO, body, { token: partner.token });
+        assertError(response, 422, 'VALIDATION_FAILED', { what: JSON.stringify(body) });
+        assert.deepEqual(
+          response.body.errors,
+          { body: ['send at least one field to change'] },
+          response.text,
+        );
+      }
+      const updates = (await auditActions(suite.t, partner.companyId)).filter(
+        (event) => event.action === 'onboarding.profile_updated',
+      );
+      assert.deepEqual(updates, [], 'nothing was updated');
+    });
+
     it('accepts rc_number RC, BN or IT followed by 1 to 8 digits', async () => {
       const partner = await newPartner(suite, 'signed-in');
       for (const rcNumber of ['RC123', 'BN1', 'IT12345678', 'RC00000001']) {

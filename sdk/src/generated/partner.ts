@@ -178,7 +178,7 @@ export interface paths {
         get: operations["getOnboardingProfile"];
         /**
          * Update profile fields (partial)
-         * @description Only the fields sent change. Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change.
+         * @description Only the fields sent change; a body with none of them (empty, blank or unknown fields only) is 422. Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change.
          */
         put: operations["updateOnboardingProfile"];
         post?: never;

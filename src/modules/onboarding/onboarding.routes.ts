@@ -46,8 +46,8 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
       operationId: 'updateOnboardingProfile',
       summary: 'Update profile fields (partial)',
       description:
-        'Only the fields sent change. Refused with ONBOARDING_LOCKED while under_review or rejected; once ' +
-        'active, only address and website may change.',
+        'Only the fields sent change; a body with none of them (empty, blank or unknown fields only) is 422. ' +
+        'Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change.',
       tags,
       auth: 'session',
       body: UpdateProfileBody,

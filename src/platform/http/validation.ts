@@ -184,22 +184,30 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 
 /**
- * Applies the contract's input rules before validation: strings are trimmed (a string that is blank
+ * Applies the contract's input rules before validation: fields the schema does not list are dropped
+ * (never assigned; ajv would drop them too, but only after counting them against `minProperties`, so
+ * a body of unknown fields alone passed as a change), strings are trimmed (a string that is blank
  * after trimming is absent), e-mails are lower-cased, NUL characters are refused (PostgreSQL cannot
- * store them), and file parts are accepted only where the schema has `format: binary`.
+ * store them), and file parts are accepted only where the schema has `format: binary`. Path values
+ * (`trim` false) are identifiers and are taken as sent: ` 0123456789` names no account.
  */
 function normalize(
   schema: JsonSchema,
   data: Record<string, unknown>,
   path: string,
   errors: FieldErrors,
+  trim = true,
 ): void {
   const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
+  const listedOnly = schema['properties'] !== undefined && schema['patternProperties'] === undefined;
   for (const key of Object.keys(data)) {
     const value = data[key];
     const field = path ? `${path}.${key}` : key;
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
-    if (property === undefined) continue;
+    if (property === undefined) {
+      if (listedOnly) delete data[key];
+      continue;
+    }
     if (property['format'] === 'binary') {
       if (!Buffer.isBuffer(value)) addFieldError(errors, field, 'must be a file');
       continue;
@@ -217,16 +225,17 @@ function normalize(
         addFieldError(errors, field, 'must be valid Unicode text');
         continue;
       }
-      const trimmed = property['x-trim'] === false ? value : value.trim();
+      const trimmed = !trim || property['x-trim'] === false ? value : value.trim();
       if (trimmed.trim() === '') delete data[key];
       else data[key] = property['format'] === 'email' ? trimmed.toLowerCase() : trimmed;
     } else if (isPlainObject(value)) {
-      normalize(property, value, field, errors);
+      normalize(property, value, field, errors, trim);
     }
   }
 }
 
-const DECIMAL_DIGITS = /^[0-9]+$/;
+/** Plain decimal digits without a leading zero (`0` itself aside): one spelling per number. */
+const DECIMAL_DIGITS = /^(?:0|[1-9][0-9]*)$/;
 
 const isIntegerSchema = (schema: JsonSchema | undefined): boolean => {
   const type = schema?.['type'];
@@ -235,9 +244,9 @@ const isIntegerSchema = (schema: JsonSchema | undefined): boolean => {
 
 /**
  * Path and query values arrive as text and ajv coerces them with Number(), which also reads `0x2`,
- * `2e0`, `2.0`, ` 2` and `+2` as 2. An integer is written in plain decimal digits, checked on the
- * text as sent (before trimming), so each resource has one spelling. A blank value is left to
- * normalize(), which treats it as absent like any blank value.
+ * `2e0`, `2.0`, ` 2`, `+2` and `02` as 2. An integer is written in plain decimal digits without a
+ * leading zero, checked on the text as sent (before trimming), so each resource has one spelling. A
+ * blank value is left to normalize(), which treats it as absent like any blank value.
  */
 function checkIntegerText(schema: JsonSchema, data: Record<string, unknown>, errors: FieldErrors): void {
   const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
@@ -245,7 +254,7 @@ function checkIntegerText(schema: JsonSchema, data: Record<string, unknown>, err
     const value = data[key];
     if (!Object.hasOwn(properties, key) || !isIntegerSchema(properties[key])) continue;
     if (typeof value === 'string' && value.trim() !== '' && !DECIMAL_DIGITS.test(value)) {
-      addFieldError(errors, key, 'must be a whole number written in digits');
+      addFieldError(errors, key, 'must be a whole number written in digits, without leading zeros');
     }
   }
 }
@@ -310,7 +319,7 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
     const errors: FieldErrors = {};
     if (httpPart !== 'headers' && isPlainObject(value)) {
       checkIntegerText(schema as JsonSchema, value, errors);
-      normalize(schema as JsonSchema, value, '', errors);
+      normalize(schema as JsonSchema, value, '', errors, httpPart !== 'params');
     }
     if (validate(value) && Object.keys(errors).length === 0) return { value };
     if (httpPart === 'params') return { error: new AppError('NOT_FOUND') };
