@@ -2445,7 +2445,10 @@ export interface operations {
                     business_type?: "limited_liability" | "public_limited" | "sole_proprietorship" | "partnership" | "incorporated_trustees";
                     /** @example RC1234567 */
                     rc_number?: string;
-                    /** @example 12 Marina, Lagos */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example 12 Marina, Lagos
+                     */
                     address?: string;
                     /**
                      * Format: uri
@@ -2593,7 +2596,10 @@ export interface operations {
                     bvn: string;
                     /** @enum {string} */
                     id_type: "national_id" | "international_passport" | "drivers_license" | "voters_card";
-                    /** @example 12 Marina, Lagos */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example 12 Marina, Lagos
+                     */
                     address: string;
                     /** @description The ID document: PDF, JPEG or PNG (decided by content), at most 5 MiB. */
                     id_file?: string;
@@ -3445,7 +3451,10 @@ export interface operations {
                     bvn: string;
                     /** @enum {string} */
                     id_type: "national_id" | "international_passport" | "drivers_license" | "voters_card";
-                    /** @example 12 Marina, Lagos */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example 12 Marina, Lagos
+                     */
                     address: string;
                     /**
                      * Format: uri
@@ -3678,7 +3687,10 @@ export interface operations {
                     designation: "director" | "compliance_officer" | "chief_executive_officer" | "chief_financial_officer" | "company_secretary";
                     /** @enum {string} */
                     id_type: "national_id" | "international_passport" | "drivers_license" | "voters_card";
-                    /** @example 12 Marina, Lagos */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example 12 Marina, Lagos
+                     */
                     address: string;
                     /**
                      * Format: uri
@@ -4213,7 +4225,10 @@ export interface operations {
                      * @example 1500.5
                      */
                     amount: number | string;
-                    /** @example Test transfer */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example Test transfer
+                     */
                     narration?: string;
                 };
             };
@@ -4350,7 +4365,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Why; kept on the account (status_reason), in the audit trail and in the event. */
+                    /** @description Why; kept on the account (status_reason), in the audit trail and in the event. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -4585,7 +4600,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Why; kept on the account (status_reason), in the audit trail and in the event. */
+                    /** @description Why; kept on the account (status_reason), in the audit trail and in the event. Free text: may hold line breaks. */
                     reason: string;
                 };
             };

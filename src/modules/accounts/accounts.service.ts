@@ -24,6 +24,7 @@ import { AppError, rateLimited, validationError } from '../../platform/errors/er
 import { enforceLimit } from '../../platform/limits/limits.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
 import { extend } from '../../platform/objects.js';
+import { CONTROL } from '../../platform/text.js';
 import type { OnboardingStatus } from '../onboarding/onboarding.schemas.js';
 import * as repo from './accounts.repository.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_TTL_SECONDS } from './accounts.schemas.js';
@@ -52,9 +53,12 @@ export interface AccountsDeps {
 
 /**
  * The rules of a new password (partners' and operators'). Its length is counted in code points of the
- * NFKC form, the one that is hashed: 8 sent that normalise to 4 are a 4-character password.
+ * NFKC form, the one that is hashed: 8 sent that normalise to 4 are a 4-character password. A control
+ * character (a pasted line break, a tab) is refused rather than dropped, since the password is taken
+ * exactly as sent and no password field of a browser can type one back.
  */
 export function passwordProblems(password: string, email: string): string[] {
+  if (CONTROL.test(password)) return ['must not contain control characters (tabs, line breaks and the like)'];
   const normalized = normalizePassword(password);
   const length = [...normalized].length;
   if (length < PASSWORD_MIN_LENGTH) return [`must be at least ${PASSWORD_MIN_LENGTH} characters`];

@@ -3,6 +3,7 @@ import {
   DateOnly,
   Email,
   Environment,
+  FreeText,
   Nullable,
   Phone,
   StringEnum,
@@ -120,7 +121,7 @@ export const UpdateProfileBody = Type.Object(
         examples: ['RC1234567'],
       }),
     ),
-    address: Type.Optional(Type.String({ maxLength: 255, examples: ['12 Marina, Lagos'] })),
+    address: Type.Optional(FreeText({ maxLength: 255, examples: ['12 Marina, Lagos'] })),
     website: Type.Optional(
       Type.String({ format: 'https-url', maxLength: 2048, examples: ['https://acme.ng'] }),
     ),
@@ -178,7 +179,7 @@ export const PersonFields = {
     examples: ['22123456789'],
   }),
   id_type: StringEnum(ID_TYPES),
-  address: Type.String({ maxLength: 255, examples: ['12 Marina, Lagos'] }),
+  address: FreeText({ maxLength: 255, examples: ['12 Marina, Lagos'] }),
 };
 
 export const RepresentativeBody = Type.Object({

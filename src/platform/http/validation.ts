@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
 import { extend } from '../objects.js';
+import { BIDI_CONTROL, CONTROL, CONTROL_BUT_LINE_BREAK } from '../text.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -180,6 +181,20 @@ export function toFieldErrors(errors: readonly ErrorObject[], rootName = 'body')
 /** Half of a UTF-16 surrogate pair on its own: not text, and stored altered by either database. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** What is wrong with a text value (already trimmed) for its schema, if anything. */
+function textProblem(text: string, schema: JsonSchema): string | undefined {
+  if (BIDI_CONTROL.test(text)) {
+    return 'must not contain Unicode bidirectional control characters (U+202A-U+202E, U+2066-U+2069)';
+  }
+  if (schema['x-multiline'] === true) {
+    if (CONTROL_BUT_LINE_BREAK.test(text))
+      return 'must not contain control characters other than line breaks';
+  } else if (CONTROL.test(text)) {
+    return 'must not contain control characters (tabs, line breaks and the like)';
+  }
+  return undefined;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 
@@ -188,8 +203,10 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * (never assigned; ajv would drop them too, but only after counting them against `minProperties`, so
  * a body of unknown fields alone passed as a change), strings are trimmed (a string that is blank
  * after trimming is absent), e-mails are lower-cased, NUL characters are refused (PostgreSQL cannot
- * store them), and file parts are accepted only where the schema has `format: binary`. Path values
- * (`trim` false) are identifiers and are taken as sent: ` 0123456789` names no account.
+ * store them), so are bidirectional controls and control characters (textProblem), and file parts are
+ * accepted only where the schema has `format: binary`. Path values (`trim` false) are identifiers and
+ * are taken as sent: ` 0123456789` names no account. A string the schema takes exactly as sent
+ * (`x-trim: false`: passwords, never shown to anyone) is neither trimmed nor checked by textProblem.
  */
 function normalize(
   schema: JsonSchema,
@@ -225,8 +242,11 @@ function normalize(
         addFieldError(errors, field, 'must be valid Unicode text');
         continue;
       }
-      const trimmed = !trim || property['x-trim'] === false ? value : value.trim();
-      if (trimmed.trim() === '') delete data[key];
+      const asSent = property['x-trim'] === false;
+      const trimmed = !trim || asSent ? value : value.trim();
+      const problem = asSent ? undefined : textProblem(trimmed, property);
+      if (problem) addFieldError(errors, field, problem);
+      else if (trimmed.trim() === '') delete data[key];
       else data[key] = property['format'] === 'email' ? trimmed.toLowerCase() : trimmed;
     } else if (isPlainObject(value)) {
       normalize(property, value, field, errors, trim);

@@ -1279,7 +1279,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Shown to the partner in review_notes / requirements. */
+                    /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -1493,7 +1493,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Shown to the partner in review_notes / requirements. */
+                    /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -1624,7 +1624,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Shown to the partner in review_notes / requirements. */
+                    /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -1755,7 +1755,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Shown to the partner in review_notes / requirements. */
+                    /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
