@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { STRONG_PASSWORD, uniqueEmail, wrongCode } from '../support/factories.js';
-import { newPartner } from '../support/partners.js';
+import { createAccount, createApiKey, newPartner } from '../support/partners.js';
 import {
   BUSINESS_INFO,
   FORGOT_PASSWORD,
@@ -79,6 +79,8 @@ for (const dialect of DIALECTS) {
         email: victim,
         password: 'Squatter-Owns-This-1',
         password_confirmation: 'Squatter-Owns-This-1',
+        business_name: 'Squat Holdings',
+        phone: '+234 809 999 9999',
       });
       assertError(
         await ctx.t.api.post(LOGIN, { email: victim, password: 'Squatter-Owns-This-1' }),
@@ -121,6 +123,22 @@ for (const dialect of DIALECTS) {
         409,
         'ACCOUNT_ALREADY_VERIFIED',
       );
+      // The squatter's business name and phone are still on the account; the owner corrects them.
+      const token = owner.body.data.token as string;
+      const before = await ctx.t.api.get(BUSINESS_INFO, { token });
+      assert.equal(before.body.data.business_name, 'Squat Holdings');
+      const corrected = await ctx.t.api.put(
+        BUSINESS_INFO,
+        { business_name: 'Real Owner Ltd', phone: '+2348031234567' },
+        { token },
+      );
+      assert.equal(corrected.status, 200, corrected.text);
+      assert.equal(corrected.body.data.business_name, 'Real Owner Ltd');
+      assert.equal(corrected.body.data.phone, '+2348031234567');
+      // New virtual accounts carry the owner's name.
+      const key = await createApiKey(ctx.t, token, 'sandbox');
+      const account = await createAccount(ctx.t, key.key);
+      assert.match(account.account_name, /^Real Owner Ltd\//);
     });
 
     it('checks the new password before the code: a refused password uses up no guess', async () => {

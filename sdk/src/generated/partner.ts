@@ -178,7 +178,7 @@ export interface paths {
         get: operations["getOnboardingProfile"];
         /**
          * Update profile fields (partial)
-         * @description Only the fields sent change; a body with none of them (empty, blank or unknown fields only) is 422. Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change.
+         * @description Only the fields sent change; a body with none of them (empty, blank or unknown fields only) is 422. Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change. business_name and phone, given at registration, may be corrected until the application is first submitted (409 ONBOARDING_LOCKED afterwards, also when the operator sends it back for changes).
          */
         put: operations["updateOnboardingProfile"];
         post?: never;
@@ -1615,7 +1615,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @example Acme Payments Ltd */
+                    /**
+                     * @description Names every virtual account (account_name). May be corrected with PUT business-info until the first submission.
+                     * @example Acme Payments Ltd
+                     */
                     business_name: string;
                     /**
                      * Format: email
@@ -2436,6 +2439,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description As at registration (names every new virtual account). Only until the application is first submitted: afterwards 409 ONBOARDING_LOCKED, also when the operator sends it back for changes.
+                     * @example Acme Payments Ltd
+                     */
+                    business_name?: string;
+                    /**
+                     * @description As at registration. Only until the application is first submitted (as business_name).
+                     * @example +234 803 123 4567
+                     */
+                    phone?: string;
                     /** @example Acme Payments Limited */
                     legal_business_name?: string;
                     /**

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  BusinessName,
   Email,
   Environment,
   Nullable,
@@ -31,7 +32,10 @@ const Password = (description: string) =>
 
 export const RegisterBody = Type.Object(
   {
-    business_name: Type.String({ maxLength: 191, examples: ['Acme Payments Ltd'] }),
+    business_name: BusinessName({
+      description:
+        'Names every virtual account (account_name). May be corrected with PUT business-info until the first submission.',
+    }),
     email: Email({
       description: 'Login identity; the verification code is sent here. Must not be registered yet.',
     }),

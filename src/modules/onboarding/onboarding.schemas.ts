@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  BusinessName,
   DateOnly,
   Email,
   Environment,
@@ -110,6 +111,18 @@ export const ProfileResponse = Success(Profile, 'Onboarding profile.');
 
 export const UpdateProfileBody = Type.Object(
   {
+    business_name: Type.Optional(
+      BusinessName({
+        description:
+          'As at registration (names every new virtual account). Only until the application is first submitted: ' +
+          'afterwards 409 ONBOARDING_LOCKED, also when the operator sends it back for changes.',
+      }),
+    ),
+    phone: Type.Optional(
+      Phone({
+        description: 'As at registration. Only until the application is first submitted (as business_name).',
+      }),
+    ),
     legal_business_name: Type.Optional(Type.String({ maxLength: 191, examples: ['Acme Payments Limited'] })),
     business_type: Type.Optional(
       StringEnum(BUSINESS_TYPES, { description: 'Decides the document checklist.' }),

@@ -38,6 +38,10 @@ export const Email = (options: SchemaOptions = {}) =>
     ...options,
   });
 
+/** A partner's business name, as given at registration (and corrected until the first submission). */
+export const BusinessName = (options: SchemaOptions = {}) =>
+  Type.String({ maxLength: 191, examples: ['Acme Payments Ltd'], ...options });
+
 export const Phone = (options: SchemaOptions = {}) =>
   Type.String({
     minLength: 7,

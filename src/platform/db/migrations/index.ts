@@ -6,6 +6,7 @@ import * as webhooks from './2026-11-21-04-webhooks.js';
 import * as hardening from './2026-11-23-01-hardening.js';
 import * as lifecycle from './2026-11-23-02-lifecycle.js';
 import * as operators from './2026-11-24-01-operators.js';
+import * as firstSubmission from './2026-11-28-01-first-submission.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-23-01-hardening': hardening,
   '2026-11-23-02-lifecycle': lifecycle,
   '2026-11-24-01-operators': operators,
+  '2026-11-28-01-first-submission': firstSubmission,
 };
