@@ -86,8 +86,8 @@ export const trimmedFor = (schema: JsonSchema, value: string): string =>
   schema['x-trim'] === false ? value : value.trim();
 
 /**
- * CONTRACT 1: a text field holding a bidirectional control (U+202A-U+202E, U+2066-U+2069) or a control
- * character is 422, except a line break (LF, CRLF) in free text (`x-multiline`). Strings taken exactly
+ * A text field holding a bidirectional control (U+202A-U+202E, U+2066-U+2069) or a control character
+ * is 422, except a line break (LF, CRLF) in free text (`x-multiline`; docs/decisions.md). Strings taken exactly
  * as sent (`x-trim: false`, passwords) are not text shown to anyone and are exempt.
  */
 export function holdsForbiddenControl(schema: JsonSchema, text: string): boolean {
