@@ -2,7 +2,7 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import type { Config } from './config.js';
+import { type Config, publicUrlOf } from './config.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
@@ -141,7 +141,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     write,
     clock,
     keys,
-    publicUrl: config.PUBLIC_URL,
+    publicUrl: publicUrlOf(config),
   });
   const consoleCookie = browserCookie('baas_console', config.NODE_ENV === 'production');
   const dashboardCookie = browserCookie('baas_dashboard', config.NODE_ENV === 'production');
@@ -226,6 +226,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     operatorCookie: consoleCookie.name,
     partnerCookie: dashboardCookie.name,
     antiForgery,
+    publicUrl: config.PUBLIC_URL,
   });
   await app.register(fastifyCookie);
   registerMultipart(app);

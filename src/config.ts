@@ -74,7 +74,9 @@ export const ConfigSchema = Type.Object({
   PUBLIC_URL: Type.Optional(
     Type.String({
       pattern: '^https?://[^/?#]+$',
-      description: 'where people reach this server (operator invitation links); default http://HOST:PORT',
+      description:
+        'where people reach this server (operator invitation links; the Origin the browser apps must send); ' +
+        'required and https in production; elsewhere default http://HOST:PORT',
     }),
   ),
   LOG_LEVEL: Type.Union(
@@ -111,15 +113,15 @@ function shown(variable: string, value: unknown): string {
   return `${typeof value === 'string' ? `${value.length} characters, ` : ''}value not shown`;
 }
 
-export type Config = Omit<
-  RawConfig,
-  'WEBHOOK_ALLOW_PRIVATE' | 'TRUST_PROXY' | 'DATABASE_URL' | 'PUBLIC_URL'
-> & {
+export type Config = Omit<RawConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'TRUST_PROXY' | 'DATABASE_URL'> & {
   DATABASE_URL: string;
-  PUBLIC_URL: string;
   WEBHOOK_ALLOW_PRIVATE: boolean;
   TRUST_PROXY: boolean | number | string;
 };
+
+/** Where people reach this server: PUBLIC_URL, or (never in production) http://HOST:PORT. */
+export const publicUrlOf = (config: Pick<Config, 'PUBLIC_URL' | 'HOST' | 'PORT'>): string =>
+  config.PUBLIC_URL ?? `http://${config.HOST}:${config.PORT}`;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -181,6 +183,13 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     if (raw.WEBHOOK_ALLOW_PRIVATE === 'true') {
       problems.push('WEBHOOK_ALLOW_PRIVATE=true is refused when NODE_ENV=production');
     }
+    if (!raw.PUBLIC_URL) {
+      problems.push(
+        'PUBLIC_URL is required when NODE_ENV=production (the https address people reach this server at: invitation links and the browser apps use it)',
+      );
+    } else if (!raw.PUBLIC_URL.startsWith('https://')) {
+      problems.push('PUBLIC_URL must be an https:// URL when NODE_ENV=production');
+    }
   }
   if (raw.KYC_PROVIDER === 'prembly' && (!raw.KYC_APP_ID || !raw.KYC_API_KEY)) {
     problems.push('KYC_PROVIDER=prembly needs KYC_APP_ID and KYC_API_KEY');
@@ -191,7 +200,6 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     ...raw,
     DATA_DIR: path.resolve(raw.DATA_DIR),
     DATABASE_URL: raw.DATABASE_URL ?? `sqlite:${path.join(path.resolve(raw.DATA_DIR), 'baas.sqlite')}`,
-    PUBLIC_URL: raw.PUBLIC_URL ?? `http://${raw.HOST}:${raw.PORT}`,
     WEBHOOK_ALLOW_PRIVATE: raw.WEBHOOK_ALLOW_PRIVATE === 'true',
     TRUST_PROXY: parseTrustProxy(raw.TRUST_PROXY),
   };

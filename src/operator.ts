@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { loadConfig, readDotEnv } from './config.js';
+import { loadConfig, publicUrlOf, readDotEnv } from './config.js';
 import { createOperatorsService } from './modules/operators/operators.service.js';
 import { createEventSerializer } from './modules/webhooks/event-payloads.js';
 import { createAuditedWrite } from './platform/audit/audited-write.js';
@@ -52,7 +52,7 @@ async function main(): Promise<number> {
       write: createAuditedWrite(database.db, systemClock, createEventSerializer()),
       clock: systemClock,
       keys: createKeyRing(config.DATA_ENCRYPTION_KEY ?? loadOrCreateDevKey(config.DATA_DIR)),
-      publicUrl: config.PUBLIC_URL,
+      publicUrl: publicUrlOf(config),
     });
     const invitation = await operators.invite(null, { email, role }, null);
     process.stdout.write(

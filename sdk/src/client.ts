@@ -28,6 +28,7 @@ import type {
   RepresentativeInput,
   RepresentativeResult,
   ResetPasswordInput,
+  RotatedWebhookEndpoint,
   Session,
   SimulateCreditInput,
   Statement,
@@ -476,8 +477,11 @@ export class WebhookEndpointResource extends Resource {
     return unwrap(this.api.DELETE(`${PREFIX}/services/partner/settings/webhook`, init(options)));
   }
 
-  /** A new secret; the old one keeps signing beside it for 24 hours. */
-  rotateSecret(options?: IdempotentCallOptions): Promise<WebhookEndpointWithSecret> {
+  /**
+   * A new secret; the old one keeps signing beside it for 24 hours. A replay of the same
+   * Idempotency-Key answers `secret: null`: the new secret is shown only in the first answer.
+   */
+  rotateSecret(options?: IdempotentCallOptions): Promise<RotatedWebhookEndpoint> {
     return unwrap(this.api.POST(`${PREFIX}/services/partner/settings/webhook/rotate-secret`, post(options)));
   }
 }

@@ -54,6 +54,8 @@ export type EnvironmentSetting = Schemas['EnvironmentSetting'];
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
+/** A rotation's answer: `secret` is null in an idempotent replay (shown only in the first answer). */
+export type RotatedWebhookEndpoint = Schemas['RotatedWebhookEndpoint'];
 /** The error envelope (CONTRACT 1). */
 export type ErrorEnvelope = Schemas['Error'];
 /** Every `error_code` the API documents. */

@@ -167,12 +167,41 @@ for (const dialect of DIALECTS) {
   });
 }
 
+const PUBLIC_URL = 'https://partners.bank.example';
+
+describe('dashboard browser sessions behind PUBLIC_URL', () => {
+  const suite = useApp('sqlite', { env: { PUBLIC_URL } });
+
+  it("takes PUBLIC_URL's origin as this site's, not the one the Host header names", async () => {
+    const partner = await newPartner(suite, 'verified');
+    const body = { email: partner.email, password: STRONG_PASSWORD, session: 'cookie' };
+    // The test server's own address is what the Host header says, but not where people reach it.
+    const byHost = await suite.t.api.post(LOGIN, body, { headers: { origin: suite.t.url } });
+    assertError(byHost, 403, 'CSRF_REJECTED');
+    assert.equal(byHost.headers.get('set-cookie'), null);
+    const login = await suite.t.api.post(LOGIN, body, { headers: { origin: PUBLIC_URL } });
+    assert.equal(login.status, 200, login.text);
+    const cookie = setCookie(login.headers);
+    const proof = { cookie: `${cookie.name}=${cookie.value}`, 'x-csrf-token': login.body.data.csrf_token };
+    const change = { legal_business_name: 'Host Header Holdings Ltd' };
+    assertError(
+      await suite.t.api.put(BUSINESS_INFO, change, { headers: { ...proof, origin: suite.t.url } }),
+      403,
+      'CSRF_REJECTED',
+    );
+    const done = await suite.t.api.put(BUSINESS_INFO, change, { headers: { ...proof, origin: PUBLIC_URL } });
+    assert.equal(done.status, 200, done.text);
+    assert.equal(done.body.data.legal_business_name, change.legal_business_name);
+  });
+});
+
 describe('dashboard browser sessions in production', () => {
   const suite = useApp('sqlite', {
     env: {
       NODE_ENV: 'production',
       DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
       WEBHOOK_ALLOW_PRIVATE: 'false',
+      PUBLIC_URL,
     },
   });
 
@@ -181,7 +210,7 @@ describe('dashboard browser sessions in production', () => {
     const response = await suite.t.api.post(
       LOGIN,
       { email: partner.email, password: STRONG_PASSWORD, session: 'cookie' },
-      { headers: { origin: suite.t.url } },
+      { headers: { origin: PUBLIC_URL } },
     );
     assert.equal(response.status, 200, response.text);
     const cookie = setCookie(response.headers);

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds } from '../support/assertions.js';
 import { STRONG_PASSWORD, uniqueEmail, wrongCode } from '../support/factories.js';
-import { newPartner } from '../support/partners.js';
+import { createAccount, createApiKey, newPartner } from '../support/partners.js';
 import {
   BUSINESS_INFO,
   FORGOT_PASSWORD,
@@ -79,6 +79,8 @@ for (const dialect of DIALECTS) {
         email: victim,
         password: 'Squatter-Owns-This-1',
         password_confirmation: 'Squatter-Owns-This-1',
+        business_name: 'Squat Holdings',
+        phone: '+234 809 999 9999',
       });
       assertError(
         await ctx.t.api.post(LOGIN, { email: victim, password: 'Squatter-Owns-This-1' }),
@@ -121,6 +123,22 @@ for (const dialect of DIALECTS) {
         409,
         'ACCOUNT_ALREADY_VERIFIED',
       );
+      // The squatter's business name and phone are still on the account; the owner corrects them.
+      const token = owner.body.data.token as string;
+      const before = await ctx.t.api.get(BUSINESS_INFO, { token });
+      assert.equal(before.body.data.business_name, 'Squat Holdings');
+      const corrected = await ctx.t.api.put(
+        BUSINESS_INFO,
+        { business_name: 'Real Owner Ltd', phone: '+2348031234567' },
+        { token },
+      );
+      assert.equal(corrected.status, 200, corrected.text);
+      assert.equal(corrected.body.data.business_name, 'Real Owner Ltd');
+      assert.equal(corrected.body.data.phone, '+2348031234567');
+      // New virtual accounts carry the owner's name.
+      const key = await createApiKey(ctx.t, token, 'sandbox');
+      const account = await createAccount(ctx.t, key.key);
+      assert.match(account.account_name, /^Real Owner Ltd\//);
     });
 
     it('checks the new password before the code: a refused password uses up no guess', async () => {
@@ -150,6 +168,28 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow();
       assert.equal(row.attempts, 0);
       assert.equal((await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code))).status, 200);
+    });
+
+    it('counts the new password on its NFKC form: 8 characters that normalise to 4 are refused', async () => {
+      const account = await newPartner(ctx, 'verified');
+      await ctx.t.api.post(FORGOT_PASSWORD, { email: account.email });
+      const code = await ctx.sink.otpFor(account.email, 2, 'password reset');
+      const shrinks = 'e\u0301'.repeat(4);
+      const refused = await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code, shrinks));
+      assertError(refused, 422, 'VALIDATION_FAILED', { fields: ['password'] });
+      assert.deepEqual(refused.body.errors?.['password'], ['must be at least 8 characters']);
+      assertError(
+        await ctx.t.api.post(LOGIN, { email: account.email, password: shrinks }),
+        401,
+        'INVALID_CREDENTIALS',
+      );
+      const ligatures = '\uFB00'.repeat(4);
+      assert.equal(
+        (await ctx.t.api.post(RESET_PASSWORD, resetBody(account.email, code, ligatures))).status,
+        200,
+      );
+      const login = await ctx.t.api.post(LOGIN, { email: account.email, password: 'ffffffff' });
+      assert.equal(login.status, 200, `the password is its NFKC form: ${login.text}`);
     });
 
     it('kills a reset code after 5 wrong guesses and answers an expired one with OTP_EXPIRED', async () => {

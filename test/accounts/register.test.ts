@@ -146,6 +146,31 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('counts the 8-128 characters of a password on its NFKC form, the one that is hashed', async () => {
+      // e + combining acute: 8 code points as sent, "éééé" (4) once normalised.
+      const shrinks = 'e\u0301'.repeat(4);
+      // The ligature ﬀ is "ff" once normalised: 65 sent are 130, 64 are 128, 5 are 10.
+      const cases: Array<[string, string, number]> = [
+        ['8 sent, 4 normalised', shrinks, 422],
+        ['65 sent, 130 normalised', '\uFB00'.repeat(65), 422],
+        ['64 sent, 128 normalised', '\uFB00'.repeat(64), 201],
+        ['5 sent, 10 normalised', `${'\uFB00'.repeat(4)}q`, 201],
+      ];
+      for (const [what, password, status] of cases) {
+        const response = await ctx.t.api.post(
+          REGISTER,
+          registration({ password, password_confirmation: password }),
+        );
+        if (status === 422) {
+          assertError(response, 422, 'VALIDATION_FAILED', { fields: ['password'], what });
+          continue;
+        }
+        assert.equal(response.status, 201, `${what}: ${response.text}`);
+        const login = await ctx.t.api.post(LOGIN, { email: response.body.data.email, password });
+        assertError(login, 403, 'ACCOUNT_NOT_VERIFIED');
+      }
+    });
+
     it('refuses a 129-character password', async () => {
       const password = randomPassword(129);
       const response = await ctx.t.api.post(

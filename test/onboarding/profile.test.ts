@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { adminPost } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { CONTRACT_BUSINESS_TYPES, CONTRACT_CHECKLISTS, profileOf } from '../support/onboarding.js';
-import { newPartner } from '../support/partners.js';
-import { BUSINESS_INFO } from '../support/paths.js';
+import { createAccount, newPartner } from '../support/partners.js';
+import { adminPartnerUrl, BUSINESS_INFO } from '../support/paths.js';
 import { auditActions } from '../support/records.js';
 
 for (const dialect of DIALECTS) {
@@ -135,14 +136,122 @@ for (const dialect of DIALECTS) {
       const partner = await newPartner(suite, 'signed-in');
       const response = await suite.t.api.put(
         BUSINESS_INFO,
-        { onboarding_status: 'active', business_name: 'Hijacked', company_id: 1, address: '1 Real Road' },
+        { onboarding_status: 'active', email: 'hijack@example.com', company_id: 1, address: '1 Real Road' },
         { token: partner.token },
       );
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.data.onboarding_status, 'in_progress');
-      assert.notEqual(response.body.data.business_name, 'Hijacked');
+      assert.equal(response.body.data.email, partner.email);
       assert.equal(response.body.data.company_id, partner.companyId);
       assert.equal(response.body.data.address, '1 Real Road');
+    });
+
+    it('lets a partner that never submitted correct business_name and phone, by the rules of registration, audited with the values replaced', async () => {
+      const partner = await newPartner(suite, 'sandbox', {
+        business_name: 'Typo Paymnets Ltd',
+        phone: '+234 800 000 0000',
+      });
+      const response = await suite.t.api.put(
+        BUSINESS_INFO,
+        { business_name: '  Typo Payments Ltd ', phone: '+234 802 111 2222' },
+        { token: partner.token },
+      );
+      assert.equal(response.status, 200, response.text);
+      assert.equal(response.body.data.business_name, 'Typo Payments Ltd');
+      assert.equal(response.body.data.phone, '+234 802 111 2222');
+      assert.equal(
+        response.body.data.legal_business_name,
+        'Typo Paymnets Ltd',
+        'the legal name is its own field',
+      );
+      const account = await createAccount(suite.t, partner.sandboxKey);
+      assert.match(account.account_name, /^Typo Payments Ltd\//, 'new accounts carry the corrected name');
+
+      for (const [body, field] of [
+        [{ business_name: 'B'.repeat(192) }, 'business_name'],
+        [{ business_name: 'Acme \u202Edetimil' }, 'business_name'],
+        [{ phone: '123' }, 'phone'],
+        [{ phone: '+234 803 123 4567 ext 9' }, 'phone'],
+      ] as const) {
+        assertError(
+          await suite.t.api.put(BUSINESS_INFO, body, { token: partner.token }),
+          422,
+          'VALIDATION_FAILED',
+          { fields: [field], what: JSON.stringify(body) },
+        );
+      }
+      const updates = (await auditActions(suite.t, partner.companyId)).filter(
+        (event) => event.action === 'onboarding.profile_updated',
+      );
+      assert.equal(updates.length, 1, 'refused changes are not audited');
+      assert.deepEqual(JSON.parse(updates[0]?.metadata ?? '{}'), {
+        fields: ['business_name', 'phone'],
+        previous: { business_name: 'Typo Paymnets Ltd', phone: '+234 800 000 0000' },
+      });
+    });
+
+    it('answers 409 ONBOARDING_LOCKED to business_name or phone once the application was submitted, also after changes were requested', async () => {
+      const partner = await newPartner(suite, 'submitted', { business_name: 'Submitted Name Ltd' });
+      for (const change of [{ business_name: 'Renamed Ltd' }, { phone: '+234 802 000 0000' }]) {
+        assertError(
+          await suite.t.api.put(BUSINESS_INFO, change, { token: partner.token }),
+          409,
+          'ONBOARDING_LOCKED',
+        );
+      }
+      const changes = await adminPost(suite.t, adminPartnerUrl(partner.companyId, 'request-changes'), {
+        reason: 'Upload a clearer CAC certificate.',
+      });
+      assert.equal(changes.status, 200, changes.text);
+      assert.equal(changes.body.data.onboarding_status, 'in_progress');
+      for (const change of [
+        { business_name: 'Renamed Ltd' },
+        { phone: '+234 802 000 0000' },
+        { phone: '+234 802 000 0000', address: '3 Broad Street' },
+      ]) {
+        const refused = await suite.t.api.put(BUSINESS_INFO, change, { token: partner.token });
+        assertError(refused, 409, 'ONBOARDING_LOCKED', { what: JSON.stringify(change) });
+        assert.match(refused.body.message, /first submitted/, refused.text);
+      }
+      const legal = await suite.t.api.put(
+        BUSINESS_INFO,
+        { legal_business_name: 'Submitted Name Limited' },
+        { token: partner.token },
+      );
+      assert.equal(legal.status, 200, 'the rest of the profile is open again');
+      const profile = await profileOf(suite.t, partner.token);
+      assert.equal(profile.business_name, 'Submitted Name Ltd');
+      assert.equal(profile.phone, '+234 803 123 4567');
+      assert.equal(profile.address, null);
+
+      const active = await newPartner(suite, 'active');
+      assertError(
+        await suite.t.api.put(BUSINESS_INFO, { business_name: 'Renamed Ltd' }, { token: active.token }),
+        409,
+        'ONBOARDING_LOCKED',
+      );
+    });
+
+    it('answers 422 VALIDATION_FAILED to an update with no field to change: empty, blank, or unknown fields only', async () => {
+      const partner = await newPartner(suite, 'signed-in');
+      for (const body of [
+        {},
+        { address: '   ' },
+        { nickname: 'Acme', onboarding_status: 'active' },
+        { company_id: 1, address: '' },
+      ]) {
+        const response = await suite.t.api.put(BUSINESS_INFO, body, { token: partner.token });
+        assertError(response, 422, 'VALIDATION_FAILED', { what: JSON.stringify(body) });
+        assert.deepEqual(
+          response.body.errors,
+          { body: ['send at least one field to change'] },
+          response.text,
+        );
+      }
+      const updates = (await auditActions(suite.t, partner.companyId)).filter(
+        (event) => event.action === 'onboarding.profile_updated',
+      );
+      assert.deepEqual(updates, [], 'nothing was updated');
     });
 
     it('accepts rc_number RC, BN or IT followed by 1 to 8 digits', async () => {

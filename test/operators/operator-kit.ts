@@ -67,18 +67,18 @@ export interface ConsoleSession {
   cookieName: string;
   token: string;
   csrf: string;
-  /** The server's own origin, as the console page's requests carry it. */
+  /** The server's own origin (PUBLIC_URL's where set), as the console page's requests carry it. */
   origin: string;
 }
 
 /** The session a 200/201 answer (sign-in, accepted invitation) opened. */
-export function sessionFrom(t: Pick<TestApp, 'url'>, response: ApiResponse): ConsoleSession {
+export function sessionFrom(t: Pick<TestApp, 'url' | 'env'>, response: ApiResponse): ConsoleSession {
   const cookie = theSetCookie(response);
   assert.ok(cookie.value.length >= 32, `a session token of 256 bits expected: ${cookie.value}`);
   const csrf = response.body.data.csrf_token as string;
   assert.equal(typeof csrf, 'string');
   assert.ok(csrf.length >= 20, `an anti-forgery token expected: ${csrf}`);
-  return { cookieName: cookie.name, token: cookie.value, csrf, origin: t.url };
+  return { cookieName: cookie.name, token: cookie.value, csrf, origin: t.env['PUBLIC_URL'] ?? t.url };
 }
 
 export const cookieOf = (session: ConsoleSession): string => `${session.cookieName}=${session.token}`;
@@ -168,7 +168,7 @@ export const accept = (t: Pick<TestApp, 'api' | 'clock'>, token: string, secret:
 
 /** An operator invited, set up and signed in, all over HTTP. */
 export async function newOperator(
-  t: Pick<TestApp, 'api' | 'clock' | 'url'>,
+  t: Pick<TestApp, 'api' | 'clock' | 'url' | 'env'>,
   role: 'admin' | 'reviewer',
   options: { by?: ConsoleSession; email?: string } = {},
 ): Promise<TestOperator> {
@@ -209,7 +209,7 @@ export async function passwordStep(
 
 /** A full sign-in (password, then the authenticator's code of a fresh step): the new session. */
 export async function signInOperator(
-  t: Pick<TestApp, 'api' | 'clock' | 'url'>,
+  t: Pick<TestApp, 'api' | 'clock' | 'url' | 'env'>,
   operator: Pick<TestOperator, 'email' | 'password' | 'secret'>,
 ): Promise<ConsoleSession> {
   nextStep(t);

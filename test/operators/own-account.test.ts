@@ -27,7 +27,7 @@ import {
 /** An operator's own account in the console: its password and its sessions (ASVS 6.2.2, 7.5.2). */
 
 const MINUTE = 60_000;
-type Api = Pick<TestApp, 'api' | 'clock' | 'url'>;
+type Api = Pick<TestApp, 'api' | 'clock' | 'url' | 'env'>;
 
 const changePassword = (t: Api, session: ConsoleSession, body: Record<string, unknown>) =>
   consolePost(t, session, ME_PASSWORD, body);

@@ -36,7 +36,7 @@ import {
 const MINUTE = 60_000;
 const LOCK_AFTER = 20;
 
-type Api = Pick<TestApp, 'api' | 'clock' | 'url'>;
+type Api = Pick<TestApp, 'api' | 'clock' | 'url' | 'env'>;
 
 /** `count` different 6-digit codes, none of them a code of the steps around `timeMs`. */
 function wrongCodes(secret: string, timeMs: number, count: number): string[] {

@@ -653,12 +653,14 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`console cookie outside local development [${dialect.name}]`, { skip: dialect.skip }, () => {
-    // What production requires: SMTP_URL (useApp's sink) and DATA_ENCRYPTION_KEY; no private webhooks.
+    // What production requires: SMTP_URL (useApp's sink), DATA_ENCRYPTION_KEY and an https PUBLIC_URL;
+    // no private webhooks.
     const suite = useApp(dialect.name, {
       env: {
         NODE_ENV: 'production',
         DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
         WEBHOOK_ALLOW_PRIVATE: 'false',
+        PUBLIC_URL: 'https://console.bank.example',
       },
     });
 

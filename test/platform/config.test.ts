@@ -26,6 +26,7 @@ for (const dialect of DIALECTS) {
     const databaseUrl =
       dialect.name === 'postgres' ? TEST_DATABASE_URL : 'sqlite:/tmp/baas-config-test.sqlite';
     const production = { NODE_ENV: 'production', DATABASE_URL: databaseUrl };
+    const PUBLIC_URL = 'https://partners.bank.example';
 
     it('loads a development configuration with the documented defaults', () => {
       const config = loadConfig({ DATABASE_URL: databaseUrl });
@@ -43,26 +44,44 @@ for (const dialect of DIALECTS) {
       assert.equal(config.DATABASE_URL, `sqlite:${path.join('/tmp/baas-config-dir', 'baas.sqlite')}`);
     });
 
-    it('loads a production configuration that has SMTP_URL and DATA_ENCRYPTION_KEY', () => {
+    it('loads a production configuration that has SMTP_URL, DATA_ENCRYPTION_KEY and an https PUBLIC_URL', () => {
       const config = loadConfig({
         ...production,
         SMTP_URL: 'smtp://mail.example.com:587',
         DATA_ENCRYPTION_KEY: KEY,
+        PUBLIC_URL,
       });
       assert.equal(config.NODE_ENV, 'production');
       assert.equal(config.DATA_ENCRYPTION_KEY, KEY);
+      assert.equal(config.PUBLIC_URL, PUBLIC_URL);
     });
 
     it('refuses production without SMTP_URL, naming it', () => {
-      assertRefused({ ...production, DATA_ENCRYPTION_KEY: KEY }, 'SMTP_URL');
+      assertRefused({ ...production, DATA_ENCRYPTION_KEY: KEY, PUBLIC_URL }, 'SMTP_URL');
     });
 
     it('refuses production without DATA_ENCRYPTION_KEY, naming it', () => {
-      assertRefused({ ...production, SMTP_URL: 'smtp://mail.example.com:587' }, 'DATA_ENCRYPTION_KEY');
+      assertRefused(
+        { ...production, SMTP_URL: 'smtp://mail.example.com:587', PUBLIC_URL },
+        'DATA_ENCRYPTION_KEY',
+      );
     });
 
-    it('names both when production has neither', () => {
-      assertRefused(production, 'SMTP_URL', 'DATA_ENCRYPTION_KEY');
+    it('names every missing one when production has none of them', () => {
+      assertRefused(production, 'SMTP_URL', 'DATA_ENCRYPTION_KEY', 'PUBLIC_URL');
+    });
+
+    it('refuses production without PUBLIC_URL or with an http one (invitation links would be http://)', () => {
+      const complete = { ...production, SMTP_URL: 'smtp://mail.example.com:587', DATA_ENCRYPTION_KEY: KEY };
+      assertRefused(complete, 'PUBLIC_URL');
+      assertRefused({ ...complete, PUBLIC_URL: 'http://partners.bank.example' }, 'PUBLIC_URL');
+      assert.throws(
+        () => loadConfig({ ...complete, PUBLIC_URL: 'http://partners.bank.example' }),
+        (error: unknown) => error instanceof ConfigError && /PUBLIC_URL.*https/.test(error.message),
+      );
+      // Outside production, http (a developer's machine) stays allowed, and unset means http://HOST:PORT.
+      const development = loadConfig({ DATABASE_URL: databaseUrl, PUBLIC_URL: 'http://localhost:3000' });
+      assert.equal(development.PUBLIC_URL, 'http://localhost:3000');
     });
 
     it('refuses a DATA_ENCRYPTION_KEY that is not base64 of exactly 32 bytes, in any environment', () => {

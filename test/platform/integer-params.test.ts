@@ -13,6 +13,8 @@ import { AUDIT_EVENTS, adminPartnerUrl } from '../support/paths.js';
 
 /** Spellings that JavaScript's Number() (and so ajv's coercion) reads as `id`. */
 const aliases = (id: number): string[] => [
+  `0${id}`,
+  `00${id}`,
   `0x${id.toString(16)}`,
   `0o${id.toString(8)}`,
   `0b${id.toString(2)}`,
@@ -56,6 +58,7 @@ for (const dialect of DIALECTS) {
         ['limit=10.0', 'limit'],
         ['limit=%2010', 'limit'],
         ['limit=+10', 'limit'],
+        ['limit=010', 'limit'],
       ] as const) {
         const response = await context.t.api.get(`${audit}?${query}`, { headers: adminHeaders });
         assertError(response, 422, 'VALIDATION_FAILED', { what: `?${query}` });

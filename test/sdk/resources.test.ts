@@ -223,14 +223,14 @@ for (const dialect of DIALECTS) {
       assert.equal(statement.transactions.length, 2);
       const csv = await client.virtualAccounts.statementCsv(first.account_number, period);
       const lines = csv.trimEnd().split('\r\n');
-      assert.equal(lines[0], 'date,reference,type,narration,amount,balance');
+      assert.equal(lines[0], '"date","reference","type","narration","amount","balance"');
       assert.equal(lines.length, 3);
       assert.ok(
         lines.some((line) => line.includes(`"'=HYPERLINK(""x"")"`)),
         `a formula-like narration is escaped:\n${csv}`,
       );
-      assert.ok(lines.some((line) => line.endsWith(',1500.50,1500.50')));
-      assert.ok(lines.some((line) => line.endsWith(',20.00,1520.50')));
+      assert.ok(lines.some((line) => line.endsWith(',"1500.50","1500.50"')));
+      assert.ok(lines.some((line) => line.endsWith(',"20.00","1520.50"')));
     });
 
     it('events: list with type and created filters across pages, get, redeliver (409 without an endpoint), delivery log and retry', async (test) => {

@@ -168,6 +168,7 @@ for (const dialect of DIALECTS) {
     it("after a rotation the server signs with the new and the old secret: each verifies alone, and so does the receiving side's [old, new] array", async (test) => {
       const { receiver, client, secret: old } = await subscribed(test);
       const { secret: current } = await client.webhookEndpoint.rotateSecret();
+      assert.ok(current, 'the first answer shows the new secret');
       assert.notEqual(current, old);
       receiver.secret = current;
       const account = await client.virtualAccounts.create(customerBody() as CustomerInput);

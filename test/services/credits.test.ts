@@ -286,5 +286,27 @@ for (const dialect of DIALECTS) {
       }
       assert.deepEqual(await ledgerOf(suite, theirs.id), []);
     });
+
+    it('answers 404 to its own account number with surrounding spaces or a tab: a path id is spelled exactly', async () => {
+      const { t } = suite;
+      const own = await openAccount(suite, a.sandboxKey);
+      assert.equal((await t.api.get(accountUrl(own.account_number), { token: a.sandboxKey })).status, 200);
+      for (const number of [
+        `%20${own.account_number}`,
+        `${own.account_number}%20`,
+        `%20${own.account_number}%20`,
+        `%09${own.account_number}`,
+      ]) {
+        const what = `GET ${number}`;
+        assertError(await t.api.get(accountUrl(number), { token: a.sandboxKey }), 404, 'NOT_FOUND', { what });
+        assertError(
+          await t.api.post(creditUrl(number), { amount: 1 }, { token: a.sandboxKey }),
+          404,
+          'NOT_FOUND',
+          { what },
+        );
+      }
+      assert.deepEqual(await ledgerOf(suite, own.id), []);
+    });
   });
 }

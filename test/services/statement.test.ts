@@ -179,6 +179,38 @@ async function creditAt(suite: AppContext, token: string, accountNumber: string,
   return made;
 }
 
+/**
+ * Ledger credits written as the bank side writes them (real credits do not pass through
+ * simulate-credit's validation): 1.00 each, at the instants given.
+ */
+async function insertBankCredits(
+  suite: AppContext,
+  accountNumber: string,
+  credits: Array<{ narration: string; at: string }>,
+): Promise<void> {
+  const stored = await suite.t.db
+    .selectFrom('virtual_accounts')
+    .select(['id', 'partner_id', 'environment'])
+    .where('account_number', '=', accountNumber)
+    .executeTakeFirstOrThrow();
+  for (const credit of credits) {
+    await suite.t.db
+      .insertInto('account_transactions')
+      .values({
+        id: randomUUID(),
+        account_id: stored.id,
+        partner_id: stored.partner_id,
+        environment: stored.environment,
+        type: 'credit',
+        amount_kobo: 100,
+        narration: credit.narration,
+        reference: `BANK-${uniqueSuffix()}`,
+        created_at: Date.parse(credit.at),
+      })
+      .execute();
+  }
+}
+
 const sumKobo = (credits: Credit[]) => credits.reduce((sum, credit) => sum + credit.kobo, 0);
 
 /** The statement's balances: each `_kobo` field an integer and its naira twin exactly kobo / 100. */
@@ -796,32 +828,16 @@ for (const dialect of DIALECTS) {
       }));
       await creditAt(suite, a.sandboxKey, account['account_number'], credits);
       // Real credits do not pass through simulate-credit's trimming: a narration can start with a tab
-      // or a carriage return. Such ledger rows are written here as the bank side would write them.
-      const stored = await t.db
-        .selectFrom('virtual_accounts')
-        .select(['id', 'partner_id', 'environment'])
-        .where('account_number', '=', account['account_number'])
-        .executeTakeFirstOrThrow();
+      // or a carriage return.
       const raw: Array<[string, string]> = [
-        ['\t=1+1', "'\t=1+1"],
+        ['\t=1+1', "'\t'=1+1"],
         ['\r=1+1', "'\r=1+1"],
       ];
-      for (const [index, [narration]] of raw.entries()) {
-        await t.db
-          .insertInto('account_transactions')
-          .values({
-            id: randomUUID(),
-            account_id: stored.id,
-            partner_id: stored.partner_id,
-            environment: stored.environment,
-            type: 'credit',
-            amount_kobo: 100,
-            narration,
-            reference: `BANK-${uniqueSuffix()}`,
-            created_at: Date.parse(`2026-09-2${index}T12:00:00.000Z`),
-          })
-          .execute();
-      }
+      await insertBankCredits(
+        suite,
+        account['account_number'],
+        raw.map(([narration], index) => ({ narration, at: `2026-09-2${index}T12:00:00.000Z` })),
+      );
       const expected = [...narrations, ...raw].map(([, cell]) => cell);
       const url = statementUrl(account['account_number'], '2026-09-01', '2026-09-30');
       const json = (await t.api.get(url, { token: a.sandboxKey })).body.data;
@@ -843,6 +859,54 @@ for (const dialect of DIALECTS) {
         for (const cell of row) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, `cell ${JSON.stringify(cell)}`);
       }
       assert.equal(koboOf(rows.at(-1)![5]!), json.closing_balance_kobo);
+    });
+
+    it('quotes every CSV cell and defuses a formula that a reader splitting on ";", "," or tab would see', async () => {
+      const account = await openAccount(suite, a.sandboxKey);
+      const number = account['account_number'];
+      await creditAt(suite, a.sandboxKey, number, [
+        { at: '2026-11-01T12:00:00.000Z', amount: '1.00', kobo: 100, narration: "Refund;=cmd|' /C calc'!A0" },
+        { at: '2026-11-02T12:00:00.000Z', amount: '1.00', kobo: 100, narration: 'Fee,@SUM(A1:A9)' },
+        { at: '2026-11-03T12:00:00.000Z', amount: '1.00', kobo: 100, narration: 'Plain; text, here' },
+      ]);
+      await insertBankCredits(suite, number, [
+        { narration: 'Note\t-2+3', at: '2026-11-04T12:00:00.000Z' },
+        { narration: 'Two;;+1', at: '2026-11-05T12:00:00.000Z' },
+      ]);
+      const csv = await fetchStatement(
+        suite,
+        statementUrl(number, '2026-11-01', '2026-11-30'),
+        a.sandboxKey,
+        'text/csv',
+      );
+      assert.equal(csv.status, 200, csv.text);
+      // Every record is quoted cells separated by commas, the header row included.
+      assert.match(csv.text, /^(?:"(?:[^"]|"")*"(?:,"(?:[^"]|"")*")*\r\n)+$/, csv.text);
+      const [header, ...rows] = parseCsv(csv.text);
+      assert.deepEqual(header, CSV_HEADER);
+      assert.deepEqual(
+        rows.map((row) => row[3]),
+        [
+          "'Refund;'=cmd|' /C calc'!A0",
+          "'Fee,'@SUM(A1:A9)",
+          'Plain; text, here',
+          "'Note\t'-2+3",
+          "'Two;;'+1",
+        ],
+      );
+      // A reader that splits each line on another separator (a ";" locale, tab-separated) and drops a
+      // field's opening quote still finds no field that starts a formula.
+      for (const separator of [';', ',', '\t']) {
+        for (const line of csv.text.split('\r\n')) {
+          for (const field of line.split(separator)) {
+            assert.doesNotMatch(
+              field.replace(/^"/, ''),
+              /^[=+\-@\t\r]/,
+              `split on ${JSON.stringify(separator)}: ${JSON.stringify(line)}`,
+            );
+          }
+        }
+      }
     });
 
     it('reads a statement of thousands of credits page by page without losing or repeating one at a page edge', async () => {

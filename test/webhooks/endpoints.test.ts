@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DIALECTS, useApp } from '../support/app.js';
+import { createKeyRing } from '../../src/platform/crypto/keys.js';
+import { decrypt } from '../../src/platform/crypto/secret-box.js';
+import { DIALECTS, TEST_ENCRYPTION_KEY, useApp } from '../support/app.js';
 import { newPartner } from '../support/partners.js';
 import { ROTATE_SECRET, WEBHOOK } from '../support/paths.js';
 import { FAST_WEBHOOKS, settled } from '../support/webhooks.js';
@@ -111,6 +113,43 @@ describe('webhook endpoints', { concurrency: true }, () => {
           rotated.body.data.secret,
           'a later PUT returns the rotated secret',
         );
+      });
+
+      it('replays rotate-secret sent again with the same Idempotency-Key with secret: null, storing no secret', async () => {
+        const { t, sink } = ctx;
+        const partner = await newPartner({ t, sink }, 'signed-in');
+        const token = partner.token;
+        await t.api.put(WEBHOOK, { url: 'http://127.0.0.1:9/hooks' }, { token });
+        const headers = { 'idempotency-key': `rotate-${partner.companyId}` };
+        const first = await t.api.post(ROTATE_SECRET, undefined, { token, headers });
+        assert.equal(first.status, 200, first.text);
+        const secret: string = first.body.data.secret;
+        assert.match(secret, SECRET);
+
+        const replay = await t.api.post(ROTATE_SECRET, undefined, { token, headers });
+        assert.equal(replay.status, 200, replay.text);
+        assert.equal(replay.headers.get('idempotent-replayed'), 'true');
+        assert.equal(replay.body.data.secret, null, 'a replay never shows the secret again');
+        assert.deepEqual(
+          { ...replay.body.data, secret },
+          first.body.data,
+          'everything else as first answered',
+        );
+        assert.match(replay.body.message, /shown only in the first response/);
+        assert.ok(!replay.text.includes(secret.slice('whsec_'.length)), replay.text);
+        // The replay rotated nothing: the first rotation's secret is still the current one.
+        const current = await t.api.put(WEBHOOK, { url: 'http://127.0.0.1:9/hooks' }, { token });
+        assert.equal(current.body.data.secret, secret);
+        // The stored replay (encrypted at rest) does not hold the secret either.
+        const record = await t.db
+          .selectFrom('idempotency_keys')
+          .select('response_body')
+          .where('partner_id', '=', partner.companyId)
+          .where('key', '=', headers['idempotency-key'])
+          .executeTakeFirstOrThrow();
+        const stored = decrypt(createKeyRing(TEST_ENCRYPTION_KEY).encryption, record.response_body ?? '');
+        assert.ok(!stored.includes(secret.slice('whsec_'.length)), stored);
+        assert.equal(JSON.parse(stored).data.secret, null);
       });
 
       it('stores the secret encrypted, never in clear', async () => {

@@ -420,7 +420,12 @@ for (const dialect of DIALECTS) {
     concurrency: true,
   }, () => {
     const ctx = useApp(dialect.name, {
-      env: { ...FAST_WEBHOOKS, NODE_ENV: 'production', WEBHOOK_ALLOW_PRIVATE: 'false' },
+      env: {
+        ...FAST_WEBHOOKS,
+        NODE_ENV: 'production',
+        WEBHOOK_ALLOW_PRIVATE: 'false',
+        PUBLIC_URL: 'https://partners.bank.example',
+      },
     });
 
     it('refuses sandbox URLs on loopback, private, link-local and IPv4-carrying IPv6 forms (422 errors.url); accepts a public one', async (test) => {

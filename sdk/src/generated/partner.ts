@@ -178,7 +178,7 @@ export interface paths {
         get: operations["getOnboardingProfile"];
         /**
          * Update profile fields (partial)
-         * @description Only the fields sent change. Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change.
+         * @description Only the fields sent change; a body with none of them (empty, blank or unknown fields only) is 422. Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change. business_name and phone, given at registration, may be corrected until the application is first submitted (409 ONBOARDING_LOCKED afterwards, also when the operator sends it back for changes).
          */
         put: operations["updateOnboardingProfile"];
         post?: never;
@@ -513,7 +513,7 @@ export interface paths {
         };
         /**
          * Statement for whole days: opening balance, credits, closing balance (JSON or CSV)
-         * @description from and to (YYYY-MM-DD, UTC, both inclusive, at most 366 days) are required. The opening balance is every credit before from; balances are exact to the kobo, summed by the database from the ledger. With `Accept: text/csv` the period's transactions come as CSV (header row; amounts and running balance in naira with 2 decimals; a cell starting with =, +, -, @ is prefixed with an apostrophe).
+         * @description from and to (YYYY-MM-DD, UTC, both inclusive, at most 366 days) are required. The opening balance is every credit before from; balances are exact to the kobo, summed by the database from the ledger. With `Accept: text/csv` the period's transactions come as CSV (header row; every cell in double quotes; amounts and running balance in naira with 2 decimals; a cell starting with =, +, -, @, tab or carriage return, or holding one right after a comma, semicolon or tab, is prefixed with an apostrophe, and so is each such character right after the separator, for spreadsheets that split on ";" or tab).
          */
         get: operations["getVirtualAccountStatement"];
         put?: never;
@@ -583,7 +583,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over.
+         * @description Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over. An idempotent replay answers the same endpoint without the secret (`secret: null`).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -1181,6 +1181,38 @@ export interface components {
                 reason: string;
             }[];
         };
+        /** RotatedWebhookEndpoint */
+        RotatedWebhookEndpoint: {
+            url: string;
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description Until then the previous secret also signs each delivery (space-separated signatures).
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            previous_secret_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+            /**
+             * @description Signing secret (whsec_ + base64): verify deliveries with any Standard Webhooks library. null in an idempotent replay (Idempotent-Replayed: true): the new secret is shown only in the first response, so a replay cannot show it again; if that response was lost, rotate again.
+             * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
+             */
+            secret: string | null;
+        };
         /** Session */
         Session: {
             /**
@@ -1583,7 +1615,10 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @example Acme Payments Ltd */
+                    /**
+                     * @description Names every virtual account (account_name). May be corrected with PUT business-info until the first submission.
+                     * @example Acme Payments Ltd
+                     */
                     business_name: string;
                     /**
                      * Format: email
@@ -1592,7 +1627,7 @@ export interface operations {
                      */
                     email: string;
                     /**
-                     * @description 8-128 characters, taken as sent (not trimmed), Unicode-normalised (NFKC) before hashing; one of the few thousand most common passwords is refused.
+                     * @description 8-128 characters counted after Unicode normalisation (NFKC), the form that is hashed (and at most 128 as sent); taken as sent otherwise (not trimmed); one of the few thousand most common passwords is refused.
                      * @example correct-horse-battery-staple
                      */
                     password: string;
@@ -2000,7 +2035,7 @@ export interface operations {
                     /** @example 048213 */
                     otp: string;
                     /**
-                     * @description The new password: 8-128 characters, taken as sent (not trimmed), Unicode-normalised (NFKC); one of the few thousand most common passwords is refused.
+                     * @description The new password: 8-128 characters counted after Unicode normalisation (NFKC), the form that is hashed (and at most 128 as sent); taken as sent otherwise (not trimmed); one of the few thousand most common passwords is refused.
                      * @example correct-horse-battery-staple
                      */
                     password: string;
@@ -2404,6 +2439,16 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
+                    /**
+                     * @description As at registration (names every new virtual account). Only until the application is first submitted: afterwards 409 ONBOARDING_LOCKED, also when the operator sends it back for changes.
+                     * @example Acme Payments Ltd
+                     */
+                    business_name?: string;
+                    /**
+                     * @description As at registration. Only until the application is first submitted (as business_name).
+                     * @example +234 803 123 4567
+                     */
+                    phone?: string;
                     /** @example Acme Payments Limited */
                     legal_business_name?: string;
                     /**
@@ -2413,7 +2458,10 @@ export interface operations {
                     business_type?: "limited_liability" | "public_limited" | "sole_proprietorship" | "partnership" | "incorporated_trustees";
                     /** @example RC1234567 */
                     rc_number?: string;
-                    /** @example 12 Marina, Lagos */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example 12 Marina, Lagos
+                     */
                     address?: string;
                     /**
                      * Format: uri
@@ -2561,7 +2609,10 @@ export interface operations {
                     bvn: string;
                     /** @enum {string} */
                     id_type: "national_id" | "international_passport" | "drivers_license" | "voters_card";
-                    /** @example 12 Marina, Lagos */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example 12 Marina, Lagos
+                     */
                     address: string;
                     /** @description The ID document: PDF, JPEG or PNG (decided by content), at most 5 MiB. */
                     id_file?: string;
@@ -3431,7 +3482,10 @@ export interface operations {
                     bvn: string;
                     /** @enum {string} */
                     id_type: "national_id" | "international_passport" | "drivers_license" | "voters_card";
-                    /** @example 12 Marina, Lagos */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example 12 Marina, Lagos
+                     */
                     address: string;
                     /**
                      * Format: uri
@@ -3664,7 +3718,10 @@ export interface operations {
                     designation: "director" | "compliance_officer" | "chief_executive_officer" | "chief_financial_officer" | "company_secretary";
                     /** @enum {string} */
                     id_type: "national_id" | "international_passport" | "drivers_license" | "voters_card";
-                    /** @example 12 Marina, Lagos */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example 12 Marina, Lagos
+                     */
                     address: string;
                     /**
                      * Format: uri
@@ -4199,7 +4256,10 @@ export interface operations {
                      * @example 1500.5
                      */
                     amount: number | string;
-                    /** @example Test transfer */
+                    /**
+                     * @description Free text: may hold line breaks.
+                     * @example Test transfer
+                     */
                     narration?: string;
                 };
             };
@@ -4336,7 +4396,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Why; kept on the account (status_reason), in the audit trail and in the event. */
+                    /** @description Why; kept on the account (status_reason), in the audit trail and in the event. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -4571,7 +4631,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Why; kept on the account (status_reason), in the audit trail and in the event. */
+                    /** @description Why; kept on the account (status_reason), in the audit trail and in the event. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -5161,9 +5221,9 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "success";
-                        /** @example Webhook endpoint set. */
+                        /** @example Webhook secret rotated. */
                         message: string;
-                        data: components["schemas"]["WebhookEndpointWithSecret"];
+                        data: components["schemas"]["RotatedWebhookEndpoint"];
                     };
                 };
             };

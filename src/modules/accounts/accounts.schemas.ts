@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  BusinessName,
   Email,
   Environment,
   Nullable,
@@ -16,10 +17,14 @@ const Otp = () =>
     examples: ['048213'],
   });
 
+/** A new password's length in code points of its NFKC form (accounts.service.ts passwordProblems). */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+/** A new password: its length is checked on the NFKC form; as sent it is at most 128 code points too. */
 const Password = (description: string) =>
   Type.String({
-    minLength: 8,
-    maxLength: 128,
+    maxLength: PASSWORD_MAX_LENGTH,
     'x-trim': false,
     description,
     examples: ['correct-horse-battery-staple'],
@@ -27,12 +32,15 @@ const Password = (description: string) =>
 
 export const RegisterBody = Type.Object(
   {
-    business_name: Type.String({ maxLength: 191, examples: ['Acme Payments Ltd'] }),
+    business_name: BusinessName({
+      description:
+        'Names every virtual account (account_name). May be corrected with PUT business-info until the first submission.',
+    }),
     email: Email({
       description: 'Login identity; the verification code is sent here. Must not be registered yet.',
     }),
     password: Password(
-      '8-128 characters, taken as sent (not trimmed), Unicode-normalised (NFKC) before hashing; one of the few thousand most common passwords is refused.',
+      '8-128 characters counted after Unicode normalisation (NFKC), the form that is hashed (and at most 128 as sent); taken as sent otherwise (not trimmed); one of the few thousand most common passwords is refused.',
     ),
     password_confirmation: Type.String({
       maxLength: 128,
@@ -108,7 +116,7 @@ export const ResetPasswordBody = Type.Object(
     email: Email(),
     otp: Otp(),
     password: Password(
-      'The new password: 8-128 characters, taken as sent (not trimmed), Unicode-normalised (NFKC); one of the few thousand most common passwords is refused.',
+      'The new password: 8-128 characters counted after Unicode normalisation (NFKC), the form that is hashed (and at most 128 as sent); taken as sent otherwise (not trimmed); one of the few thousand most common passwords is refused.',
     ),
     password_confirmation: Type.String({
       maxLength: 128,

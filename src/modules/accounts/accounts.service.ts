@@ -24,9 +24,10 @@ import { AppError, rateLimited, validationError } from '../../platform/errors/er
 import { enforceLimit } from '../../platform/limits/limits.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
 import { extend } from '../../platform/objects.js';
+import { CONTROL } from '../../platform/text.js';
 import type { OnboardingStatus } from '../onboarding/onboarding.schemas.js';
 import * as repo from './accounts.repository.js';
-import { SESSION_TTL_SECONDS } from './accounts.schemas.js';
+import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_TTL_SECONDS } from './accounts.schemas.js';
 import type { CodePurpose } from './accounts.table.js';
 import commonPasswords from './common-passwords.json' with { type: 'json' };
 
@@ -50,13 +51,22 @@ export interface AccountsDeps {
   log: Logger;
 }
 
+/**
+ * The rules of a new password (partners' and operators'). Its length is counted in code points of the
+ * NFKC form, the one that is hashed: 8 sent that normalise to 4 are a 4-character password. A control
+ * character (a pasted line break, a tab) is refused rather than dropped, since the password is taken
+ * exactly as sent and no password field of a browser can type one back.
+ */
 export function passwordProblems(password: string, email: string): string[] {
-  const lowered = normalizePassword(password).toLowerCase();
-  const problems: string[] = [];
-  if (COMMON_PASSWORDS.has(lowered)) problems.push('is one of the most common passwords; choose another');
-  else if (lowered === email || lowered === email.split('@')[0])
-    problems.push('must not be your e-mail address');
-  return problems;
+  if (CONTROL.test(password)) return ['must not contain control characters (tabs, line breaks and the like)'];
+  const normalized = normalizePassword(password);
+  const length = [...normalized].length;
+  if (length < PASSWORD_MIN_LENGTH) return [`must be at least ${PASSWORD_MIN_LENGTH} characters`];
+  if (length > PASSWORD_MAX_LENGTH) return [`must be at most ${PASSWORD_MAX_LENGTH} characters`];
+  const lowered = normalized.toLowerCase();
+  if (COMMON_PASSWORDS.has(lowered)) return ['is one of the most common passwords; choose another'];
+  if (lowered === email || lowered === email.split('@')[0]) return ['must not be your e-mail address'];
+  return [];
 }
 
 function newPasswordErrors(input: { password: string; password_confirmation: string }, email: string) {

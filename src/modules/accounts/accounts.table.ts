@@ -18,6 +18,8 @@ export interface PartnersTable {
   address: string | null;
   website: string | null;
   onboarding_status: OnboardingStatus;
+  /** When the application was first submitted; until then business_name and phone may be corrected. */
+  first_submitted_at: number | null;
   review_notes: string | null;
   created_at: number;
   updated_at: number;

@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ACTOR_TYPES } from '../../platform/audit/audit.repository.js';
 import {
+  FreeText,
   Nullable,
   Page,
   PaginationQuery,
@@ -29,7 +30,7 @@ export type DocumentParams = Static<typeof DocumentParams>;
 
 export const ReasonBody = Type.Object(
   {
-    reason: Type.String({
+    reason: FreeText({
       maxLength: 1000,
       description: 'Shown to the partner in review_notes / requirements.',
     }),

@@ -2,14 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
+import { withoutSecret } from '../../platform/idempotency/idempotency.js';
 import {
+  API_KEY_REPLAY_MESSAGE,
   ApiKeyListQuery,
   ApiKeyListResponse,
   ApiKeyParams,
   ApiKeyResponse,
   CreateApiKeyBody,
   CreatedApiKeyResponse,
-  withoutSecret,
 } from './api-keys.schemas.js';
 import type { ApiKeysService } from './api-keys.service.js';
 
@@ -32,7 +33,7 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
       auth: 'session',
       body: CreateApiKeyBody,
       idempotent: true,
-      replayBody: withoutSecret,
+      replayBody: withoutSecret('key', API_KEY_REPLAY_MESSAGE),
       response: { 201: CreatedApiKeyResponse },
       errors: ['ONBOARDING_NOT_APPROVED'],
     }),

@@ -8,7 +8,6 @@ import {
   Success,
   Timestamp,
 } from '../../platform/http/schemas.js';
-import { extend } from '../../platform/objects.js';
 
 export const CreateApiKeyBody = Type.Object(
   {
@@ -62,13 +61,6 @@ export const CreatedApiKeyResponse = Success(
 
 export const API_KEY_REPLAY_MESSAGE =
   'API key created earlier with this Idempotency-Key. Its secret was shown only in the first response and is not stored: if it was lost, revoke this key and create another.';
-
-/** The stored replay of a creation: everything but the secret. */
-export const withoutSecret = (body: Record<string, unknown>): Record<string, unknown> =>
-  extend(body, {
-    message: API_KEY_REPLAY_MESSAGE,
-    data: extend(body['data'] as Record<string, unknown>, { key: null }),
-  });
 
 export const ApiKeyListQuery = PaginationQuery;
 export type ApiKeyListQuery = Static<typeof ApiKeyListQuery>;

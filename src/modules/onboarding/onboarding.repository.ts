@@ -24,6 +24,7 @@ const PROFILE_COLUMNS = [
   'address',
   'website',
   'onboarding_status',
+  'first_submitted_at',
   'review_notes',
   'verified_at',
   'created_at',
@@ -258,26 +259,42 @@ export async function lockPartner(trx: Transaction<Database>, partnerId: number)
 }
 
 /**
- * Writes profile fields only while onboarding_status is one of `allowed`: the status check and the
- * write are one statement, so a submission racing the update either sees the change or refuses it.
+ * Writes profile fields only while onboarding_status is one of `allowed` (and, with
+ * `neverSubmitted`, only while the application was never submitted): the check and the write are
+ * one statement, so a submission racing the update either sees the change or refuses it.
  */
 export async function updatePartnerProfile(
   db: Kysely<Database>,
   partnerId: number,
   changes: Pick<
     Updateable<PartnersTable>,
-    'legal_business_name' | 'business_type' | 'rc_number' | 'address' | 'website'
+    'business_name' | 'phone' | 'legal_business_name' | 'business_type' | 'rc_number' | 'address' | 'website'
   >,
-  allowed: readonly OnboardingStatus[],
+  allowed: { statuses: readonly OnboardingStatus[]; neverSubmitted: boolean },
   now: number,
 ): Promise<boolean> {
-  const result = await db
+  let query = db
     .updateTable('partners')
     .set(extend(changes, { updated_at: now }))
     .where('id', '=', partnerId)
-    .where('onboarding_status', 'in', [...allowed])
-    .executeTakeFirst();
+    .where('onboarding_status', 'in', [...allowed.statuses]);
+  if (allowed.neverSubmitted) query = query.where('first_submitted_at', 'is', null);
+  const result = await query.executeTakeFirst();
   return result.numUpdatedRows > 0n;
+}
+
+/** Notes the first submission; later ones keep it. */
+export async function markSubmitted(
+  trx: Transaction<Database>,
+  partnerId: number,
+  now: number,
+): Promise<void> {
+  await trx
+    .updateTable('partners')
+    .set({ first_submitted_at: now })
+    .where('id', '=', partnerId)
+    .where('first_submitted_at', 'is', null)
+    .execute();
 }
 
 /** Moves onboarding_status only from one of `from`: a racing transition finds nothing to update. */

@@ -46,8 +46,10 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
       operationId: 'updateOnboardingProfile',
       summary: 'Update profile fields (partial)',
       description:
-        'Only the fields sent change. Refused with ONBOARDING_LOCKED while under_review or rejected; once ' +
-        'active, only address and website may change.',
+        'Only the fields sent change; a body with none of them (empty, blank or unknown fields only) is 422. ' +
+        'Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change. ' +
+        'business_name and phone, given at registration, may be corrected until the application is first submitted ' +
+        '(409 ONBOARDING_LOCKED afterwards, also when the operator sends it back for changes).',
       tags,
       auth: 'session',
       body: UpdateProfileBody,

@@ -1,8 +1,10 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  BusinessName,
   DateOnly,
   Email,
   Environment,
+  FreeText,
   Nullable,
   Phone,
   StringEnum,
@@ -109,6 +111,18 @@ export const ProfileResponse = Success(Profile, 'Onboarding profile.');
 
 export const UpdateProfileBody = Type.Object(
   {
+    business_name: Type.Optional(
+      BusinessName({
+        description:
+          'As at registration (names every new virtual account). Only until the application is first submitted: ' +
+          'afterwards 409 ONBOARDING_LOCKED, also when the operator sends it back for changes.',
+      }),
+    ),
+    phone: Type.Optional(
+      Phone({
+        description: 'As at registration. Only until the application is first submitted (as business_name).',
+      }),
+    ),
     legal_business_name: Type.Optional(Type.String({ maxLength: 191, examples: ['Acme Payments Limited'] })),
     business_type: Type.Optional(
       StringEnum(BUSINESS_TYPES, { description: 'Decides the document checklist.' }),
@@ -120,7 +134,7 @@ export const UpdateProfileBody = Type.Object(
         examples: ['RC1234567'],
       }),
     ),
-    address: Type.Optional(Type.String({ maxLength: 255, examples: ['12 Marina, Lagos'] })),
+    address: Type.Optional(FreeText({ maxLength: 255, examples: ['12 Marina, Lagos'] })),
     website: Type.Optional(
       Type.String({ format: 'https-url', maxLength: 2048, examples: ['https://acme.ng'] }),
     ),
@@ -178,7 +192,7 @@ export const PersonFields = {
     examples: ['22123456789'],
   }),
   id_type: StringEnum(ID_TYPES),
-  address: Type.String({ maxLength: 255, examples: ['12 Marina, Lagos'] }),
+  address: FreeText({ maxLength: 255, examples: ['12 Marina, Lagos'] }),
 };
 
 export const RepresentativeBody = Type.Object({

@@ -38,6 +38,13 @@ import { submissionGaps } from './requirements.js';
 
 /** While the operator reviews an application, and after a final rejection, nothing changes. */
 const LOCKED_STATUSES: readonly OnboardingStatus[] = ['under_review', 'rejected'];
+/** Where address and website may change. */
+const PROFILE_STATUSES: readonly OnboardingStatus[] = ['in_progress', 'active', 'suspended'];
+/** Where the business's identity may change: before the operator approved it. */
+const IDENTITY_STATUSES: readonly OnboardingStatus[] = ['in_progress'];
+const IDENTITY_FIELDS = ['legal_business_name', 'business_type', 'rc_number'] as const;
+/** Given at registration; correctable only until the application is first submitted. */
+const REGISTRATION_FIELDS = ['business_name', 'phone'] as const;
 
 export interface OnboardingDeps {
   db: Kysely<Database>;
@@ -111,6 +118,24 @@ const lockedError = (status: OnboardingStatus, what: string) =>
     message: `${what} cannot change while onboarding_status is ${status}.`,
   });
 
+/** Why a profile update found nothing it may change (updatePartnerProfile refused it). */
+function profileLockedError(
+  partner: Pick<repo.PartnerProfileRow, 'onboarding_status' | 'first_submitted_at'>,
+  registrationFields: readonly string[],
+  identityFields: readonly string[],
+): AppError {
+  if (LOCKED_STATUSES.includes(partner.onboarding_status))
+    return lockedError(partner.onboarding_status, 'The profile');
+  if (registrationFields.length > 0 && partner.first_submitted_at !== null) {
+    return new AppError('ONBOARDING_LOCKED', {
+      message: `${registrationFields.join(' and ')} can change only until the application is first submitted; contact the operator.`,
+    });
+  }
+  return new AppError('ONBOARDING_LOCKED', {
+    message: `An approved business cannot change ${identityFields.join(', ')}; contact the operator.`,
+  });
+}
+
 export type OnboardingService = ReturnType<typeof createOnboardingService>;
 
 /**
@@ -140,32 +165,44 @@ export function createOnboardingService(deps: OnboardingDeps) {
   }
 
   /**
-   * in_progress: every field; active (and suspended): address and website only, since the operator approved the
-   * business's identity; under_review and rejected: nothing. The check is part of the UPDATE
-   * itself, so a submission racing the update cannot be followed by a write.
+   * in_progress: every field, and the registration's business_name and phone until the first
+   * submission (the owner of an address taken back from a squatter corrects them); active (and
+   * suspended): address and website only, since the operator approved the business's identity;
+   * under_review and rejected: nothing. The check is part of the UPDATE itself, so a submission
+   * racing the update cannot be followed by a write.
    */
   async function updateProfile(session: SessionCredential, input: UpdateProfileBody, meta: RequestMeta) {
-    const identityFields = (['legal_business_name', 'business_type', 'rc_number'] as const).filter(
-      (field) => input[field] !== undefined,
-    );
-    const allowed: OnboardingStatus[] =
-      identityFields.length > 0 ? ['in_progress'] : ['in_progress', 'active', 'suspended'];
+    const sent = (fields: readonly (keyof UpdateProfileBody)[]) =>
+      fields.filter((field) => input[field] !== undefined);
+    const registrationFields = sent(REGISTRATION_FIELDS);
+    const identityFields = [...registrationFields, ...sent(IDENTITY_FIELDS)];
+    const allowed = {
+      statuses: identityFields.length > 0 ? IDENTITY_STATUSES : PROFILE_STATUSES,
+      neverSubmitted: registrationFields.length > 0,
+    };
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
     await write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, now, audit }) => {
+      // The registration data it replaces goes into the audit trail: read under the row lock.
+      let before: repo.PartnerProfileRow | undefined;
+      if (registrationFields.length > 0) {
+        await repo.lockPartner(trx, session.partnerId);
+        before = await repo.findPartnerProfile(trx, session.partnerId);
+      }
       if (!(await repo.updatePartnerProfile(trx, session.partnerId, changes, allowed, now))) {
-        const partner = await repo.findPartnerProfile(trx, session.partnerId);
+        const partner = before ?? (await repo.findPartnerProfile(trx, session.partnerId));
         if (!partner) throw new AppError('NOT_FOUND');
-        if (LOCKED_STATUSES.includes(partner.onboarding_status))
-          throw lockedError(partner.onboarding_status, 'The profile');
-        throw new AppError('ONBOARDING_LOCKED', {
-          message: `An approved business cannot change ${identityFields.join(', ')}; contact the operator.`,
-        });
+        throw profileLockedError(partner, registrationFields, identityFields);
       }
       audit({
         action: 'onboarding.profile_updated',
         targetType: 'partner',
         targetId: session.partnerId,
-        metadata: { fields: Object.keys(changes) },
+        metadata: {
+          fields: Object.keys(changes),
+          ...(before
+            ? { previous: Object.fromEntries(registrationFields.map((field) => [field, before[field]])) }
+            : {}),
+        },
       });
     });
     return getProfile(session);
@@ -469,6 +506,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
         to: 'under_review',
         reviewNotes: null,
       });
+      await repo.markSubmitted(context.trx, session.partnerId, context.now);
     });
     return getProfile(session);
   }

@@ -58,7 +58,7 @@ export const lockedSecondFactor = (): AppError =>
       'Your second factor is locked after too many wrong codes: ask an admin to reset it, then enrol a new one.',
   });
 
-/** A new password's problems, by field: the partner password's rule (8-128 characters, not common, not the e-mail). */
+/** A new password's problems, by field: the partner password's rule (8-128 characters of its NFKC form, not common, not the e-mail). */
 export function newPasswordErrors(
   input: { password?: string | undefined; password_confirmation?: string | undefined },
   email: string,
@@ -68,11 +68,7 @@ export function newPasswordErrors(
     errors['password'] = ['is required'];
     return errors;
   }
-  // Counted as ajv's minLength counts them.
-  const problems =
-    [...input.password].length < 8
-      ? ['must be at least 8 characters']
-      : passwordProblems(input.password, email);
+  const problems = passwordProblems(input.password, email);
   if (problems.length > 0) errors['password'] = problems;
   if (input.password !== input.password_confirmation)
     errors['password_confirmation'] = ['must match password'];

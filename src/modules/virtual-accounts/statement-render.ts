@@ -1,19 +1,28 @@
 import { koboToDecimal } from './money.js';
 import type { Statement } from './virtual-accounts.service.js';
 
+/** What starts a formula (=, +, -, @) or is skipped before one by some tools (tab, carriage return). */
+const FORMULA_START = /^[=+\-@\t\r]/;
+/** A formula start right after a separator of some reader: `,`, `;` (a locale's list separator) or tab. */
+const FORMULA_AFTER_SEPARATOR = /([,;\t])(?=[=+\-@\t\r])/g;
+
 /**
- * A cell as text a spreadsheet will not run: one that starts like a formula (=, +, -, @, or a tab
- * or carriage return that some tools skip) is prefixed with an apostrophe (OWASP CSV injection),
- * and a cell holding a separator, quote or line break is quoted (RFC 4180).
+ * A cell as text a spreadsheet will not run (OWASP CSV injection): every cell is quoted (RFC 4180);
+ * a cell that starts like a formula, or holds one right after a separator, is prefixed with an
+ * apostrophe, and so is each formula start right after a separator inside it, since a reader
+ * splitting on `;` or tab starts a field there whatever the quotes say.
  */
 export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replaceAll('"', '""')}"` : safe;
+  const defused = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
+  const safe = defused !== value || FORMULA_START.test(value) ? `'${defused}` : value;
+  return `"${safe.replaceAll('"', '""')}"`;
 }
+
+const CSV_HEADER = `${['date', 'reference', 'type', 'narration', 'amount', 'balance'].map(csvCell).join(',')}\r\n`;
 
 /** The statement's transactions as CSV, a page at a time: a header row, amounts and running balance in naira. */
 export async function* statementCsv(statement: Statement): AsyncGenerator<string> {
-  yield 'date,reference,type,narration,amount,balance\r\n';
+  yield CSV_HEADER;
   let balance = statement.opening_balance_kobo;
   for await (const page of statement.pages()) {
     let chunk = '';

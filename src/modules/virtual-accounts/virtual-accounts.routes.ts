@@ -223,8 +223,10 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       description:
         'from and to (YYYY-MM-DD, UTC, both inclusive, at most 366 days) are required. The opening balance is ' +
         'every credit before from; balances are exact to the kobo, summed by the database from the ledger. ' +
-        "With `Accept: text/csv` the period's transactions come as CSV (header row; amounts and running balance " +
-        'in naira with 2 decimals; a cell starting with =, +, -, @ is prefixed with an apostrophe).',
+        "With `Accept: text/csv` the period's transactions come as CSV (header row; every cell in double quotes; " +
+        'amounts and running balance in naira with 2 decimals; a cell starting with =, +, -, @, tab or carriage ' +
+        'return, or holding one right after a comma, semicolon or tab, is prefixed with an apostrophe, and so is ' +
+        'each such character right after the separator, for spreadsheets that split on ";" or tab).',
       tags,
       auth: 'partner',
       params: AccountParams,

@@ -3,6 +3,7 @@ import {
   DateOnly,
   Email,
   Environment,
+  FreeText,
   Nullable,
   Page,
   PaginationQuery,
@@ -131,7 +132,7 @@ export type AccountListQuery = Static<typeof AccountListQuery>;
 
 export const LifecycleReasonBody = Type.Object(
   {
-    reason: Type.String({
+    reason: FreeText({
       maxLength: 500,
       description: 'Why; kept on the account (status_reason), in the audit trail and in the event.',
     }),
@@ -155,7 +156,7 @@ export const SimulateCreditBody = Type.Object(
         'Naira, greater than 0, at most 2 decimals and at most 10,000,000.00 per credit. A JSON number or a decimal string ("1500.50").',
       examples: [1500.5],
     }),
-    narration: Type.Optional(Type.String({ maxLength: 255, examples: ['Test transfer'] })),
+    narration: Type.Optional(FreeText({ maxLength: 255, examples: ['Test transfer'] })),
   },
   { examples: [{ amount: 1500.5, narration: 'Test transfer' }] },
 );

@@ -2,12 +2,15 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
+import { withoutSecret } from '../../platform/idempotency/idempotency.js';
 import {
   DeliveriesQuery,
   DeliveriesResponse,
   DeliveryParams,
   RetryResponse,
+  RotatedWebhookResponse,
   SetWebhookBody,
+  WEBHOOK_SECRET_REPLAY_MESSAGE,
   WebhookResponse,
   WebhookWithSecretResponse,
 } from './webhooks.schemas.js';
@@ -87,11 +90,13 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksServi
       operationId: 'rotateWebhookSecret',
       summary: 'Rotate the signing secret',
       description:
-        'Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over.',
+        'Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over. ' +
+        'An idempotent replay answers the same endpoint without the secret (`secret: null`).',
       tags,
       auth: 'partner',
       idempotent: true,
-      response: { 200: WebhookWithSecretResponse },
+      replayBody: withoutSecret('secret', WEBHOOK_SECRET_REPLAY_MESSAGE),
+      response: { 200: RotatedWebhookResponse },
       errors: ['NOT_FOUND'],
     }),
     async (request) =>

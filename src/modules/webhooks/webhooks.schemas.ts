@@ -47,6 +47,25 @@ export const WebhookWithSecretResponse = Success(
   Type.Object({ ...EndpointFields, secret: Secret }, { title: 'WebhookEndpointWithSecret' }),
   'Webhook endpoint set.',
 );
+
+export const WEBHOOK_SECRET_REPLAY_MESSAGE =
+  'Webhook secret rotated earlier with this Idempotency-Key. The new secret was shown only in the first response and is not replayed: if it was lost, rotate again.';
+
+export const RotatedWebhookResponse = Success(
+  Type.Object(
+    {
+      ...EndpointFields,
+      secret: Nullable(
+        Type.String({
+          description: `${Secret.description} null in an idempotent replay (Idempotent-Replayed: true): the new secret is shown only in the first response, so a replay cannot show it again; if that response was lost, rotate again.`,
+          examples: Secret.examples,
+        }),
+      ),
+    },
+    { title: 'RotatedWebhookEndpoint' },
+  ),
+  'Webhook secret rotated.',
+);
 export const WebhookResponse = Success(
   Type.Object(EndpointFields, { title: 'WebhookEndpoint' }),
   'Webhook endpoint.',

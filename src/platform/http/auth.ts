@@ -66,9 +66,12 @@ export function registerAuth(
     partnerCookie: string;
     /** The anti-forgery token of a session token (csrf.ts antiForgeryToken). */
     antiForgery: (sessionToken: string) => string;
+    /** PUBLIC_URL where it is set: a same-origin check compares Origin with its origin. */
+    publicUrl: string | undefined;
   },
 ): void {
   const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
+  app.decorateRequest('publicOrigin', options.publicUrl ? new URL(options.publicUrl).origin : undefined);
   app.decorateRequest('credential', null);
   app.decorateRequest('preloaded', undefined);
   app.decorateRequest('operator', null);

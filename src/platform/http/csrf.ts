@@ -4,14 +4,25 @@ import { AppError } from '../errors/errors.js';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** PUBLIC_URL's origin where it is set (registerAuth): the only Origin this site's pages send. */
+    publicOrigin: string | undefined;
+  }
+}
+
 /** A browser session's anti-forgery token: derived from its session token, so nothing more is stored. */
 export const antiForgeryToken = (key: Buffer, sessionToken: string): string =>
   keyedHash(key, `csrf:${sessionToken}`);
 
 export const isStateChanging = (request: FastifyRequest): boolean => !SAFE_METHODS.has(request.method);
 
-/** This server's own origin as the browser names it (scheme and Host, behind a trusted proxy too). */
-export const ownOrigin = (request: FastifyRequest): string => `${request.protocol}://${request.host}`;
+/**
+ * This server's own origin as the browser names it: PUBLIC_URL's where it is set, since the Host header
+ * is the client's to write; otherwise the request's scheme and Host (behind a trusted proxy too).
+ */
+export const ownOrigin = (request: FastifyRequest): string =>
+  request.publicOrigin ?? `${request.protocol}://${request.host}`;
 
 /** The request's Origin is this server's: a page of another site cannot make it. */
 export function assertSameOrigin(request: FastifyRequest): void {

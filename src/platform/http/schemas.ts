@@ -16,6 +16,19 @@ export const Nullable = <T extends TSchema>(schema: T) =>
     }),
   );
 
+/**
+ * Free text (an address, a narration, a reason): like every text field it may not hold a Unicode
+ * bidirectional control or a control character, except that line breaks (LF, CRLF) are allowed.
+ * `x-multiline` tells the validation platform so (validation.ts normalize) and the API's readers too.
+ */
+export const FreeText = (options: SchemaOptions = {}) =>
+  Type.String(
+    extend(options, {
+      'x-multiline': true,
+      description: [options.description, 'Free text: may hold line breaks.'].filter(Boolean).join(' '),
+    }),
+  );
+
 export const Email = (options: SchemaOptions = {}) =>
   Type.String({
     format: 'email',
@@ -24,6 +37,10 @@ export const Email = (options: SchemaOptions = {}) =>
     examples: ['ada@example.com'],
     ...options,
   });
+
+/** A partner's business name, as given at registration (and corrected until the first submission). */
+export const BusinessName = (options: SchemaOptions = {}) =>
+  Type.String({ maxLength: 191, examples: ['Acme Payments Ltd'], ...options });
 
 export const Phone = (options: SchemaOptions = {}) =>
   Type.String({

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
 import { extend } from '../objects.js';
+import { BIDI_CONTROL, CONTROL, CONTROL_BUT_LINE_BREAK } from '../text.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -180,26 +181,50 @@ export function toFieldErrors(errors: readonly ErrorObject[], rootName = 'body')
 /** Half of a UTF-16 surrogate pair on its own: not text, and stored altered by either database. */
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/** What is wrong with a text value (already trimmed) for its schema, if anything. */
+function textProblem(text: string, schema: JsonSchema): string | undefined {
+  if (BIDI_CONTROL.test(text)) {
+    return 'must not contain Unicode bidirectional control characters (U+202A-U+202E, U+2066-U+2069)';
+  }
+  if (schema['x-multiline'] === true) {
+    if (CONTROL_BUT_LINE_BREAK.test(text))
+      return 'must not contain control characters other than line breaks';
+  } else if (CONTROL.test(text)) {
+    return 'must not contain control characters (tabs, line breaks and the like)';
+  }
+  return undefined;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 
 /**
- * Applies the contract's input rules before validation: strings are trimmed (a string that is blank
+ * Applies the contract's input rules before validation: fields the schema does not list are dropped
+ * (never assigned; ajv would drop them too, but only after counting them against `minProperties`, so
+ * a body of unknown fields alone passed as a change), strings are trimmed (a string that is blank
  * after trimming is absent), e-mails are lower-cased, NUL characters are refused (PostgreSQL cannot
- * store them), and file parts are accepted only where the schema has `format: binary`.
+ * store them), so are bidirectional controls and control characters (textProblem), and file parts are
+ * accepted only where the schema has `format: binary`. Path values (`trim` false) are identifiers and
+ * are taken as sent: ` 0123456789` names no account. A string the schema takes exactly as sent
+ * (`x-trim: false`: passwords, never shown to anyone) is neither trimmed nor checked by textProblem.
  */
 function normalize(
   schema: JsonSchema,
   data: Record<string, unknown>,
   path: string,
   errors: FieldErrors,
+  trim = true,
 ): void {
   const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
+  const listedOnly = schema['properties'] !== undefined && schema['patternProperties'] === undefined;
   for (const key of Object.keys(data)) {
     const value = data[key];
     const field = path ? `${path}.${key}` : key;
     const property = Object.hasOwn(properties, key) ? properties[key] : undefined;
-    if (property === undefined) continue;
+    if (property === undefined) {
+      if (listedOnly) delete data[key];
+      continue;
+    }
     if (property['format'] === 'binary') {
       if (!Buffer.isBuffer(value)) addFieldError(errors, field, 'must be a file');
       continue;
@@ -217,16 +242,20 @@ function normalize(
         addFieldError(errors, field, 'must be valid Unicode text');
         continue;
       }
-      const trimmed = property['x-trim'] === false ? value : value.trim();
-      if (trimmed.trim() === '') delete data[key];
+      const asSent = property['x-trim'] === false;
+      const trimmed = !trim || asSent ? value : value.trim();
+      const problem = asSent ? undefined : textProblem(trimmed, property);
+      if (problem) addFieldError(errors, field, problem);
+      else if (trimmed.trim() === '') delete data[key];
       else data[key] = property['format'] === 'email' ? trimmed.toLowerCase() : trimmed;
     } else if (isPlainObject(value)) {
-      normalize(property, value, field, errors);
+      normalize(property, value, field, errors, trim);
     }
   }
 }
 
-const DECIMAL_DIGITS = /^[0-9]+$/;
+/** Plain decimal digits without a leading zero (`0` itself aside): one spelling per number. */
+const DECIMAL_DIGITS = /^(?:0|[1-9][0-9]*)$/;
 
 const isIntegerSchema = (schema: JsonSchema | undefined): boolean => {
   const type = schema?.['type'];
@@ -235,9 +264,9 @@ const isIntegerSchema = (schema: JsonSchema | undefined): boolean => {
 
 /**
  * Path and query values arrive as text and ajv coerces them with Number(), which also reads `0x2`,
- * `2e0`, `2.0`, ` 2` and `+2` as 2. An integer is written in plain decimal digits, checked on the
- * text as sent (before trimming), so each resource has one spelling. A blank value is left to
- * normalize(), which treats it as absent like any blank value.
+ * `2e0`, `2.0`, ` 2`, `+2` and `02` as 2. An integer is written in plain decimal digits without a
+ * leading zero, checked on the text as sent (before trimming), so each resource has one spelling. A
+ * blank value is left to normalize(), which treats it as absent like any blank value.
  */
 function checkIntegerText(schema: JsonSchema, data: Record<string, unknown>, errors: FieldErrors): void {
   const properties = (schema['properties'] ?? {}) as Record<string, JsonSchema>;
@@ -245,7 +274,7 @@ function checkIntegerText(schema: JsonSchema, data: Record<string, unknown>, err
     const value = data[key];
     if (!Object.hasOwn(properties, key) || !isIntegerSchema(properties[key])) continue;
     if (typeof value === 'string' && value.trim() !== '' && !DECIMAL_DIGITS.test(value)) {
-      addFieldError(errors, key, 'must be a whole number written in digits');
+      addFieldError(errors, key, 'must be a whole number written in digits, without leading zeros');
     }
   }
 }
@@ -310,7 +339,7 @@ export const validatorCompiler: FastifySchemaCompiler<object> = ({ schema, httpP
     const errors: FieldErrors = {};
     if (httpPart !== 'headers' && isPlainObject(value)) {
       checkIntegerText(schema as JsonSchema, value, errors);
-      normalize(schema as JsonSchema, value, '', errors);
+      normalize(schema as JsonSchema, value, '', errors, httpPart !== 'params');
     }
     if (validate(value) && Object.keys(errors).length === 0) return { value };
     if (httpPart === 'params') return { error: new AppError('NOT_FOUND') };

@@ -141,5 +141,17 @@ export function recordInTransaction<T>(
   return commit && ((trx, result) => commit(trx, status, envelope(result)));
 }
 
+/**
+ * The replayBody of an answer that shows a secret once (a new API key, a rotated webhook secret): the
+ * replay answers `field: null` with `message`, so neither a replay nor the stored record holds it.
+ */
+export const withoutSecret =
+  (field: string, message: string) =>
+  (body: Record<string, unknown>): Record<string, unknown> =>
+    extend(body, {
+      message,
+      data: extend(body['data'] as Record<string, unknown>, { [field]: null }),
+    });
+
 export const purgeExpiredIdempotencyKeys = (db: Kysely<Database>, now: number) =>
   repo.purgeExpiredKeys(db, now);

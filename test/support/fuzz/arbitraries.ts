@@ -85,12 +85,25 @@ const matches = (pattern: string, value: string): boolean => new RegExp(pattern,
 export const trimmedFor = (schema: JsonSchema, value: string): string =>
   schema['x-trim'] === false ? value : value.trim();
 
+/**
+ * A text field holding a bidirectional control (U+202A-U+202E, U+2066-U+2069) or a control character
+ * is 422, except a line break (LF, CRLF) in free text (`x-multiline`; docs/decisions.md). Strings taken exactly
+ * as sent (`x-trim: false`, passwords) are not text shown to anyone and are exempt.
+ */
+export function holdsForbiddenControl(schema: JsonSchema, text: string): boolean {
+  if (schema['x-trim'] === false) return false;
+  if (/[\u202A-\u202E\u2066-\u2069]/.test(text)) return true;
+  const withoutBreaks = schema['x-multiline'] === true ? text.replace(/\r?\n/g, '') : text;
+  return /\p{Cc}/u.test(withoutBreaks);
+}
+
 /** True when the server must take this string for the schema (after trimming), blank excluded. */
 export function stringIsValid(schema: JsonSchema, value: string): boolean {
   const text = trimmedFor(schema, value);
   if (text.trim() === '' || text.includes('\u0000')) return false;
   // Half a surrogate pair is not text: the server refuses it (422 "must be valid Unicode text").
   if (/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/.test(text)) return false;
+  if (holdsForbiddenControl(schema, text)) return false;
   const length = codePointLength(text);
   if (typeof schema['minLength'] === 'number' && length < schema['minLength']) return false;
   if (typeof schema['maxLength'] === 'number' && length > schema['maxLength']) return false;
@@ -406,6 +419,7 @@ export type MutationKind =
   | 'bad-pattern'
   | 'bad-format'
   | 'nul'
+  | 'control'
   | 'out-of-range'
   | 'file-for-text'
   | 'text-for-file'
@@ -576,6 +590,29 @@ function invalidStringMutations(field: string, schema: JsonSchema): fc.Arbitrary
         (mutation) => codePointLength(String(mutation.value)) <= ((maxLength as number | undefined) ?? 1e9),
       ),
   );
+  if (schema['x-trim'] !== false) {
+    // A bidi override, isolate or a control character inside the text (never at its ends, which are
+    // trimmed); none of them is a line break, which multipart encoding would rewrite.
+    arbs.push(
+      fc
+        .tuple(
+          validStringArb(schema),
+          fc.constantFrom('\u202E', '\u202A', '\u2066', '\u2069', '\t', '\u0085', '\u001B'),
+        )
+        .map(
+          ([value, control]): Mutation => ({
+            kind: 'control',
+            field,
+            value: `${value.trim().slice(0, 1)}${control}${value.trim().slice(1)}`,
+          }),
+        )
+        .filter(
+          (mutation) =>
+            codePointLength(String(mutation.value)) <= ((maxLength as number | undefined) ?? 1e9) &&
+            !stringIsValid(schema, String(mutation.value)),
+        ),
+    );
+  }
   return arbs;
 }
 

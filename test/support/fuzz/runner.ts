@@ -5,6 +5,7 @@ import {
   bigStringOfBytes,
   extrasArb,
   fieldMutationArbs,
+  holdsForbiddenControl,
   INJECTION_STRINGS,
   type Mutation,
   SENTINEL_STRING,
@@ -163,7 +164,7 @@ function paramIsValid(schema: JsonSchema, value: string): boolean {
   const types = typesOf(schema);
   if (types.includes('integer') || types.includes('number')) return integerIsValid(schema, value);
   const text = value.trim();
-  if (text === '' || text.includes('\u0000')) return false;
+  if (text === '' || text.includes('\u0000') || holdsForbiddenControl(schema, text)) return false;
   const length = [...text].length;
   if (typeof schema['minLength'] === 'number' && length < schema['minLength']) return false;
   if (typeof schema['maxLength'] === 'number' && length > schema['maxLength']) return false;

@@ -8,6 +8,7 @@ import * as lifecycle from './2026-11-23-02-lifecycle.js';
 import * as operators from './2026-11-24-01-operators.js';
 import * as operatorSecurity from './2026-11-27-01-operator-security.js';
 import * as documentFiles from './2026-11-27-02-document-files.js';
+import * as firstSubmission from './2026-11-27-03-first-submission.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-24-01-operators': operators,
   '2026-11-27-01-operator-security': operatorSecurity,
   '2026-11-27-02-document-files': documentFiles,
+  '2026-11-27-03-first-submission': firstSubmission,
 };

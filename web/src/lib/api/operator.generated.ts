@@ -1409,7 +1409,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Shown to the partner in review_notes / requirements. */
+                    /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -1623,7 +1623,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Shown to the partner in review_notes / requirements. */
+                    /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -1754,7 +1754,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Shown to the partner in review_notes / requirements. */
+                    /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
                 };
             };
@@ -1885,7 +1885,7 @@ export interface operations {
                  *     }
                  */
                 "application/json": {
-                    /** @description Shown to the partner in review_notes / requirements. */
+                    /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
                 };
             };

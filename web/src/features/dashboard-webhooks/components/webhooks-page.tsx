@@ -118,7 +118,7 @@ function EndpointSection({ environment }: { environment: Environment }) {
         onConfirm={() =>
           rotate.mutate(undefined, {
             onSuccess: (data) => {
-              setSecret({ value: data.secret, rotated: true });
+              if (data.secret) setSecret({ value: data.secret, rotated: true });
               setRotating(false);
             },
           })
