@@ -143,7 +143,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       auth: 'none',
       body: InvitationTokenBody,
       response: { 200: InvitationResponse },
-      errors: ['INVITATION_EXPIRED', 'CSRF_REJECTED'],
+      errors: ['NOT_FOUND', 'INVITATION_EXPIRED', 'CSRF_REJECTED'],
     }),
     async (request) => {
       assertOwnOriginIfSent(request);
@@ -166,7 +166,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       auth: 'none',
       body: EnrolmentBody,
       response: { 200: EnrolmentResponse },
-      errors: ['INVITATION_EXPIRED', 'FORBIDDEN', 'CSRF_REJECTED'],
+      errors: ['NOT_FOUND', 'INVITATION_EXPIRED', 'FORBIDDEN', 'CSRF_REJECTED'],
     }),
     async (request) => {
       assertOwnOriginIfSent(request);
@@ -187,7 +187,14 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       auth: 'none',
       body: AcceptBody,
       response: { 201: AcceptedInvitationResponse },
-      errors: ['INVITATION_EXPIRED', 'OTP_INVALID', 'ONBOARDING_LOCKED', 'FORBIDDEN', 'CSRF_REJECTED'],
+      errors: [
+        'NOT_FOUND',
+        'INVITATION_EXPIRED',
+        'OTP_INVALID',
+        'ONBOARDING_LOCKED',
+        'FORBIDDEN',
+        'CSRF_REJECTED',
+      ],
     }),
     async (request, reply) => {
       assertOwnOriginIfSent(request);

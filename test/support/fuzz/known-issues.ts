@@ -82,4 +82,12 @@ export const SKIPPED_OPERATIONS: Record<string, string> = {
   getOperatorSession: 'takes only the console session cookie; test/operators/sessions.test.ts covers it',
   signOutOperator:
     'takes only the console session cookie (and its CSRF proof); test/operators/sessions.test.ts covers it',
+  changeOperatorPassword:
+    'takes only the console session cookie (and its CSRF proof); test/operators/own-account.test.ts covers it',
+  listOwnOperatorSessions:
+    'takes only the console session cookie; test/operators/own-account.test.ts covers it',
+  endOwnOperatorSession:
+    'takes only the console session cookie (and its CSRF proof); test/operators/own-account.test.ts covers it',
+  endOtherOperatorSessions:
+    'takes only the console session cookie (and its CSRF proof); test/operators/own-account.test.ts covers it',
 };

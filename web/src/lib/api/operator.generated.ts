@@ -2633,6 +2633,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INVITATION_EXPIRED: This invitation link has expired: ask an admin for a new one. */
             410: {
                 headers: {
@@ -2751,6 +2760,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description INVITATION_EXPIRED: This invitation link has expired: ask an admin for a new one. */
             410: {
                 headers: {
@@ -2857,6 +2875,15 @@ export interface operations {
             };
             /** @description FORBIDDEN: This credential cannot be used on this endpoint. | CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };
