@@ -4,6 +4,7 @@ import { assertOwnOriginIfSent, operatorOf, requestMeta } from '../../platform/h
 import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
 import { success, successMessage } from '../../platform/http/schemas.js';
+import { extend } from '../../platform/objects.js';
 import type { ClientMeta } from './console-sessions.js';
 import {
   AcceptBody,
@@ -37,10 +38,8 @@ const tags = ['Operators'];
 const SESSION_SECONDS = SESSION_MS / 1000;
 
 /** The request's audit data and the browser it came from, for a session being opened. */
-const clientMeta = (request: FastifyRequest): ClientMeta => ({
-  ...requestMeta(request),
-  userAgent: request.headers['user-agent'] ?? null,
-});
+const clientMeta = (request: FastifyRequest): ClientMeta =>
+  extend(requestMeta(request), { userAgent: request.headers['user-agent'] ?? null });
 
 /**
  * The operators of the back office (CONTRACT 5 and 7): sign-in with a password and a TOTP code into

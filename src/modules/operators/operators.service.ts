@@ -1,3 +1,4 @@
+import { extend } from '../../platform/objects.js';
 import { createConsoleSessions } from './console-sessions.js';
 import { createEnrolmentService, type OperatorsDeps } from './enrolment.service.js';
 import { createManagementService } from './management.service.js';
@@ -10,11 +11,11 @@ export type OperatorsService = ReturnType<typeof createOperatorsService>;
 
 /** The operators of the back office, by audience: enrolment, sign-in and own account, management by admins. */
 export function createOperatorsService(deps: OperatorsDeps) {
-  const sessions = createConsoleSessions(deps);
-  return {
-    ...createEnrolmentService({ ...deps, sessions }),
-    ...createSignInService({ ...deps, sessions }),
-    ...createManagementService(deps),
-    purgeExpired: () => repo.purgeExpired(deps.db, deps.clock.now()),
-  };
+  const withSessions = extend(deps, { sessions: createConsoleSessions(deps) });
+  return Object.assign(
+    createEnrolmentService(withSessions),
+    createSignInService(withSessions),
+    createManagementService(deps),
+    { purgeExpired: () => repo.purgeExpired(deps.db, deps.clock.now()) },
+  );
 }
