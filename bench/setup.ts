@@ -30,6 +30,7 @@ export const APP_CONFIG = {
   SMTP_URL: 'smtp://127.0.0.1:9',
   DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
   RATE_LIMIT_IP_PER_MINUTE: '0',
+  PUBLIC_URL: 'https://bench.invalid',
 };
 
 export type Partner = { email: string; token: string; apiKey: string };

@@ -51,6 +51,7 @@ const server = spawn(
       SMTP_URL: 'smtp://127.0.0.1:9',
       DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
       RATE_LIMIT_IP_PER_MINUTE: '0',
+      PUBLIC_URL: 'https://bench.invalid',
       DATA_DIR: dataDir,
       DATABASE_URL: childUrl,
     },
