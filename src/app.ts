@@ -3,6 +3,7 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { type Config, publicUrlOf } from './config.js';
+import { EVENTS } from './events.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
@@ -18,8 +19,8 @@ import { teamRoutes } from './modules/team/team.routes.js';
 import { createTeamService } from './modules/team/team.service.js';
 import { virtualAccountsRoutes } from './modules/virtual-accounts/virtual-accounts.routes.js';
 import { createVirtualAccountsService } from './modules/virtual-accounts/virtual-accounts.service.js';
-import { createEventSerializer, webhooksDocument } from './modules/webhooks/event-payloads.js';
 import { eventsRoutes } from './modules/webhooks/events.routes.js';
+import { createEventSchemas } from './modules/webhooks/events.schemas.js';
 import { addressPolicy } from './modules/webhooks/ssrf.js';
 import { webhooksRoutes } from './modules/webhooks/webhooks.routes.js';
 import { createWebhooksService } from './modules/webhooks/webhooks.service.js';
@@ -32,6 +33,7 @@ import { useThreadPool } from './platform/crypto/passwords.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import type { Environment } from './platform/environment.js';
+import { createEventSerializer } from './platform/events/catalog.js';
 import { registerAuth } from './platform/http/auth.js';
 import { browserCookie } from './platform/http/browser-session.js';
 import { antiForgeryToken } from './platform/http/csrf.js';
@@ -63,6 +65,7 @@ import { localDiskStorage } from './platform/storage/storage.js';
 export const API_PREFIX = '/baas/api/v1';
 export const JSON_BODY_LIMIT = 100 * 1024;
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+const eventSchemas = createEventSchemas(EVENTS);
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -99,7 +102,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await database.close();
     throw error;
   }
-  const write = createAuditedWrite(database.db, clock, createEventSerializer());
+  const write = createAuditedWrite(database.db, clock, createEventSerializer(EVENTS));
   const keys = createKeyRing(config.DATA_ENCRYPTION_KEY ?? loadOrCreateDevKey(config.DATA_DIR));
   const mailer = createMailer({
     smtpUrl: config.SMTP_URL,
@@ -232,7 +235,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerMultipart(app);
   registerIdempotency(app, { db: database.db, clock, keys });
   await registerOpenApi(app, {
-    webhooks: webhooksDocument(),
+    webhooks: eventSchemas.webhooksDocument(),
     operatorDocument: Boolean(config.ADMIN_API_KEY),
   });
   await registerWebApps(app);
@@ -245,8 +248,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(teamRoutes, { team });
       await api.register(virtualAccountsRoutes, { virtualAccounts });
-      await api.register(webhooksRoutes, { webhooks });
-      await api.register(eventsRoutes, { webhooks });
+      await api.register(webhooksRoutes, { webhooks, schemas: eventSchemas });
+      await api.register(eventsRoutes, { webhooks, schemas: eventSchemas });
       // CONTRACT 5: without ADMIN_API_KEY the back office (console sessions included) answers 404.
       if (config.ADMIN_API_KEY) {
         await api.register(adminRoutes, { review, audit });

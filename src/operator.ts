@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
 import { loadConfig, publicUrlOf, readDotEnv } from './config.js';
 import { createOperatorsService } from './modules/operators/operators.service.js';
-import { createEventSerializer } from './modules/webhooks/event-payloads.js';
 import { createAuditedWrite } from './platform/audit/audited-write.js';
 import { OPERATOR_ROLES, type OperatorRole } from './platform/auth/credentials.js';
 import { systemClock } from './platform/clock.js';
@@ -9,6 +8,7 @@ import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
 import { openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import { AppError } from './platform/errors/errors.js';
+import { createEventSerializer } from './platform/events/catalog.js';
 
 const USAGE = 'usage: npm run operator -- invite --email <e-mail> --role <reviewer|admin>';
 
@@ -49,7 +49,7 @@ async function main(): Promise<number> {
     await migrateToLatest(database.db, database.schema);
     const operators = createOperatorsService({
       db: database.db,
-      write: createAuditedWrite(database.db, systemClock, createEventSerializer()),
+      write: createAuditedWrite(database.db, systemClock, createEventSerializer({})),
       clock: systemClock,
       keys: createKeyRing(config.DATA_ENCRYPTION_KEY ?? loadOrCreateDevKey(config.DATA_DIR)),
       publicUrl: publicUrlOf(config),

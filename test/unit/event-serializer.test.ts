@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createEventSerializer } from '../../src/modules/webhooks/event-payloads.js';
+import { EVENTS } from '../../src/events.js';
+import { createEventSerializer } from '../../src/platform/events/catalog.js';
 
 const account = {
   id: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b',
@@ -21,7 +22,7 @@ const account = {
 };
 
 describe('event payload serializer', () => {
-  const serialize = createEventSerializer();
+  const serialize = createEventSerializer(EVENTS);
 
   it('keeps what the schema lists and drops everything else, at every depth, leaving the input as it was', () => {
     const input = {

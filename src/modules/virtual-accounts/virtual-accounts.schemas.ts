@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  CreatedRange,
   DateOnly,
   Email,
   Environment,
@@ -95,30 +96,6 @@ export const AccountParams = Type.Object({
   account_number: Type.String({ pattern: '^[0-9]{10}$', description: '10-digit account number.' }),
 });
 export type AccountParams = Static<typeof AccountParams>;
-
-/** An ISO-8601 date (a whole day, UTC) or date-time with a zone. */
-const ISO_DATE_OR_TIME =
-  '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
-
-/** Bounds of a `created_at` filter, both inclusive: a date alone means that whole day, UTC. */
-export const CreatedRange = {
-  created_from: Type.Optional(
-    Type.String({
-      pattern: ISO_DATE_OR_TIME,
-      errorMessage: 'must be an ISO-8601 date (YYYY-MM-DD) or date-time with a zone',
-      description: 'Created at or after: an ISO-8601 date (from its start, UTC) or date-time.',
-      examples: ['2026-11-01'],
-    }),
-  ),
-  created_to: Type.Optional(
-    Type.String({
-      pattern: ISO_DATE_OR_TIME,
-      errorMessage: 'must be an ISO-8601 date (YYYY-MM-DD) or date-time with a zone',
-      description: 'Created at or before: an ISO-8601 date (to its end, UTC) or date-time.',
-      examples: ['2026-11-30T23:59:59Z'],
-    }),
-  ),
-};
 
 export const ListQuery = PaginationQuery;
 

@@ -16,6 +16,7 @@ import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { createdRange, dayRange } from '../../platform/time-range.js';
 import { koboToDecimal, koboToNaira, nairaToKobo } from './money.js';
 import { nuban } from './nuban.js';
+import type { VirtualAccountEventType } from './virtual-accounts.events.js';
 import * as repo from './virtual-accounts.repository.js';
 import {
   type AccountStatus,
@@ -30,7 +31,7 @@ import {
 
 export interface VirtualAccountsDeps {
   db: Kysely<Database>;
-  write: AuditedWrite;
+  write: AuditedWrite<VirtualAccountEventType>;
   keys: KeyRing;
   bankCodes: Record<Environment, string>;
   bankName: string;
@@ -123,7 +124,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
       onUniqueViolation: () => existingAccountError(scope, input.email),
       attempts: MAX_ALLOCATION_ATTEMPTS,
     };
-    const build = ({ now, insert, audit, emit }: BatchContext) => {
+    const build = ({ now, insert, audit, emit }: BatchContext<VirtualAccountEventType>) => {
       const accountNumber = nuban(bankCode, String(randomInt(0, 1_000_000_000)).padStart(9, '0'));
       const row = {
         id: newId(),

@@ -2,23 +2,19 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
-import {
-  EventListResponse,
-  EventParams,
-  EventResponse,
-  EventsQuery,
-  RedeliverResponse,
-} from './webhooks.schemas.js';
+import type { EventSchemas } from './events.schemas.js';
+import { EventParams } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
 
 const tags = ['Events'];
 const PATH = '/services/events';
 
 /** CONTRACT 4.6: every webhook-worthy change as a resource, kept 30 days, redeliverable. */
-export const eventsRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (
-  app,
-  { webhooks },
-) => {
+export const eventsRoutes: FastifyPluginAsyncTypebox<{
+  webhooks: WebhooksService;
+  schemas: EventSchemas;
+}> = async (app, { webhooks, schemas }) => {
+  const { EventListResponse, EventResponse, EventsQuery, RedeliverResponse } = schemas;
   app.get(
     PATH,
     operation({

@@ -1,7 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
-import type { EventType } from '../../platform/events/outbox.repository.js';
 import type { OutboxEventsTable } from '../../platform/events/outbox.table.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.table.js';
 
@@ -286,7 +285,7 @@ export async function purgeOldEvents(db: Kysely<Database>, before: number): Prom
 export function listEvents(
   db: Kysely<Database>,
   scope: Scope,
-  filter: { beforeId?: string; type?: EventType; createdFrom?: number; createdTo?: number; limit: number },
+  filter: { beforeId?: string; type?: string; createdFrom?: number; createdTo?: number; limit: number },
 ): Promise<EventRow[]> {
   let query = db
     .selectFrom('outbox_events')

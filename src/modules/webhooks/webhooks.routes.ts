@@ -3,11 +3,10 @@ import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { withoutSecret } from '../../platform/idempotency/idempotency.js';
+import type { EventSchemas } from './events.schemas.js';
 import {
   DeliveriesQuery,
-  DeliveriesResponse,
   DeliveryParams,
-  RetryResponse,
   RotatedWebhookResponse,
   SetWebhookBody,
   WEBHOOK_SECRET_REPLAY_MESSAGE,
@@ -19,10 +18,11 @@ import type { WebhooksService } from './webhooks.service.js';
 const tags = ['Webhooks'];
 const PATH = '/services/partner/settings/webhook';
 
-export const webhooksRoutes: FastifyPluginAsyncTypebox<{ webhooks: WebhooksService }> = async (
-  app,
-  { webhooks },
-) => {
+export const webhooksRoutes: FastifyPluginAsyncTypebox<{
+  webhooks: WebhooksService;
+  schemas: EventSchemas;
+}> = async (app, { webhooks, schemas }) => {
+  const { DeliveriesResponse, RetryResponse } = schemas;
   app.put(
     PATH,
     operation({

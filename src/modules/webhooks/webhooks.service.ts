@@ -15,11 +15,11 @@ import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { createdRange } from '../../platform/time-range.js';
 import { deliver } from './delivery.js';
+import type { EventsQuery } from './events.schemas.js';
 import { checkDestination } from './sender.js';
 import { newWebhookSecret } from './signature.js';
 import type { AddressPolicy } from './ssrf.js';
 import * as repo from './webhooks.repository.js';
-import type { EventsQuery } from './webhooks.schemas.js';
 
 /** After a rotation the previous secret keeps signing for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;

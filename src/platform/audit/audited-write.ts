@@ -4,15 +4,17 @@ import { isUniqueViolation } from '../db/errors.js';
 import { type BatchInsert, insertBatch, insertBatchAtomically, rowsOf } from '../db/insert-batch.js';
 import type { Database } from '../db/schema.js';
 import type { Environment } from '../environment.js';
-import { type EventSerializer, type EventType, outboxRows } from '../events/outbox.repository.js';
+import type { EventSerializer } from '../events/catalog.js';
+import { outboxRows } from '../events/outbox.repository.js';
 import { extend } from '../objects.js';
 import { type AuditActor, type AuditEntry, auditRow, type RequestMeta } from './audit.repository.js';
 
 /** What a change records about itself; who made it and from where come from the write. */
 export type AuditChange = Omit<AuditEntry, keyof AuditActor> & Partial<AuditActor>;
 
-export interface EmittedEvent {
-  type: EventType;
+/** An event of type `E`: a service's write is typed with its own module's event types. */
+export interface EmittedEvent<E extends string = string> {
+  type: E;
   environments: readonly Environment[];
   /** Serialized through the event type's payload schema: fields it does not list never leave. */
   data: unknown;
@@ -20,7 +22,7 @@ export interface EmittedEvent {
 }
 
 /** What a batch write may do: rows to insert, with the change's audit and webhook events. */
-export interface BatchContext {
+export interface BatchContext<E extends string = string> {
   /** The time of the change: every row, audit event and outbox event of the write carries it. */
   now: number;
   /** Inserts a row with the change (queued: written with the rest); a column may be a `sql` expression. */
@@ -28,10 +30,10 @@ export interface BatchContext {
   /** Records the change in the audit trail, committed with it. */
   audit(change: AuditChange): void;
   /** Queues a webhook event for the actor's partner (or `partnerId`), committed with the change. */
-  emit(event: EmittedEvent): void;
+  emit(event: EmittedEvent<E>): void;
 }
 
-export interface WriteContext extends BatchContext {
+export interface WriteContext<E extends string = string> extends BatchContext<E> {
   trx: Transaction<Database>;
 }
 
@@ -48,17 +50,21 @@ export interface WriteOptions {
   attempts?: number;
 }
 
-export interface AuditedWrite {
+/**
+ * `E`: the event types the caller may emit. The composition root makes one over the whole catalog
+ * and hands it to each service as `AuditedWrite<ItsEventTypes>`, so a module emits only its own.
+ */
+export interface AuditedWrite<E extends string = string> {
   /**
    * A transaction: `work` reads and changes rows through `trx`; its queued inserts, audit and
    * webhook events are written at its end, in one statement on PostgreSQL.
    */
-  <T>(options: WriteOptions, work: (context: WriteContext) => Promise<T>): Promise<T>;
+  <T>(options: WriteOptions, work: (context: WriteContext<E>) => Promise<T>): Promise<T>;
   /**
    * A change made only of inserts (`build` queues them): one statement on PostgreSQL, atomic by
    * itself, so no transaction is opened: a single round trip.
    */
-  batch<T>(options: WriteOptions, build: (context: BatchContext) => T): Promise<T>;
+  batch<T>(options: WriteOptions, build: (context: BatchContext<E>) => T): Promise<T>;
 }
 
 /**

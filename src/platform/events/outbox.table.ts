@@ -1,5 +1,4 @@
 import type { Environment } from '../environment.js';
-import type { EventType } from './outbox.repository.js';
 
 /**
  * Events for partners' webhooks, written in the same transaction as the change that caused them.
@@ -9,7 +8,8 @@ export interface OutboxEventsTable {
   id: string;
   partner_id: number;
   environment: Environment;
-  type: EventType;
+  /** An event type of the catalog (catalog.ts). */
+  type: string;
   /** JSON: the event's `data`. */
   payload: string;
   created_at: number;
