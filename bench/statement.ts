@@ -121,7 +121,10 @@ try {
         partner_id: partnerId,
         environment: 'sandbox' as const,
         type: 'credit' as const,
+        kind: 'inbound_transfer' as const,
         amount_kobo: amount,
+        // Rows are made in ledger order (created_at rises with i; ids are time-ordered UUIDv7s).
+        balance_after_kobo: expectedKobo,
         narration: i % 10 === 0 ? `Invoice ${i}, "urgent"` : `Transfer ${i}`,
         reference: `SIM-${newId()}`,
         created_at: start + Math.floor((i * span) / COUNT),
@@ -129,6 +132,12 @@ try {
     });
     await db.insertInto('account_transactions').values(batch).execute();
   }
+  // The balance moves with its entries, as the ledger keeps it (the seed is one writer, so no lock).
+  await db
+    .updateTable('virtual_accounts')
+    .set({ balance_kobo: expectedKobo })
+    .where('id', '=', account.id)
+    .execute();
   console.log(`${DB}: ${COUNT} transactions inserted in ${Math.round(performance.now() - seeded)} ms`);
 
   const statementUrl = `${base}/${account.account_number}/statement?from=${FROM}&to=${TO}`;

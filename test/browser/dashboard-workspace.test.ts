@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { useApp } from '../support/app.js';
 import { launchBrowser, readsInOrder } from '../support/browser.js';
 import { customerBody } from '../support/factories.js';
+import { seedEntries } from '../support/ledger.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import { accountUrl, CREATE_ACCOUNT, creditUrl, lifecycleUrl } from '../support/paths.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -340,23 +341,16 @@ describe('dashboard: developers, team and virtual accounts', () => {
   it("shows a customer's name, the account name and a narration stored with bidirectional controls as written, isolated", async () => {
     const account = (await api(CREATE_ACCOUNT, customerBody({ first_name: 'Bidi', last_name: 'Customer' })))
       .body.data;
-    await api(creditUrl(account.account_number), { amount: '250', narration: 'Rent' });
-    // Stored before the API refused such characters: written straight into the database.
+    // Stored before the API refused such characters: written straight into the database (the
+    // credit as the ledger books a bank's, with its balance).
     await suite.t.db
       .updateTable('virtual_accounts')
       .set({ first_name: 'Tunde \u202Edevorppa', account_name: 'Acme/Tunde \u202Edevorppa' })
       .where('account_number', '=', account.account_number)
       .execute();
-    const { id } = await suite.t.db
-      .selectFrom('virtual_accounts')
-      .select('id')
-      .where('account_number', '=', account.account_number)
-      .executeTakeFirstOrThrow();
-    await suite.t.db
-      .updateTable('account_transactions')
-      .set({ narration: 'Rent \u202E000,01 NGN' })
-      .where('account_id', '=', id)
-      .execute();
+    await seedEntries(suite.t.db, account.account_number, [
+      { kobo: 25_000, narration: 'Rent \u202E000,01 NGN', at: suite.t.clock.now() },
+    ]);
 
     await page.goto(`/dashboard/accounts/${account.account_number}`);
     const narration = page.getByRole('row').filter({ hasText: 'Rent' });

@@ -7,6 +7,7 @@ import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { nextMillisecond } from '../support/clock.js';
 import { customerBody } from '../support/factories.js';
 import { allPages } from '../support/http.js';
+import { assertLedgerBalanced } from '../support/ledger.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   accountUrl,
@@ -78,6 +79,11 @@ for (const dialect of DIALECTS) {
         assert.equal(after.account_number, account.account_number);
         assert.equal(after.balance_kobo, expected);
         assert.equal(after.balance, expected / 100);
+        assert.equal(after.available_balance_kobo, expected, 'no transfer holds any of it');
+        assert.equal(after.available_balance, expected / 100);
+        assert.equal(transaction.kind, 'inbound_transfer');
+        assert.equal(transaction.balance_after_kobo, expected);
+        assert.equal(transaction.balance_after, expected / 100);
       }
       assert.equal(expected, 3_000_150_080);
       const read = await t.api.get(accountUrl(account.account_number), { token: a.token });
@@ -172,9 +178,11 @@ for (const dialect of DIALECTS) {
       let previous = 0;
       for (const step of steps) {
         assert.equal(step.account.balance_kobo, previous + step.transaction.amount_kobo);
+        assert.equal(step.transaction.balance_after_kobo, step.account.balance_kobo);
         previous = step.account.balance_kobo;
       }
       assert.equal(previous, expected);
+      await assertLedgerBalanced(t.db);
 
       const read = await t.api.get(accountUrl(account.account_number), { token: a.token });
       assert.equal(read.body.data.balance_kobo, expected);

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { before, describe, it } from 'node:test';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { TestClock } from '../support/clock.js';
 import { customerBody, uniqueSuffix } from '../support/factories.js';
 import { allPages } from '../support/http.js';
+import { seedEntries } from '../support/ledger.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import {
   accountUrl,
@@ -19,15 +19,37 @@ import {
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary payloads.
 type Json = Record<string, any>;
 
-const CSV_HEADER = ['date', 'reference', 'type', 'narration', 'amount', 'balance'];
+const CSV_HEADER = [
+  'date',
+  'reference',
+  'type',
+  'kind',
+  'narration',
+  'counterparty_name',
+  'counterparty_account_number',
+  'counterparty_bank_code',
+  'session_id',
+  'debit',
+  'credit',
+  'balance',
+];
+/** Where a CSV row holds the narration and the balance after its entry. */
+const NARRATION = CSV_HEADER.indexOf('narration');
+const BALANCE = CSV_HEADER.indexOf('balance');
 const TRANSACTION_FIELDS = [
   'amount',
   'amount_kobo',
+  'balance_after',
+  'balance_after_kobo',
+  'counterparty',
   'created_at',
   'currency',
   'id',
+  'kind',
   'narration',
   'reference',
+  'session_id',
+  'transfer_id',
   'type',
 ];
 
@@ -180,35 +202,19 @@ async function creditAt(suite: AppContext, token: string, accountNumber: string,
 }
 
 /**
- * Ledger credits written as the bank side writes them (real credits do not pass through
- * simulate-credit's validation): 1.00 each, at the instants given.
+ * Ledger credits as the bank side books them (real credits do not pass through simulate-credit's
+ * validation): 1.00 each, at the instants given.
  */
 async function insertBankCredits(
   suite: AppContext,
   accountNumber: string,
   credits: Array<{ narration: string; at: string }>,
 ): Promise<void> {
-  const stored = await suite.t.db
-    .selectFrom('virtual_accounts')
-    .select(['id', 'partner_id', 'environment'])
-    .where('account_number', '=', accountNumber)
-    .executeTakeFirstOrThrow();
-  for (const credit of credits) {
-    await suite.t.db
-      .insertInto('account_transactions')
-      .values({
-        id: randomUUID(),
-        account_id: stored.id,
-        partner_id: stored.partner_id,
-        environment: stored.environment,
-        type: 'credit',
-        amount_kobo: 100,
-        narration: credit.narration,
-        reference: `BANK-${uniqueSuffix()}`,
-        created_at: Date.parse(credit.at),
-      })
-      .execute();
-  }
+  await seedEntries(
+    suite.t.db,
+    accountNumber,
+    credits.map((credit) => ({ kobo: 100, narration: credit.narration, at: Date.parse(credit.at) })),
+  );
 }
 
 const sumKobo = (credits: Credit[]) => credits.reduce((sum, credit) => sum + credit.kobo, 0);
@@ -219,6 +225,8 @@ function assertBalances(statement: Json, expected: { opening: number; total: num
   for (const [field, kobo] of [
     ['opening_balance', expected.opening],
     ['total_credits', expected.total],
+    // No transfers out yet: sandbox accounts only receive.
+    ['total_debits', 0],
     ['closing_balance', closing],
   ] as const) {
     assert.ok(Number.isInteger(statement[`${field}_kobo`]), `${what}: ${field}_kobo is an integer`);
@@ -541,13 +549,21 @@ for (const dialect of DIALECTS) {
       // Past 2^31 kobo: no 32-bit sum anywhere.
       assert.ok(statement.closing_balance_kobo > 2 ** 31);
       assert.deepEqual(statement.transactions, madeWithin, 'the period’s credits, oldest first, as credited');
+      // Each entry's balance_after runs on from the opening balance, entry by entry, to the closing one.
+      let running = statement.opening_balance_kobo as number;
       for (const transaction of statement.transactions) {
         assert.deepEqual(Object.keys(transaction).sort(), TRANSACTION_FIELDS);
         assert.match(transaction.id, UUID);
         assert.match(transaction.created_at, ISO_INSTANT);
         assert.equal(transaction.type, 'credit');
+        assert.equal(transaction.kind, 'inbound_transfer');
         assert.equal(transaction.amount, transaction.amount_kobo / 100);
+        running += transaction.amount_kobo;
+        assert.equal(transaction.balance_after_kobo, running);
+        assert.equal(transaction.balance_after, running / 100);
+        assert.equal(transaction.transfer_id, null);
       }
+      assert.equal(running, statement.closing_balance_kobo);
 
       const periods: Array<[string, string, Credit[], Credit[], Json[]]> = [
         ['2026-01-31', '2026-01-31', before.slice(0, 2), before.slice(2), madeBefore.slice(2)],
@@ -747,20 +763,34 @@ for (const dialect of DIALECTS) {
         const credit = within[index]!;
         const transaction = json.transactions[index];
         assert.equal(row.length, CSV_HEADER.length, `row ${index}`);
-        const [date, reference, type, narration, amount, running] = row as [
-          string,
-          string,
-          string,
-          string,
-          string,
-          string,
-        ];
+        const [date, reference, type, kind, narration, name, number, bank, session, debit, amount, running] =
+          row as [
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+            string,
+          ];
         balance += credit.kobo;
         total += koboOf(amount);
         assert.equal(date, new Date(credit.at).toISOString());
         assert.equal(date, transaction.created_at);
         assert.equal(reference, transaction.reference);
         assert.equal(type, 'credit');
+        assert.equal(kind, 'inbound_transfer');
+        assert.deepEqual(
+          [name, number, bank, session],
+          ['', '', '', ''],
+          'a simulated credit names no sender yet',
+        );
+        assert.equal(debit, '', 'a credit has no debit');
         assert.equal(narration, credit.narration ?? '');
         assert.equal(amount, naira(credit.kobo));
         assert.equal(koboOf(amount), transaction.amount_kobo);
@@ -768,7 +798,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(total, json.total_credits_kobo, 'the CSV adds up to the JSON total');
       assert.equal(
-        koboOf(rows.at(-1)![5]!),
+        koboOf(rows.at(-1)![BALANCE]!),
         json.closing_balance_kobo,
         'the last balance is the closing one',
       );
@@ -850,7 +880,7 @@ for (const dialect of DIALECTS) {
       assert.equal(csv.status, 200, csv.text);
       const [, ...rows] = parseCsv(csv.text);
       assert.deepEqual(
-        rows.map((row) => row[3]),
+        rows.map((row) => row[NARRATION]),
         expected,
       );
       assert.ok(csv.text.includes(`,"'=HYPERLINK(""http://evil.example"",""x"")",`), csv.text);
@@ -858,7 +888,7 @@ for (const dialect of DIALECTS) {
       for (const row of rows) {
         for (const cell of row) assert.doesNotMatch(cell, /^[=+\-@\t\r]/, `cell ${JSON.stringify(cell)}`);
       }
-      assert.equal(koboOf(rows.at(-1)![5]!), json.closing_balance_kobo);
+      assert.equal(koboOf(rows.at(-1)![BALANCE]!), json.closing_balance_kobo);
     });
 
     it('quotes every CSV cell and defuses a formula that a reader splitting on ";", "," or tab would see', async () => {
@@ -885,7 +915,7 @@ for (const dialect of DIALECTS) {
       const [header, ...rows] = parseCsv(csv.text);
       assert.deepEqual(header, CSV_HEADER);
       assert.deepEqual(
-        rows.map((row) => row[3]),
+        rows.map((row) => row[NARRATION]),
         [
           "'Refund;'=cmd|' /C calc'!A0",
           "'Fee,'@SUM(A1:A9)",
@@ -912,31 +942,20 @@ for (const dialect of DIALECTS) {
     it('reads a statement of thousands of credits page by page without losing or repeating one at a page edge', async () => {
       const { t } = suite;
       const account = await openAccount(suite, a.sandboxKey);
-      const stored = await t.db
-        .selectFrom('virtual_accounts')
-        .select(['id', 'partner_id', 'environment'])
-        .where('account_number', '=', account['account_number'])
-        .executeTakeFirstOrThrow();
       // 4,500 ledger rows, several to a millisecond (so page edges fall inside equal created_at), spread
       // over two days of the period and one before it.
       const day = Date.parse('2026-10-10T00:00:00.000Z');
-      const rows = Array.from({ length: 4500 }, (_, index) => ({
-        id: randomUUID(),
-        account_id: stored.id,
-        partner_id: stored.partner_id,
-        environment: stored.environment,
-        type: 'credit' as const,
-        amount_kobo: 1 + ((index * 7919) % 100_000),
-        narration: `Row ${index}`,
-        reference: `BANK-${index}-${uniqueSuffix()}`,
-        created_at: index < 500 ? day - 86_400_000 + index : day + Math.floor(index / 3) * 37,
-      }));
-      for (let start = 0; start < rows.length; start += 500) {
-        await t.db
-          .insertInto('account_transactions')
-          .values(rows.slice(start, start + 500))
-          .execute();
-      }
+      const rows = (
+        await seedEntries(
+          t.db,
+          account['account_number'],
+          Array.from({ length: 4500 }, (_, index) => ({
+            kobo: 1 + ((index * 7919) % 100_000),
+            narration: `Row ${index}`,
+            at: index < 500 ? day - 86_400_000 + index : day + Math.floor(index / 3) * 37,
+          })),
+        )
+      ).map((row) => ({ id: row.id, amount_kobo: row.amount_kobo, created_at: row.created_at }));
       const inPeriod = rows
         .filter((row) => row.created_at >= day)
         .sort((x, y) => x.created_at - y.created_at || (x.id < y.id ? -1 : x.id > y.id ? 1 : 0));
@@ -953,7 +972,7 @@ for (const dialect of DIALECTS) {
       const csv = await fetchStatement(suite, url, a.sandboxKey, 'text/csv');
       const [, ...lines] = parseCsv(csv.text);
       assert.equal(lines.length, 4000);
-      assert.equal(koboOf(lines.at(-1)![5]!), json.closing_balance_kobo);
+      assert.equal(koboOf(lines.at(-1)![BALANCE]!), json.closing_balance_kobo);
     });
 
     it('keeps a statement consistent while credits land: its total is always the sum of its transactions', async () => {

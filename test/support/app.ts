@@ -63,6 +63,8 @@ export interface TestApp {
   clock: TestClock;
   /** A separate connection to the same database, for asserting what was stored. */
   db: Kysely<Database>;
+  /** The database itself, for another process on it (a second instance, a command-line script). */
+  database: TestDatabase;
   /** Every log line the app wrote. */
   logs: string[];
   dataDir: string;
@@ -134,7 +136,7 @@ export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdefghijklmnop';
 export async function startApp(
   database: TestDatabase,
   options: TestAppOptions = {},
-): Promise<Omit<TestApp, 'db' | 'close'> & { stop(): Promise<void> }> {
+): Promise<Omit<TestApp, 'db' | 'database' | 'close'> & { stop(): Promise<void> }> {
   const env: Record<string, string> = {
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
@@ -183,6 +185,7 @@ export async function createTestApp(dialect: DialectName, options: TestAppOption
   return {
     ...started,
     db: handle.db,
+    database,
     close: async () => {
       await started.stop();
       await handle.close();

@@ -162,3 +162,46 @@ export class ChildServer {
     rmSync(this.cwd, { recursive: true, force: true });
   }
 }
+
+export interface ScriptRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs one of the project's command-line scripts (`src/<name>.ts`, through tsx as `npm run` would
+ * after building) on `database`, from its DATA_DIR, to its end (killed after a minute).
+ */
+export function runScript(
+  database: TestDatabase,
+  script: string,
+  args: readonly string[] = [],
+  extra: Record<string, string> = {},
+): Promise<ScriptRun> {
+  const env = serverEnv(database, { LOG_LEVEL: 'silent', ...extra });
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', TSX, path.join(ROOT, 'src', script), ...args], {
+      cwd: database.dataDir,
+      env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: database.dataDir, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk) => {
+      stdout += String(chunk);
+    });
+    child.stderr.on('data', (chunk) => {
+      stderr += String(chunk);
+    });
+    const timer = setTimeout(() => child.kill('SIGKILL'), 60_000);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}

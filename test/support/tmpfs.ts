@@ -89,7 +89,7 @@ export function useAppOnTmpfs(dialect: DialectName, folder: string, bytes: numbe
       await started.stop();
       await handle.close();
     };
-    context.t = { ...started, db: handle.db, close };
+    context.t = { ...started, db: handle.db, database, close };
   });
   after(async () => {
     try {

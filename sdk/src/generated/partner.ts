@@ -839,6 +839,20 @@ export interface components {
             /** @description Pass as ?cursor= for the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /** Counterparty */
+        Counterparty: {
+            /** @example CHIOMA ADEBAYO */
+            account_name: string;
+            /** @example 0123456789 */
+            account_number: string;
+            /**
+             * @description NIP institution code (6 digits).
+             * @example 000013
+             */
+            bank_code: string;
+            /** @example GTBank */
+            bank_name: string | null;
+        };
         /** CreatedApiKey */
         CreatedApiKey: {
             /** Format: uuid */
@@ -1246,16 +1260,19 @@ export interface components {
             from: string;
             /** Format: date */
             to: string;
-            /** @description Naira: every credit before `from`. */
+            /** @description Naira: the balance at the start of `from` (UTC). */
             opening_balance: number;
             opening_balance_kobo: number;
             /** @description Naira: the credits of the period. */
             total_credits: number;
             total_credits_kobo: number;
-            /** @description Naira: opening balance plus the credits of the period. */
+            /** @description Naira: the debits of the period. */
+            total_debits: number;
+            total_debits_kobo: number;
+            /** @description Naira: opening balance plus the credits less the debits of the period. */
             closing_balance: number;
             closing_balance_kobo: number;
-            /** @description The period's credits, oldest first. */
+            /** @description The period's entries, oldest first. */
             transactions: components["schemas"]["Transaction"][];
         };
         /** TeamMember */
@@ -1305,16 +1322,39 @@ export interface components {
         Transaction: {
             /** Format: uuid */
             id: string;
-            /** @enum {string} */
-            type: "credit";
-            /** @example 1500.5 */
+            /**
+             * @description The direction: a credit added `amount` to the balance, a debit took it away.
+             * @enum {string}
+             */
+            type: "credit" | "debit";
+            /**
+             * @description inbound_transfer: money from another bank (in sandbox, simulated); transfer and fee: a transfer out and its fee; reversal: the bank returned a transfer; book_transfer: between two accounts of this institution.
+             * @enum {string}
+             */
+            kind: "inbound_transfer" | "transfer" | "fee" | "reversal" | "book_transfer";
+            /**
+             * @description Naira, always positive: `type` gives the direction.
+             * @example 1500.5
+             */
             amount: number;
             /** @example 150050 */
             amount_kobo: number;
+            /**
+             * @description Naira: the account's balance just after this entry.
+             * @example 1500.5
+             */
+            balance_after: number;
+            /** @example 150050 */
+            balance_after_kobo: number;
             /** @enum {string} */
             currency: "NGN";
             narration: string | null;
             reference: string;
+            /** @description The NIBSS session id of the interbank transfer, when there is one. */
+            session_id: string | null;
+            counterparty: components["schemas"]["Counterparty"] | null;
+            /** @description The transfer this entry books, for money out. */
+            transfer_id: string | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp
@@ -1386,7 +1426,7 @@ export interface components {
              */
             status_changed_at: string | null;
             /**
-             * @description Naira: the sum of credits (kept in integer kobo).
+             * @description Naira: the ledger balance, credits less debits (kept in integer kobo).
              * @example 1500.5
              */
             balance: number;
@@ -1395,6 +1435,16 @@ export interface components {
              * @example 150050
              */
             balance_kobo: number;
+            /**
+             * @description Naira: what can be sent now, the balance less the amount and fee of every transfer from the account still pending or processing. Never negative.
+             * @example 1500.5
+             */
+            available_balance: number;
+            /**
+             * @description The same in integer kobo.
+             * @example 150050
+             */
+            available_balance_kobo: number;
             /**
              * @description sandbox or live
              * @enum {string}

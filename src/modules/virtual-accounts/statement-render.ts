@@ -18,23 +18,45 @@ export function csvCell(value: string): string {
   return `"${safe.replaceAll('"', '""')}"`;
 }
 
-const CSV_HEADER = `${['date', 'reference', 'type', 'narration', 'amount', 'balance'].map(csvCell).join(',')}\r\n`;
+export const CSV_COLUMNS = [
+  'date',
+  'reference',
+  'type',
+  'kind',
+  'narration',
+  'counterparty_name',
+  'counterparty_account_number',
+  'counterparty_bank_code',
+  'session_id',
+  'debit',
+  'credit',
+  'balance',
+] as const;
+const CSV_HEADER = `${CSV_COLUMNS.map(csvCell).join(',')}\r\n`;
 
-/** The statement's transactions as CSV, a page at a time: a header row, amounts and running balance in naira. */
+/**
+ * The statement's entries as CSV, a page at a time: a header row, then one row an entry, its amount
+ * under `debit` or `credit` and the balance after it, in naira.
+ */
 export async function* statementCsv(statement: Statement): AsyncGenerator<string> {
   yield CSV_HEADER;
-  let balance = statement.opening_balance_kobo;
   for await (const page of statement.pages()) {
     let chunk = '';
     for (const transaction of page) {
-      balance += transaction.amount_kobo;
+      const amount = koboToDecimal(transaction.amount_kobo);
       chunk += `${[
         transaction.created_at,
         transaction.reference,
         transaction.type,
+        transaction.kind,
         transaction.narration ?? '',
-        koboToDecimal(transaction.amount_kobo),
-        koboToDecimal(balance),
+        transaction.counterparty?.account_name ?? '',
+        transaction.counterparty?.account_number ?? '',
+        transaction.counterparty?.bank_code ?? '',
+        transaction.session_id ?? '',
+        transaction.type === 'debit' ? amount : '',
+        transaction.type === 'credit' ? amount : '',
+        koboToDecimal(transaction.balance_after_kobo),
       ]
         .map(csvCell)
         .join(',')}\r\n`;

@@ -19,6 +19,17 @@ export const MAX_CREDIT_KOBO = 1_000_000_000;
 export const ACCOUNT_STATUSES = ['active', 'inactive', 'closed'] as const;
 export type AccountStatus = (typeof ACCOUNT_STATUSES)[number];
 
+/** A ledger entry's direction: a credit adds its amount to the balance, a debit takes it away. */
+export const ENTRY_TYPES = ['credit', 'debit'] as const;
+export type EntryType = (typeof ENTRY_TYPES)[number];
+/**
+ * Why money moved: an inbound transfer from another bank (or the sandbox's simulation of one), a
+ * transfer out and its fee, the bank returning a transfer (a credit), a transfer between two accounts
+ * of this institution.
+ */
+export const ENTRY_KINDS = ['inbound_transfer', 'transfer', 'fee', 'reversal', 'book_transfer'] as const;
+export type EntryKind = (typeof ENTRY_KINDS)[number];
+
 /** The longest statement period, in days (CONTRACT 4.3). */
 export const MAX_STATEMENT_DAYS = 366;
 
@@ -70,10 +81,16 @@ export const VirtualAccount = Type.Object(
     ),
     status_changed_at: Nullable(Timestamp('When the status last changed; null while it never has.')),
     balance: Type.Number({
-      description: 'Naira: the sum of credits (kept in integer kobo).',
+      description: 'Naira: the ledger balance, credits less debits (kept in integer kobo).',
       examples: [1500.5],
     }),
     balance_kobo: Type.Integer({ description: 'The same balance in integer kobo.', examples: [150050] }),
+    available_balance: Type.Number({
+      description:
+        'Naira: what can be sent now, the balance less the amount and fee of every transfer from the account still pending or processing. Never negative.',
+      examples: [1500.5],
+    }),
+    available_balance_kobo: Type.Integer({ description: 'The same in integer kobo.', examples: [150050] }),
     environment: Environment,
     customer: Type.Object(
       {
@@ -139,15 +156,45 @@ export const SimulateCreditBody = Type.Object(
 );
 export type SimulateCreditBody = Static<typeof SimulateCreditBody>;
 
+/** The other bank account of an entry: who sent money in, who received money out. */
+export const Counterparty = Type.Object(
+  {
+    account_name: Type.String({ examples: ['CHIOMA ADEBAYO'] }),
+    account_number: Type.String({ examples: ['0123456789'] }),
+    bank_code: Type.String({ description: 'NIP institution code (6 digits).', examples: ['000013'] }),
+    bank_name: Nullable(Type.String({ examples: ['GTBank'] })),
+  },
+  { title: 'Counterparty' },
+);
+
 export const Transaction = Type.Object(
   {
     id: Type.String({ format: 'uuid' }),
-    type: Type.Literal('credit'),
-    amount: Type.Number({ examples: [1500.5] }),
+    type: StringEnum(ENTRY_TYPES, {
+      description: 'The direction: a credit added `amount` to the balance, a debit took it away.',
+    }),
+    kind: StringEnum(ENTRY_KINDS, {
+      description:
+        'inbound_transfer: money from another bank (in sandbox, simulated); transfer and fee: a transfer out and its fee; reversal: the bank returned a transfer; book_transfer: between two accounts of this institution.',
+    }),
+    amount: Type.Number({
+      description: 'Naira, always positive: `type` gives the direction.',
+      examples: [1500.5],
+    }),
     amount_kobo: Type.Integer({ examples: [150050] }),
+    balance_after: Type.Number({
+      description: "Naira: the account's balance just after this entry.",
+      examples: [1500.5],
+    }),
+    balance_after_kobo: Type.Integer({ examples: [150050] }),
     currency: Type.Literal('NGN'),
     narration: Nullable(Type.String()),
     reference: Type.String(),
+    session_id: Nullable(
+      Type.String({ description: 'The NIBSS session id of the interbank transfer, when there is one.' }),
+    ),
+    counterparty: Nullable(Counterparty),
+    transfer_id: Nullable(Type.String({ description: 'The transfer this entry books, for money out.' })),
     created_at: Timestamp(),
   },
   { title: 'Transaction' },
@@ -164,13 +211,17 @@ export const Statement = Type.Object(
     account_name: Type.String(),
     from: Type.String({ format: 'date' }),
     to: Type.String({ format: 'date' }),
-    opening_balance: Type.Number({ description: 'Naira: every credit before `from`.' }),
+    opening_balance: Type.Number({ description: 'Naira: the balance at the start of `from` (UTC).' }),
     opening_balance_kobo: Type.Integer(),
     total_credits: Type.Number({ description: 'Naira: the credits of the period.' }),
     total_credits_kobo: Type.Integer(),
-    closing_balance: Type.Number({ description: 'Naira: opening balance plus the credits of the period.' }),
+    total_debits: Type.Number({ description: 'Naira: the debits of the period.' }),
+    total_debits_kobo: Type.Integer(),
+    closing_balance: Type.Number({
+      description: 'Naira: opening balance plus the credits less the debits of the period.',
+    }),
     closing_balance_kobo: Type.Integer(),
-    transactions: Type.Array(Transaction, { description: "The period's credits, oldest first." }),
+    transactions: Type.Array(Transaction, { description: "The period's entries, oldest first." }),
   },
   { title: 'Statement' },
 );

@@ -12,8 +12,10 @@ import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
+import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { createdRange, dayRange } from '../../platform/time-range.js';
+import * as ledger from './ledger.repository.js';
 import { koboToDecimal, koboToNaira, nairaToKobo } from './money.js';
 import { nuban } from './nuban.js';
 import type { VirtualAccountEventType } from './virtual-accounts.events.js';
@@ -56,22 +58,37 @@ function refuseUnlessActive(status: AccountStatus): void {
   if (status === 'closed') throw new AppError('ACCOUNT_CLOSED');
 }
 
-/** A ledger row as the API shows it. */
-function transactionView(row: repo.TransactionRow) {
+/** A ledger entry as the API shows it. */
+function transactionView(row: ledger.EntryRow) {
   return {
     id: row.id,
-    type: 'credit' as const,
+    type: row.type,
+    kind: row.kind,
     amount: koboToNaira(row.amount_kobo),
     amount_kobo: row.amount_kobo,
+    balance_after: koboToNaira(row.balance_after_kobo),
+    balance_after_kobo: row.balance_after_kobo,
     currency: 'NGN' as const,
     narration: row.narration,
     reference: row.reference,
+    session_id: row.session_id,
+    counterparty:
+      row.counterparty_account_number === null
+        ? null
+        : {
+            account_name: row.counterparty_account_name ?? '',
+            account_number: row.counterparty_account_number,
+            bank_code: row.counterparty_bank_code ?? '',
+            bank_name: row.counterparty_bank_name,
+          },
+    transfer_id: row.transfer_id,
     created_at: toIso(row.created_at),
   };
 }
 
 export function createVirtualAccountsService({ db, write, keys, bankCodes, bankName }: VirtualAccountsDeps) {
-  function view(row: Omit<repo.VirtualAccountRow, 'partner_id'>, balanceKobo: number) {
+  function view(row: Omit<repo.VirtualAccountRow, 'partner_id'>) {
+    const balanceKobo = Number(row.balance_kobo);
     return {
       id: row.id,
       account_number: row.account_number,
@@ -84,6 +101,9 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
       status_changed_at: row.status_changed_at === null ? null : toIso(row.status_changed_at),
       balance: koboToNaira(balanceKobo),
       balance_kobo: balanceKobo,
+      // No transfers hold money yet: all of the balance is available.
+      available_balance: koboToNaira(balanceKobo),
+      available_balance_kobo: balanceKobo,
       environment: row.environment,
       customer: {
         first_name: row.first_name,
@@ -98,8 +118,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
   async function existingAccountError(scope: repo.Scope, email: string): Promise<AppError | undefined> {
     const existing = await repo.findOpenAccountByEmail(db, scope, email);
     if (!existing) return undefined;
-    const balances = await repo.balancesOf(db, [existing.id]);
-    return new AppError('VIRTUAL_ACCOUNT_EXISTS', { data: view(existing, balances.get(existing.id) ?? 0) });
+    return new AppError('VIRTUAL_ACCOUNT_EXISTS', { data: view(existing) });
   }
 
   /**
@@ -145,9 +164,10 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         customer_email: input.email,
         phone: input.phone,
         ...(input.bvn ? sealBvn(keys, input.bvn) : { bvn_encrypted: null, bvn_hash: null, bvn_last4: null }),
+        balance_kobo: 0,
         created_at: now,
       };
-      const account = view(row, 0);
+      const account = view(row);
       insert('virtual_accounts', row);
       audit({
         action: 'virtual_account.created',
@@ -175,9 +195,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
   }
 
   async function get(credential: PartnerCredential, accountNumber: string) {
-    const row = await findAccount(credential, accountNumber);
-    const balances = await repo.balancesOf(db, [row.id]);
-    return view(row, balances.get(row.id) ?? 0);
+    return view(await findAccount(credential, accountNumber));
   }
 
   async function list(
@@ -213,14 +231,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
       ...filter,
     });
     const page = cursor.page(rows, query.limit, (row) => row.id);
-    const balances = await repo.balancesOf(
-      db,
-      page.items.map((row) => row.id),
-    );
-    return {
-      items: page.items.map((row) => view(row, balances.get(row.id) ?? 0)),
-      next_cursor: page.next_cursor,
-    };
+    return { items: page.items.map(view), next_cursor: page.next_cursor };
   }
 
   function creditAmount(amount: number | string): number {
@@ -247,26 +258,27 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit, emit }) => {
       const locked = await repo.lockAccount(trx, account.id);
       refuseUnlessActive(locked.status);
-      const transaction = {
-        id: newId(),
-        account_id: account.id,
-        partner_id: credential.partnerId,
-        environment: credential.environment,
-        type: 'credit' as const,
-        amount_kobo: amountKobo,
-        narration: input.narration ?? null,
-        reference: `SIM-${newId()}`,
-        // `now` was read before the row lock: a credit is dated after the account's last credit and
-        // status change, so an account's ledger order is its commit order (statements rely on it).
-        created_at: Math.max(
-          now,
-          locked.status_changed_at ?? now,
-          ((await repo.lastCreditAt(trx, account.id)) ?? -1) + 1,
-        ),
+      const entry = await ledger.postEntry(
+        trx,
+        locked,
+        {
+          id: newId(),
+          type: 'credit',
+          kind: 'inbound_transfer',
+          amountKobo,
+          narration: input.narration ?? null,
+          reference: `SIM-${newId()}`,
+          counterparty: null,
+          sessionId: null,
+          transferId: null,
+        },
+        now,
+      );
+      const transaction = transactionView(entry);
+      const result = {
+        transaction,
+        account: view(extend(locked, { balance_kobo: entry.balance_after_kobo })),
       };
-      await repo.insertTransaction(trx, transaction);
-      const balance = (await repo.balancesOf(trx, [account.id])).get(account.id) ?? 0;
-      const result = { transaction: transactionView(transaction), account: view(locked, balance) };
       audit({
         action: 'virtual_account.credited',
         targetType: 'virtual_account',
@@ -274,7 +286,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         metadata: {
           account_number: accountNumber,
           amount_kobo: amountKobo,
-          reference: transaction.reference,
+          reference: entry.reference,
         },
       });
       emit({ environments: [credential.environment], type: 'virtual_account.credited', data: result });
@@ -291,7 +303,7 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     const account = await findAccount(credential, accountNumber);
     const cursor = keysetCursor(keys.cursor, 'account_transactions', account.id, 'string');
     const beforeId = cursor.decode(filter.cursor);
-    const rows = await repo.listTransactions(db, account.id, {
+    const rows = await ledger.listEntries(db, account.id, {
       limit: filter.limit,
       ...(beforeId ? { beforeId } : {}),
     });
@@ -314,22 +326,20 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
   ) {
     const account = await findAccount(credential, accountNumber);
     return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit, emit }) => {
-      const withBalance = async (row: repo.VirtualAccountRow) =>
-        view(row, (await repo.balancesOf(trx, [row.id])).get(row.id) ?? 0);
       const current = await repo.lockAccount(trx, account.id);
-      const refuse = async () => {
+      const refuse = () => {
         if (current.status === 'closed') throw new AppError('ACCOUNT_CLOSED');
-        if (change.to === 'active') return withBalance(current);
+        if (change.to === 'active') return view(current);
         throw new AppError('ACCOUNT_INACTIVE');
       };
       if (!change.from.includes(current.status)) return refuse();
       // `now` was read before this transaction waited for the row lock, so a credit that took the
       // lock first may be dated at or after it: the change is dated after every credit it follows.
-      const lastCreditAt = await repo.lastCreditAt(trx, account.id);
-      const changedAt = lastCreditAt === undefined ? now : Math.max(now, lastCreditAt + 1);
+      const lastEntryAt = await ledger.lastEntryAt(trx, account.id);
+      const changedAt = lastEntryAt === undefined ? now : Math.max(now, lastEntryAt + 1);
       const moved = await repo.changeAccountStatus(trx, account.id, change, changedAt);
       if (!moved) return refuse();
-      const data = await withBalance(moved);
+      const data = view(moved);
       audit({
         action: 'virtual_account.status_changed',
         targetType: 'virtual_account',
@@ -358,24 +368,22 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     changeStatus(credential, accountNumber, { from: ['active', 'inactive'], to: 'closed', reason }, meta);
 
   /**
-   * The account's statement for whole days (UTC): opening balance (every credit before `from`), the
-   * period's credits and closing balance, summed by the database from the ledger, exact to the kobo.
-   */
-  /**
-   * A statement: its figures read at once, its transactions then read page by page as they are sent
-   * (oldest first, up to the last row counted), so memory stays bounded however many a period holds.
+   * The account's statement for whole days (UTC): the opening balance (the balance after the last
+   * entry before `from`), the period's credits and debits and the closing balance, read at once from
+   * the ledger, exact to the kobo; then its entries page by page as they are sent (oldest first, up
+   * to the last row counted), so memory stays bounded however many a period holds.
    */
   async function statement(credential: PartnerCredential, accountNumber: string, query: StatementQuery) {
     const period = dayRange(query.from, query.to, MAX_STATEMENT_DAYS);
     const account = await findAccount(credential, accountNumber);
-    const head = await repo.statementHead(db, account.id, period);
-    const closingKobo = head.openingKobo + head.periodKobo;
+    const head = await ledger.statementHead(db, account.id, period);
+    const closingKobo = head.openingKobo + head.creditsKobo - head.debitsKobo;
     async function* pages(): AsyncGenerator<TransactionView[]> {
       const last = head.last;
       if (!last) return;
-      let after: repo.LedgerPosition | undefined;
+      let after: ledger.LedgerPosition | undefined;
       for (;;) {
-        const rows = await repo.statementPage(
+        const rows = await ledger.statementPage(
           db,
           account.id,
           { start: period.start, after, last },
@@ -393,8 +401,10 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
       to: query.to,
       opening_balance: koboToNaira(head.openingKobo),
       opening_balance_kobo: head.openingKobo,
-      total_credits: koboToNaira(head.periodKobo),
-      total_credits_kobo: head.periodKobo,
+      total_credits: koboToNaira(head.creditsKobo),
+      total_credits_kobo: head.creditsKobo,
+      total_debits: koboToNaira(head.debitsKobo),
+      total_debits_kobo: head.debitsKobo,
       closing_balance: koboToNaira(closingKobo),
       closing_balance_kobo: closingKobo,
       pages,

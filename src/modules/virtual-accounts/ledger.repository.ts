@@ -1,0 +1,290 @@
+import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import type { EntryKind, EntryType } from './virtual-accounts.schemas.js';
+import type { AccountTransactionsTable } from './virtual-accounts.table.js';
+
+export type EntryRow = Selectable<AccountTransactionsTable>;
+
+/** An entry to post: what moved, why, and with whom; the ledger adds its time and balance_after. */
+export interface NewEntry {
+  id: string;
+  type: EntryType;
+  kind: EntryKind;
+  /** Positive kobo. */
+  amountKobo: number;
+  narration: string | null;
+  reference: string;
+  counterparty: {
+    account_name: string;
+    account_number: string;
+    bank_code: string;
+    bank_name: string | null;
+  } | null;
+  sessionId: string | null;
+  transferId: string | null;
+}
+
+/** The account an entry is posted to, as read under its row lock. */
+export interface LockedAccount {
+  id: string;
+  partner_id: number;
+  environment: AccountTransactionsTable['environment'];
+  balance_kobo: number;
+  status_changed_at: number | null;
+}
+
+/** When the account's latest entry is dated, if it has one (read under the account's row lock). */
+export async function lastEntryAt(
+  trx: Transaction<Database>,
+  accountId: string,
+): Promise<number | undefined> {
+  const row = await trx
+    .selectFrom('account_transactions')
+    .select((eb) => eb.fn.max('created_at').as('at'))
+    .where('account_id', '=', accountId)
+    .executeTakeFirst();
+  return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
+}
+
+/**
+ * Posts an entry to an account whose row lock the caller holds (`lockAccount`): the entry, with the
+ * balance after it, and the account's balance, in the caller's transaction. This is the only way the
+ * balance moves. A debit that would take the balance below zero is a programming error (the callers
+ * check the available balance first); the column's CHECK refuses it all the same. The entry is dated
+ * after the account's latest entry and last status change, so an account's ledger order (created_at,
+ * id) is its commit order, which running balances and statements rely on.
+ */
+export async function postEntry(
+  trx: Transaction<Database>,
+  account: LockedAccount,
+  entry: NewEntry,
+  now: number,
+): Promise<EntryRow> {
+  const signed = entry.type === 'credit' ? entry.amountKobo : -entry.amountKobo;
+  const balanceAfter = account.balance_kobo + signed;
+  const moved = await trx
+    .updateTable('virtual_accounts')
+    .set((eb) => ({ balance_kobo: eb('balance_kobo', '+', signed) }))
+    .where('id', '=', account.id)
+    .returning('balance_kobo')
+    .executeTakeFirstOrThrow();
+  if (Number(moved.balance_kobo) !== balanceAfter) {
+    throw new Error(`account ${account.id} moved without its lock: ${moved.balance_kobo} ≠ ${balanceAfter}`);
+  }
+  const row: EntryRow = {
+    id: entry.id,
+    account_id: account.id,
+    partner_id: account.partner_id,
+    environment: account.environment,
+    type: entry.type,
+    kind: entry.kind,
+    amount_kobo: entry.amountKobo,
+    balance_after_kobo: balanceAfter,
+    narration: entry.narration,
+    reference: entry.reference,
+    counterparty_account_name: entry.counterparty?.account_name ?? null,
+    counterparty_account_number: entry.counterparty?.account_number ?? null,
+    counterparty_bank_code: entry.counterparty?.bank_code ?? null,
+    counterparty_bank_name: entry.counterparty?.bank_name ?? null,
+    session_id: entry.sessionId,
+    transfer_id: entry.transferId,
+    created_at: Math.max(
+      now,
+      account.status_changed_at ?? now,
+      ((await lastEntryAt(trx, account.id)) ?? -1) + 1,
+    ),
+  };
+  await trx.insertInto('account_transactions').values(row).execute();
+  return row;
+}
+
+export function listEntries(
+  db: Kysely<Database>,
+  accountId: string,
+  filter: { beforeId?: string; limit: number },
+) {
+  let query = db
+    .selectFrom('account_transactions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  return query.execute();
+}
+
+/** A position in an account's ledger order (created_at, then id). */
+export interface LedgerPosition {
+  created_at: number;
+  id: string;
+}
+
+const signedAmount = sql<number>`case when type = 'credit' then amount_kobo else -amount_kobo end`;
+
+/**
+ * A statement's figures and its last row, in one statement (one consistent reading): the balance
+ * after the last entry before the period (one index lookup, whatever the account's history), the
+ * period's credits and debits, and the period's last row by (created_at, id). Entries of an account
+ * are dated strictly increasing in commit order (under the account's lock), so rows up to that last
+ * one are exactly the ones summed, whatever commits while the statement is read.
+ */
+export async function statementHead(
+  db: Kysely<Database>,
+  accountId: string,
+  period: { start: number; end: number },
+): Promise<{
+  openingKobo: number;
+  creditsKobo: number;
+  debitsKobo: number;
+  last: LedgerPosition | undefined;
+}> {
+  const inPeriod = (eb: ExpressionBuilder<Database, 'account_transactions'>) =>
+    eb.and([
+      eb('account_id', '=', accountId),
+      eb('created_at', '>=', period.start),
+      eb('created_at', '<=', period.end),
+    ]);
+  const lastOf = (column: 'created_at' | 'id') =>
+    db
+      .selectFrom('account_transactions')
+      .select(column)
+      .where(inPeriod)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1);
+  const sumOf = (type: EntryType) =>
+    db
+      .selectFrom('account_transactions')
+      .select(sql<number>`cast(coalesce(sum(amount_kobo), 0) as bigint)`.as('sum'))
+      .where(inPeriod)
+      .where('type', '=', type);
+  const row = await db
+    .selectNoFrom((eb) => [
+      eb
+        .selectFrom('account_transactions')
+        .select('balance_after_kobo')
+        .where('account_id', '=', accountId)
+        .where('created_at', '<', period.start)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1)
+        .as('opening'),
+      sumOf('credit').as('credits'),
+      sumOf('debit').as('debits'),
+      lastOf('created_at').as('last_at'),
+      lastOf('id').as('last_id'),
+    ])
+    .executeTakeFirstOrThrow();
+  return {
+    openingKobo: Number(row.opening ?? 0),
+    creditsKobo: Number(row.credits),
+    debitsKobo: Number(row.debits),
+    last:
+      row.last_at === null || row.last_id === null
+        ? undefined
+        : { created_at: Number(row.last_at), id: String(row.last_id) },
+  };
+}
+
+/** The next rows of a statement after `after`, up to `last`, oldest first (off the account-and-time index). */
+export function statementPage(
+  db: Kysely<Database>,
+  accountId: string,
+  bounds: { start: number; after: LedgerPosition | undefined; last: LedgerPosition },
+  limit: number,
+): Promise<EntryRow[]> {
+  let query = db
+    .selectFrom('account_transactions')
+    .selectAll()
+    .where('account_id', '=', accountId)
+    .where('created_at', '>=', bounds.start)
+    .where((eb) =>
+      eb(eb.refTuple('created_at', 'id'), '<=', eb.tuple(bounds.last.created_at, bounds.last.id)),
+    );
+  const after = bounds.after;
+  if (after) {
+    query = query.where((eb) =>
+      eb(eb.refTuple('created_at', 'id'), '>', eb.tuple(after.created_at, after.id)),
+    );
+  }
+  return query.orderBy('created_at').orderBy('id').limit(limit).execute();
+}
+
+/** An account whose ledger does not add up, and how. */
+export interface LedgerMismatch {
+  account_id: string;
+  account_number: string;
+  /** Σ credits − Σ debits of its entries. */
+  entries_kobo: number;
+  balance_kobo: number;
+  /** Entries whose balance_after is not the one before it plus or minus its amount. */
+  broken_entries: number;
+}
+
+/**
+ * Every account whose balance is not the sum of its entries, or whose entries' running balances do
+ * not chain (each balance_after = the previous one ± its amount, the first from zero, the last equal
+ * to the account's balance). Two scans of the ledger, whatever its size; the empty list proves it.
+ */
+export async function ledgerMismatches(db: Kysely<Database>): Promise<LedgerMismatch[]> {
+  const sums = await db
+    .selectFrom('virtual_accounts as a')
+    .leftJoin('account_transactions as t', 't.account_id', 'a.id')
+    .select([
+      'a.id',
+      'a.account_number',
+      'a.balance_kobo',
+      sql<number>`cast(coalesce(sum(${signedAmount}), 0) as bigint)`.as('entries_kobo'),
+    ])
+    .groupBy(['a.id', 'a.account_number', 'a.balance_kobo'])
+    .having(sql<boolean>`coalesce(sum(${signedAmount}), 0) <> a.balance_kobo`)
+    .execute();
+  const chains = await db
+    .selectFrom(
+      db
+        .selectFrom('account_transactions')
+        .select([
+          'account_id',
+          'balance_after_kobo',
+          sql<number>`coalesce(lag(balance_after_kobo) over (partition by account_id order by created_at, id), 0) + ${signedAmount}`.as(
+            'expected',
+          ),
+        ])
+        .as('chain'),
+    )
+    .select(['account_id', (eb) => eb.fn.countAll<number>().as('broken')])
+    .whereRef('balance_after_kobo', '<>', 'expected')
+    .groupBy('account_id')
+    .execute();
+  const broken = new Map(chains.map((row) => [row.account_id, Number(row.broken)]));
+  const mismatches = new Map<string, LedgerMismatch>(
+    sums.map((row) => [
+      row.id,
+      {
+        account_id: row.id,
+        account_number: row.account_number,
+        entries_kobo: Number(row.entries_kobo),
+        balance_kobo: Number(row.balance_kobo),
+        broken_entries: broken.get(row.id) ?? 0,
+      },
+    ]),
+  );
+  const missing = [...broken.keys()].filter((id) => !mismatches.has(id));
+  if (missing.length > 0) {
+    const accounts = await db
+      .selectFrom('virtual_accounts')
+      .select(['id', 'account_number', 'balance_kobo'])
+      .where('id', 'in', missing)
+      .execute();
+    for (const account of accounts) {
+      mismatches.set(account.id, {
+        account_id: account.id,
+        account_number: account.account_number,
+        entries_kobo: Number(account.balance_kobo),
+        balance_kobo: Number(account.balance_kobo),
+        broken_entries: broken.get(account.id) ?? 0,
+      });
+    }
+  }
+  return [...mismatches.values()];
+}
