@@ -223,7 +223,10 @@ for (const dialect of DIALECTS) {
       assert.equal(statement.transactions.length, 2);
       const csv = await client.virtualAccounts.statementCsv(first.account_number, period);
       const lines = csv.trimEnd().split('\r\n');
-      assert.equal(lines[0], '"date","reference","type","narration","amount","balance"');
+      assert.equal(
+        lines[0],
+        '"date","reference","type","kind","narration","counterparty_name","counterparty_account_number","counterparty_bank_code","session_id","debit","credit","balance"',
+      );
       assert.equal(lines.length, 3);
       assert.ok(
         lines.some((line) => line.includes(`"'=HYPERLINK(""x"")"`)),

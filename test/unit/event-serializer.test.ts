@@ -16,6 +16,8 @@ const account = {
   status_changed_at: null,
   balance: 1500.5,
   balance_kobo: 150050,
+  available_balance: 1500.5,
+  available_balance_kobo: 150050,
   environment: 'sandbox',
   customer: { first_name: 'Ada', last_name: 'Eze', email: 'ada@example.com', phone: '+2348090000000' },
   created_at: '2026-11-25T05:00:00.000Z',
@@ -40,11 +42,22 @@ describe('event payload serializer', () => {
     const transaction = {
       id: '0193a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5c',
       type: 'credit',
+      kind: 'inbound_transfer',
       amount: 1500.5,
       amount_kobo: 150050,
+      balance_after: 1500.5,
+      balance_after_kobo: 150050,
       currency: 'NGN',
       narration: null,
       reference: 'ref-1',
+      session_id: '000013261127120000123456789012',
+      counterparty: {
+        account_name: 'CHIOMA ADEBAYO',
+        account_number: '0123456789',
+        bank_code: '000013',
+        bank_name: 'GTBank',
+      },
+      transfer_id: null,
       created_at: '2026-11-25T05:00:00.000Z',
     };
     const payload = serialize('virtual_account.credited', {
