@@ -14,8 +14,11 @@ import {
   apiKeyUrl,
   CREATE_ACCOUNT,
   creditUrl,
+  lifecycleUrl,
+  ROTATE_SECRET,
   TEAM,
   VIRTUAL_ACCOUNTS,
+  WEBHOOK,
 } from '../support/paths.js';
 import { columnsContaining } from '../support/records.js';
 
@@ -29,6 +32,33 @@ async function accountsFor(suite: AppContext, partnerId: number, email: string) 
     .where('partner_id', '=', partnerId)
     .where('customer_email', '=', email)
     .execute();
+}
+
+/**
+ * Fault injection from outside the app: until the returned function runs, storing a completed
+ * idempotent response fails (a trigger on idempotency_keys).
+ */
+async function responseStoreDown(suite: AppContext): Promise<() => Promise<void>> {
+  const { t, dialect } = suite;
+  const statements =
+    dialect === 'sqlite'
+      ? [
+          sql`create trigger idempotency_store_down before update on idempotency_keys
+              when new.status = 'completed' begin select raise(abort, 'response store down'); end`,
+        ]
+      : [
+          sql`create function idempotency_store_down() returns trigger language plpgsql
+              as $$ begin raise exception 'response store down'; end $$`,
+          sql`create trigger idempotency_store_down before update on idempotency_keys for each row
+              when (new.status = 'completed') execute function idempotency_store_down()`,
+        ];
+  for (const statement of statements) await statement.execute(t.db);
+  return async () => {
+    await sql`drop trigger idempotency_store_down${sql.raw(dialect === 'sqlite' ? '' : ' on idempotency_keys')}`.execute(
+      t.db,
+    );
+    if (dialect === 'postgres') await sql`drop function idempotency_store_down()`.execute(t.db);
+  };
 }
 
 for (const dialect of DIALECTS) {
@@ -451,19 +481,7 @@ for (const dialect of DIALECTS) {
       const customer = customerBody();
       // Fault injection from outside the app: storing a completed response fails. Were the response
       // stored after the commit, the credit and the account would stay while a retry ran them again.
-      const storeDown =
-        dialect.name === 'sqlite'
-          ? [
-              sql`create trigger idempotency_store_down before update on idempotency_keys
-                  when new.status = 'completed' begin select raise(abort, 'response store down'); end`,
-            ]
-          : [
-              sql`create function idempotency_store_down() returns trigger language plpgsql
-                  as $$ begin raise exception 'response store down'; end $$`,
-              sql`create trigger idempotency_store_down before update on idempotency_keys for each row
-                  when (new.status = 'completed') execute function idempotency_store_down()`,
-            ];
-      for (const statement of storeDown) await statement.execute(t.db);
+      const restore = await responseStoreDown(suite);
       let credit: ApiResponse;
       let create: ApiResponse;
       try {
@@ -477,10 +495,7 @@ for (const dialect of DIALECTS) {
           headers: withKey(createKey),
         });
       } finally {
-        await sql`drop trigger idempotency_store_down${sql.raw(dialect.name === 'sqlite' ? '' : ' on idempotency_keys')}`.execute(
-          t.db,
-        );
-        if (dialect.name === 'postgres') await sql`drop function idempotency_store_down()`.execute(t.db);
+        await restore();
       }
       assertError(credit, 500, 'INTERNAL_ERROR');
       assertError(create, 500, 'INTERNAL_ERROR');
@@ -514,6 +529,74 @@ for (const dialect of DIALECTS) {
         [1000],
       );
       assert.equal((await accountsFor(suite, partner.companyId, String(customer['email']))).length, 1);
+    });
+
+    it("records every idempotent route's answer in its write's transaction: with the response store down, a team member, a webhook secret rotation and a deactivation are not applied", async () => {
+      const { t } = suite;
+      const partner = await newPartner(suite, 'sandbox');
+      await addRepresentative(t, partner.token);
+      const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey })).body
+        .data;
+      const set = await t.api.put(
+        WEBHOOK,
+        { url: 'http://127.0.0.1:9/baas' },
+        { token: partner.sandboxKey },
+      );
+      assert.equal(set.status, 201, set.text);
+      const member = memberBody();
+      const requests = () => [
+        t.api.post(TEAM, member, { token: partner.token, headers: withKey(`team-${dialect.name}`) }),
+        t.api.post(
+          ROTATE_SECRET,
+          {},
+          { token: partner.sandboxKey, headers: withKey(`rotate-${dialect.name}`) },
+        ),
+        t.api.post(
+          lifecycleUrl(account.account_number, 'deactivate'),
+          { reason: 'Review' },
+          { token: partner.sandboxKey, headers: withKey(`deactivate-${dialect.name}`) },
+        ),
+      ];
+      const secretOf = async () =>
+        (
+          await t.db
+            .selectFrom('webhook_endpoints')
+            .select('secret_encrypted')
+            .where('partner_id', '=', partner.companyId)
+            .executeTakeFirstOrThrow()
+        ).secret_encrypted;
+      const secretBefore = await secretOf();
+      const restore = await responseStoreDown(suite);
+      let failed: ApiResponse[];
+      try {
+        failed = await Promise.all(requests());
+      } finally {
+        await restore();
+      }
+      for (const answer of failed) assertError(answer, 500, 'INTERNAL_ERROR');
+      const members = await t.db
+        .selectFrom('team_members')
+        .select('id')
+        .where('partner_id', '=', partner.companyId)
+        .execute();
+      assert.deepEqual(members, [], 'no team member');
+      assert.equal(await secretOf(), secretBefore, 'the secret was not rotated');
+      const read = await t.api.get(accountUrl(account.account_number), { token: partner.sandboxKey });
+      assert.equal(read.body.data.status, 'active', 'the account was not deactivated');
+
+      // The keys were released with their failed writes: the retries run once, then replay the same bytes.
+      const first = await Promise.all(requests());
+      for (const answer of first) {
+        assert.ok([200, 201].includes(answer.status), answer.text);
+        assert.equal(answer.headers.get(REPLAYED), null);
+      }
+      const again = await Promise.all(requests());
+      for (const [index, answer] of again.entries()) {
+        assert.equal(answer.headers.get(REPLAYED), 'true');
+        assert.equal(answer.status, first[index]!.status);
+        if (index !== 1) assert.equal(answer.text, first[index]!.text, 'the first answer, byte for byte');
+      }
+      assert.equal(again[1]!.body.data.secret, null, 'a rotation replays without its secret');
     });
 
     it('keeps a key 24 hours, after which it can be used again with a different body', async () => {

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
-import { withoutSecret } from '../../platform/idempotency/idempotency.js';
+import { answerIdempotently, withoutSecret } from '../../platform/idempotency/idempotency.js';
 import {
   API_KEY_REPLAY_MESSAGE,
   ApiKeyListQuery,
@@ -37,12 +37,14 @@ export const apiKeysRoutes: FastifyPluginAsyncTypebox<{ apiKeys: ApiKeysService 
       response: { 201: CreatedApiKeyResponse },
       errors: ['ONBOARDING_NOT_APPROVED'],
     }),
-    async (request, reply) => {
-      const data = await apiKeys.create(sessionOf(request), request.body, requestMeta(request));
-      return reply
-        .code(201)
-        .send(success('API key created. Store the key now: it is not shown again.', data));
-    },
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        201,
+        () => apiKeys.create(sessionOf(request), request.body, requestMeta(request)),
+        (data) => success('API key created. Store the key now: it is not shown again.', data),
+      ),
   );
 
   app.get(

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
+import { answerIdempotently } from '../../platform/idempotency/idempotency.js';
 import {
   CreateTeamMemberBody,
   TeamListQuery,
@@ -31,10 +32,14 @@ export const teamRoutes: FastifyPluginAsyncTypebox<{ team: TeamService }> = asyn
       response: { 201: TeamMemberResponse },
       errors: ['REPRESENTATIVE_REQUIRED'],
     }),
-    async (request, reply) => {
-      const data = await team.create(credentialOf(request), request.body, requestMeta(request));
-      return reply.code(201).send(success('Team member added.', data));
-    },
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        201,
+        () => team.create(credentialOf(request), request.body, requestMeta(request)),
+        (data) => success('Team member added.', data),
+      ),
   );
 
   app.get(

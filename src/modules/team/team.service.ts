@@ -58,7 +58,8 @@ export function createTeamService({ db, write, clock, keys, hasRepresentative }:
     if (!(await hasRepresentative(credential.partnerId))) throw new AppError('REPRESENTATIVE_REQUIRED');
     const id = newId();
     const { bvn, ...fields } = input;
-    await write(
+    // The answer is made in the write: an idempotent request records it in the same transaction.
+    return write(
       { actor: actorOf(credential), meta, onUniqueViolation: emailTaken },
       async ({ trx, now, audit }) => {
         await repo.insertMember(trx, {
@@ -75,9 +76,9 @@ export function createTeamService({ db, write, clock, keys, hasRepresentative }:
           targetId: id,
           metadata: { email: input.email, bvn: maskBvn(bvn.slice(-4)) },
         });
+        return view((await repo.findMember(trx, credential.partnerId, id))!);
       },
     );
-    return get(credential.partnerId, id);
   }
 
   async function get(partnerId: number, id: string) {

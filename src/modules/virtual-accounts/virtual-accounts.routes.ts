@@ -3,7 +3,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta, withCheckedCredential } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
-import { recordInTransaction } from '../../platform/idempotency/idempotency.js';
+import { answerIdempotently } from '../../platform/idempotency/idempotency.js';
 import { statementCsv, statementJson } from './statement-render.js';
 import {
   AccountListQuery,
@@ -54,18 +54,17 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       errors: ['VIRTUAL_ACCOUNT_EXISTS'],
       errorData: { VIRTUAL_ACCOUNT_EXISTS: VirtualAccount },
     }),
-    async (request, reply) => {
-      const envelope = <T>(data: T) => success('Virtual account created.', data);
-      const data = await withCheckedCredential(request, (credential) =>
-        virtualAccounts.create(
-          credential,
-          request.body,
-          requestMeta(request),
-          recordInTransaction(request, 201, envelope),
-        ),
-      );
-      return reply.code(201).send(envelope(data));
-    },
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        201,
+        () =>
+          withCheckedCredential(request, (credential) =>
+            virtualAccounts.create(credential, request.body, requestMeta(request)),
+          ),
+        (data) => success('Virtual account created.', data),
+      ),
   );
 
   app.get(
@@ -120,17 +119,20 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       response: { 201: SimulateCreditResponse },
       errors: ['SANDBOX_ONLY'],
     }),
-    async (request, reply) => {
-      const envelope = <T>(data: T) => success('Account credited.', data);
-      const data = await virtualAccounts.simulateCredit(
-        credentialOf(request),
-        request.params.account_number,
-        request.body,
-        requestMeta(request),
-        recordInTransaction(request, 201, envelope),
-      );
-      return reply.code(201).send(envelope(data));
-    },
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        201,
+        () =>
+          virtualAccounts.simulateCredit(
+            credentialOf(request),
+            request.params.account_number,
+            request.body,
+            requestMeta(request),
+          ),
+        (data) => success('Account credited.', data),
+      ),
   );
 
   app.post(
@@ -149,15 +151,19 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       response: { 200: VirtualAccountResponse },
       errors: ['ACCOUNT_INACTIVE', 'ACCOUNT_CLOSED'],
     }),
-    async (request) =>
-      success(
-        'Virtual account deactivated.',
-        await virtualAccounts.deactivate(
-          credentialOf(request),
-          request.params.account_number,
-          request.body.reason,
-          requestMeta(request),
-        ),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () =>
+          virtualAccounts.deactivate(
+            credentialOf(request),
+            request.params.account_number,
+            request.body.reason,
+            requestMeta(request),
+          ),
+        (data) => success('Virtual account deactivated.', data),
       ),
   );
 
@@ -176,14 +182,18 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       response: { 200: VirtualAccountResponse },
       errors: ['ACCOUNT_CLOSED'],
     }),
-    async (request) =>
-      success(
-        'Virtual account active.',
-        await virtualAccounts.reactivate(
-          credentialOf(request),
-          request.params.account_number,
-          requestMeta(request),
-        ),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () =>
+          virtualAccounts.reactivate(
+            credentialOf(request),
+            request.params.account_number,
+            requestMeta(request),
+          ),
+        (data) => success('Virtual account active.', data),
       ),
   );
 
@@ -203,15 +213,19 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       response: { 200: VirtualAccountResponse },
       errors: ['ACCOUNT_CLOSED'],
     }),
-    async (request) =>
-      success(
-        'Virtual account closed.',
-        await virtualAccounts.close(
-          credentialOf(request),
-          request.params.account_number,
-          request.body.reason,
-          requestMeta(request),
-        ),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () =>
+          virtualAccounts.close(
+            credentialOf(request),
+            request.params.account_number,
+            request.body.reason,
+            requestMeta(request),
+          ),
+        (data) => success('Virtual account closed.', data),
       ),
   );
 

@@ -126,15 +126,9 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
    * constraint on (bank_code, account_number) decides every allocation, across processes: a
    * collision retries with a new serial, and a duplicate e-mail (the partial unique index over the
    * accounts that are not closed) answers with the existing account; no read before the insert is
-   * needed for either. A closed account's e-mail is free again, its number never. `onCommit` runs inside
-   * the account's transaction (the route records the idempotent response there).
+   * needed for either. A closed account's e-mail is free again, its number never.
    */
-  async function create(
-    credential: PartnerCredential,
-    input: CreateVirtualAccountBody,
-    meta: RequestMeta,
-    onCommit?: (trx: Kysely<Database>, account: Static<typeof VirtualAccount>) => Promise<void>,
-  ) {
+  async function create(credential: PartnerCredential, input: CreateVirtualAccountBody, meta: RequestMeta) {
     const scope = scopeOf(credential);
     const bankCode = bankCodes[credential.environment];
     const options = {
@@ -178,14 +172,9 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
       emit({ environments: [credential.environment], type: 'virtual_account.created', data: account });
       return account;
     };
-    // Without an Idempotency-Key the creation is one statement on PostgreSQL (account, audit and
-    // outbox rows); with one, the stored answer commits in the same transaction.
-    if (!onCommit) return write.batch(options, build);
-    return write(options, async (context) => {
-      const account = build(context);
-      await onCommit(context.trx, account);
-      return account;
-    });
+    // One statement on PostgreSQL (account, audit and outbox rows); with an Idempotency-Key the write
+    // becomes a transaction that also records the answer (platform/idempotency).
+    return write.batch(options, build);
   }
 
   async function findAccount(credential: PartnerCredential, accountNumber: string) {
@@ -244,13 +233,11 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     return kobo;
   }
 
-  /** `onCommit` runs inside the credit's transaction (the route records the idempotent response there). */
   async function simulateCredit(
     credential: PartnerCredential,
     accountNumber: string,
     input: SimulateCreditBody,
     meta: RequestMeta,
-    onCommit?: (trx: Kysely<Database>, result: CreditResult) => Promise<void>,
   ) {
     if (credential.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
     const amountKobo = creditAmount(input.amount);
@@ -290,7 +277,6 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
         },
       });
       emit({ environments: [credential.environment], type: 'virtual_account.credited', data: result });
-      await onCommit?.(trx, result);
       return result;
     });
   }

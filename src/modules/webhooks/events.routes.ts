@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
+import { answerIdempotently } from '../../platform/idempotency/idempotency.js';
 import type { EventSchemas } from './events.schemas.js';
 import { EventParams } from './webhooks.schemas.js';
 import type { WebhooksService } from './webhooks.service.js';
@@ -63,13 +64,13 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
       response: { 202: RedeliverResponse },
       errors: ['WEBHOOK_ENDPOINT_REQUIRED'],
     }),
-    async (request, reply) => {
-      const data = await webhooks.redeliverEvent(
-        credentialOf(request),
-        request.params.id,
-        requestMeta(request),
-      );
-      return reply.code(202).send(success('Redelivery queued.', data));
-    },
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        202,
+        () => webhooks.redeliverEvent(credentialOf(request), request.params.id, requestMeta(request)),
+        (data) => success('Redelivery queued.', data),
+      ),
   );
 };

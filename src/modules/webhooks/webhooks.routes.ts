@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
-import { withoutSecret } from '../../platform/idempotency/idempotency.js';
+import { answerIdempotently, withoutSecret } from '../../platform/idempotency/idempotency.js';
 import type { EventSchemas } from './events.schemas.js';
 import {
   DeliveriesQuery,
@@ -99,10 +99,13 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{
       response: { 200: RotatedWebhookResponse },
       errors: ['NOT_FOUND'],
     }),
-    async (request) =>
-      success(
-        'Webhook secret rotated.',
-        await webhooks.rotateSecret(credentialOf(request), requestMeta(request)),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () => webhooks.rotateSecret(credentialOf(request), requestMeta(request)),
+        (data) => success('Webhook secret rotated.', data),
       ),
   );
 
@@ -142,13 +145,13 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{
       idempotent: true,
       response: { 201: RetryResponse },
     }),
-    async (request, reply) => {
-      const data = await webhooks.retryDelivery(
-        credentialOf(request),
-        request.params.id,
-        requestMeta(request),
-      );
-      return reply.code(201).send(success(data.succeeded ? 'Delivered.' : 'Delivery failed again.', data));
-    },
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        201,
+        () => webhooks.retryDelivery(credentialOf(request), request.params.id, requestMeta(request)),
+        (data) => success(data.succeeded ? 'Delivered.' : 'Delivery failed again.', data),
+      ),
   );
 };

@@ -131,24 +131,22 @@ export function createWebhooksService({
     if (!endpoint)
       throw new AppError('NOT_FOUND', { message: 'No webhook endpoint is set for this environment.' });
     const secret = newWebhookSecret();
-    await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
-      await repo.upsertEndpoint(
-        trx,
-        extend(endpoint, {
-          secret_encrypted: encrypt(keys.encryption, secret),
-          previous_secret_encrypted: endpoint.secret_encrypted,
-          previous_secret_expires_at: now + PREVIOUS_SECRET_TTL_MS,
-          updated_at: now,
-        }),
-      );
+    // The answer is made in the write: an idempotent request records it in the same transaction.
+    return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
+      const rotated = extend(endpoint, {
+        secret_encrypted: encrypt(keys.encryption, secret),
+        previous_secret_encrypted: endpoint.secret_encrypted,
+        previous_secret_expires_at: now + PREVIOUS_SECRET_TTL_MS,
+        updated_at: now,
+      });
+      await repo.upsertEndpoint(trx, rotated);
       audit({
         action: 'webhook.secret_rotated',
         targetType: 'webhook_endpoint',
         targetId: scope.environment,
       });
+      return extend(endpointView(rotated), { secret });
     });
-    const rotated = await repo.findEndpoint(db, scope);
-    return extend(endpointView(rotated!), { secret });
   }
 
   function attemptView(row: repo.AttemptListRow) {
@@ -203,14 +201,20 @@ export function createWebhooksService({
       now: clock.now(),
     });
     const id = newId();
-    await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
-      const attempt = await repo.nextAttemptNumber(trx, event.id);
+    if (!outcome.succeeded) {
+      log.info(
+        { event_id: event.id, attempt_id: id, error: outcome.error, cause: outcome.cause },
+        'webhook manual retry failed',
+      );
+    }
+    // The answer is made in the write: an idempotent request records it in the same transaction.
+    return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
       await repo.insertAttempt(trx, {
         id,
         event_id: event.id,
         partner_id: scope.partnerId,
         environment: scope.environment,
-        attempt,
+        attempt: await repo.nextAttemptNumber(trx, event.id),
         trigger: 'manual',
         url: outcome.url,
         succeeded: outcome.succeeded ? 1 : 0,
@@ -226,15 +230,8 @@ export function createWebhooksService({
         targetId: event.id,
         metadata: { succeeded: outcome.succeeded, status_code: outcome.statusCode },
       });
+      return attemptView((await repo.findAttempt(trx, scope, id))!);
     });
-    if (!outcome.succeeded) {
-      log.info(
-        { event_id: event.id, attempt_id: id, error: outcome.error, cause: outcome.cause },
-        'webhook manual retry failed',
-      );
-    }
-    const attempt = await repo.findAttempt(db, scope, id);
-    return attemptView(attempt!);
   }
 
   function eventView(row: repo.EventRow) {
@@ -288,7 +285,8 @@ export function createWebhooksService({
     if (!event) throw new AppError('NOT_FOUND');
     if (!endpoint) throw new AppError('WEBHOOK_ENDPOINT_REQUIRED');
     await spendResend(credential);
-    const queued = await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
+    // The answer is made in the write: an idempotent request records it in the same transaction.
+    const view = await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
       const requeued = await repo.requeueEvent(trx, scope, eventId, now);
       audit({
         action: 'webhook.event_redelivered',
@@ -296,10 +294,10 @@ export function createWebhooksService({
         targetId: eventId,
         metadata: { type: event.type, in_flight: requeued === undefined },
       });
-      return requeued;
+      return eventView(requeued ?? event);
     });
     wakeWorker();
-    return eventView(queued ?? event);
+    return view;
   }
 
   /** Manual resends (retries, redeliveries) share one budget per partner: 429 past it. */

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Insertable, InsertObject, Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
 import { isUniqueViolation } from '../db/errors.js';
@@ -48,6 +49,29 @@ export interface WriteOptions {
    */
   onUniqueViolation?: () => Error | undefined | Promise<Error | undefined>;
   attempts?: number;
+}
+
+/**
+ * What else a write commits, in its own transaction, once its work has its result: an idempotent
+ * request's answer (platform/idempotency), so the change and the answer a retry replays commit together.
+ */
+export type CommitHook = (trx: Transaction<Database>, result: unknown) => Promise<void>;
+
+/** The hook of the request in whose async context a write runs, until a write commits with it. */
+const commitHooks = new AsyncLocalStorage<{ hook: CommitHook | undefined }>();
+
+/**
+ * Runs `run` with `hook` on its first audited write to commit: a `write` calls it in its transaction
+ * after its work; a `batch` becomes a transaction so that it can. A write that fails leaves the hook
+ * to the next one (a retry); once one committed with it, or `run` is over, no other write sees it.
+ */
+export async function withCommitHook<T>(hook: CommitHook, run: () => Promise<T>): Promise<T> {
+  const holder = { hook: hook as CommitHook | undefined };
+  try {
+    return await commitHooks.run(holder, run);
+  } finally {
+    holder.hook = undefined;
+  }
 }
 
 /**
@@ -119,23 +143,35 @@ export function createAuditedWrite(
     }
   }
 
-  const write = (<T>(options: WriteOptions, work: (context: WriteContext) => Promise<T>) =>
-    attempt(options, (now) =>
-      db.transaction().execute(async (trx) => {
-        const queued = queue(options, now);
-        const result = await work(extend(queued.context, { trx }));
-        await insertBatch(trx, queued.rows());
-        return result;
-      }),
-    )) as AuditedWrite;
+  const write = (async <T>(options: WriteOptions, work: (context: WriteContext) => Promise<T>) => {
+    const holder = commitHooks.getStore();
+    const hook = holder?.hook;
+    if (holder) holder.hook = undefined;
+    try {
+      return await attempt(options, (now) =>
+        db.transaction().execute(async (trx) => {
+          const queued = queue(options, now);
+          const result = await work(extend(queued.context, { trx }));
+          await insertBatch(trx, queued.rows());
+          await hook?.(trx, result);
+          return result;
+        }),
+      );
+    } catch (error) {
+      if (holder && hook) holder.hook = hook;
+      throw error;
+    }
+  }) as AuditedWrite;
 
-  write.batch = (options, build) =>
-    attempt(options, async (now) => {
+  write.batch = (options, build) => {
+    if (commitHooks.getStore()?.hook) return write(options, async (context) => build(context));
+    return attempt(options, async (now) => {
       const queued = queue(options, now);
       const result = build(queued.context);
       await insertBatchAtomically(db, queued.rows());
       return result;
     });
+  };
 
   return write;
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Kysely } from 'kysely';
+import { withCommitHook } from '../audit/audited-write.js';
 import type { Clock } from '../clock.js';
 import type { KeyRing } from '../crypto/keys.js';
 import { decrypt, encrypt } from '../crypto/secret-box.js';
@@ -14,14 +15,19 @@ export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 /** A record still in progress after this long belongs to a request that died with its process. */
 const STALE_IN_PROGRESS_MS = 60_000;
 
-/** Records the response inside the caller's transaction (see registerIdempotency). */
-export type CommitResponse = (trx: Kysely<Database>, status: number, body: unknown) => Promise<void>;
+/** An Idempotency-Key this request claimed: its answer is to be recorded under it. */
+interface ClaimedKey {
+  scope: repo.IdempotencyScope;
+  /** Stores an answer's bytes under the key (the replay's, if the route's replayBody differs). */
+  complete(db: Kysely<Database>, status: number, sent: string): Promise<void>;
+  /** The answer was recorded in its write's transaction: the key needs nothing more. */
+  recorded: boolean;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyScope: repo.IdempotencyScope | undefined;
-    /** Set while this request holds an Idempotency-Key: lets a service record the response atomically. */
-    commitIdempotentResponse: CommitResponse | undefined;
+    /** Set while this request holds an Idempotency-Key. */
+    idempotencyKey: ClaimedKey | undefined;
   }
 }
 
@@ -38,22 +44,22 @@ function canonicalJson(value: unknown): string {
 }
 
 /**
- * CONTRACT 4.4 on every POST under /services/ (routes with config.idempotent): the first response
- * to a key is stored (encrypted: it may hold a new API key or personal data) and replayed with
- * `Idempotent-Replayed: true`; the same key with another request is 422, while the first is still
- * running 409. Keys are scoped to partner and environment and kept 24 hours. Server errors (5xx) are
- * not stored, so a retry runs again.
+ * Idempotency-Key on every POST under /services/ (routes with config.idempotent; docs/partner-guide.md,
+ * "Idempotency"): the first response to a key is stored (encrypted: it may hold a new API key or
+ * personal data) and replayed with `Idempotent-Replayed: true`; the same key with another request is
+ * 422, while the first is still running 409. Keys are scoped to partner and environment and kept 24
+ * hours. Server errors (5xx) are not stored, so a retry runs again.
  *
- * Account creation and credits record their response inside their own transaction (recordInTransaction),
- * so a crash or failure between commit and reply cannot lead a retry to do the write twice; onSend then
- * stores the exact bytes sent.
+ * One path records an answer: a route answers through `answerIdempotently`, which records a success
+ * in the transaction of the write that made it, the exact bytes sent (so a crash between commit and
+ * reply cannot lead a retry to write twice); an answer without a write (a refusal) is recorded as it
+ * is sent, since there is nothing a retry could repeat.
  */
 export function registerIdempotency(
   app: FastifyInstance,
   { db, clock, keys }: { db: Kysely<Database>; clock: Clock; keys: KeyRing },
 ): void {
-  app.decorateRequest('idempotencyScope', undefined);
-  app.decorateRequest('commitIdempotentResponse', undefined);
+  app.decorateRequest('idempotencyKey', undefined);
 
   const idempotent = (config: FastifyContextConfig) => config.idempotent === true;
 
@@ -84,9 +90,21 @@ export function registerIdempotency(
       (await repo.claimKey(db, scope, claim)) ||
       (await repo.reclaimKey(db, scope, extend(claim, { staleBefore: now - STALE_IN_PROGRESS_MS })))
     ) {
-      request.idempotencyScope = scope;
-      request.commitIdempotentResponse = (trx, status, body) =>
-        repo.completeKey(trx, scope, { status, body: encrypt(keys.encryption, JSON.stringify(body)) });
+      const replayBody = request.routeOptions.config.replayBody;
+      request.idempotencyKey = {
+        scope,
+        recorded: false,
+        complete: (handle, status, sent) =>
+          repo.completeKey(handle, scope, {
+            status,
+            body: encrypt(
+              keys.encryption,
+              replayBody && status < 300
+                ? JSON.stringify(replayBody(JSON.parse(sent) as Record<string, unknown>))
+                : sent,
+            ),
+          }),
+      };
       return;
     }
     const existing = await repo.findKey(db, scope);
@@ -106,39 +124,40 @@ export function registerIdempotency(
       .send(decrypt(keys.encryption, existing.response_body));
   });
 
-  addRouteHook(app, 'onSend', idempotent, (config) => async (request, reply, payload) => {
-    const scope = request.idempotencyScope;
-    if (!scope) return payload;
-    request.idempotencyScope = undefined;
-    if (reply.statusCode >= 500 || typeof payload !== 'string') {
-      await repo.releaseKey(db, scope);
-    } else {
-      const replayBody = config.replayBody;
-      const stored =
-        replayBody && reply.statusCode < 300
-          ? JSON.stringify(replayBody(JSON.parse(payload) as Record<string, unknown>))
-          : payload;
-      await repo.completeKey(db, scope, {
-        status: reply.statusCode,
-        body: encrypt(keys.encryption, stored),
-      });
-    }
+  addRouteHook(app, 'onSend', idempotent, () => async (request, reply, payload) => {
+    const claimed = request.idempotencyKey;
+    if (!claimed || claimed.recorded) return payload;
+    request.idempotencyKey = undefined;
+    if (reply.statusCode >= 500 || typeof payload !== 'string') await repo.releaseKey(db, claimed.scope);
+    else await claimed.complete(db, reply.statusCode, payload);
     return payload;
   });
 }
 
 /**
- * The `onCommit` callback for a service write: when the request holds an Idempotency-Key, it stores
- * `status` and the envelope built from the write's result in the write's own transaction, so the write
- * and its replayable response commit together. Undefined without a key.
+ * Answers an idempotent route: `run` makes the request's one audited write, and the answer
+ * (`status`, `envelope` of the result, serialized by the route's response schema) is recorded under
+ * the request's Idempotency-Key in that write's own transaction, then sent as those very bytes.
+ * Without a key, it just answers.
  */
-export function recordInTransaction<T>(
+export async function answerIdempotently<T>(
   request: FastifyRequest,
+  reply: FastifyReply,
   status: number,
+  run: () => Promise<T>,
   envelope: (result: T) => unknown,
-): ((trx: Kysely<Database>, result: T) => Promise<void>) | undefined {
-  const commit = request.commitIdempotentResponse;
-  return commit && ((trx, result) => commit(trx, status, envelope(result)));
+): Promise<FastifyReply> {
+  reply.code(status);
+  const claimed = request.idempotencyKey;
+  if (!claimed) return reply.send(envelope(await run()));
+  let sent: string | undefined;
+  const result = await withCommitHook(async (trx, written) => {
+    const bytes = String(reply.serialize(envelope(written as T)));
+    await claimed.complete(trx, status, bytes);
+    sent = bytes;
+    claimed.recorded = true;
+  }, run);
+  return reply.type('application/json; charset=utf-8').send(sent ?? envelope(result));
 }
 
 /**

@@ -1,3 +1,4 @@
+import { AsyncResource } from 'node:async_hooks';
 import type { Logger } from 'pino';
 
 /** What one pass found: jobs to run in the background, and work it already finished inline. */
@@ -37,6 +38,10 @@ export function createPollingWorker(options: PollingWorkerOptions) {
   let stopped = true;
   let wanted = false;
   const inFlight = new Set<Promise<void>>();
+  // Passes run in the context the worker was made in (start-up), never in that of the request whose
+  // wake() scheduled them: async context (a request's commit hook, audited-write.ts) stays with its
+  // request.
+  const detached = AsyncResource.bind((pass: () => void) => pass());
 
   async function runOnce(): Promise<number> {
     const room = options.maxInFlight - inFlight.size;
@@ -57,23 +62,25 @@ export function createPollingWorker(options: PollingWorkerOptions) {
 
   function schedule(delay: number): void {
     if (stopped) return;
-    timer = setTimeout(() => {
-      timer = undefined;
-      wanted = false;
-      running = runOnce()
-        .catch((error: unknown) => {
-          log.error({ err: error }, `${name} pass failed`);
-          return 0;
-        })
-        .then((count) => {
-          running = undefined;
-          // A wake during the pass (new work, a freed slot) looks again at once; a pass that found
-          // work looks again after a short window, so a steady stream of new work is taken in
-          // batches instead of by back-to-back passes; a pass that found nothing waits pollMs.
-          schedule(wanted ? 0 : count > 0 ? Math.min(BATCH_WINDOW_MS, options.pollMs) : options.pollMs);
-        });
-    }, delay);
+    timer = setTimeout(() => detached(pass), delay);
     timer.unref();
+  }
+
+  function pass(): void {
+    timer = undefined;
+    wanted = false;
+    running = runOnce()
+      .catch((error: unknown) => {
+        log.error({ err: error }, `${name} pass failed`);
+        return 0;
+      })
+      .then((count) => {
+        running = undefined;
+        // A wake during the pass (new work, a freed slot) looks again at once; a pass that found
+        // work looks again after a short window, so a steady stream of new work is taken in
+        // batches instead of by back-to-back passes; a pass that found nothing waits pollMs.
+        schedule(wanted ? 0 : count > 0 ? Math.min(BATCH_WINDOW_MS, options.pollMs) : options.pollMs);
+      });
   }
 
   /** New work was committed or a slot freed: look now rather than at the next poll. */
