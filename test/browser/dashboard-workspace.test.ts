@@ -299,7 +299,7 @@ describe('dashboard: developers, team and virtual accounts', () => {
       new RegExp(`^statement-${account.account_number}-\\d{4}-\\d{2}-\\d{2}-to-${today}\\.csv$`),
     );
     const csv = readFileSync(await file.path(), 'utf8');
-    assert.match(csv.split('\n')[0] ?? '', /amount/i);
+    assert.match(csv.split('\n')[0] ?? '', /"debit","credit","balance"/);
     assert.match(csv, /1000\.00/);
     assert.match(csv, /'=cmd/, 'a formula-looking cell is defused');
     await page.getByText(`Saved ${file.suggestedFilename()}.`).waitFor();
