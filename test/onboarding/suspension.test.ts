@@ -14,7 +14,7 @@ import { assertError, until } from '../support/assertions.js';
 import { customerBody, PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import { listAll } from '../support/http.js';
 import { postDocument, postRepresentative, profileOf, submit } from '../support/onboarding.js';
-import { newPartner, signIn } from '../support/partners.js';
+import { createAccount, newPartner, signIn } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   API_KEYS,
@@ -88,12 +88,6 @@ function liveAccountNumbers(suite: AppContext, companyId: number): Promise<strin
     .orderBy('account_number')
     .execute()
     .then((rows) => rows.map((row) => row.account_number));
-}
-
-async function openAccount(suite: AppContext, token: string) {
-  const response = await suite.t.api.post(CREATE_ACCOUNT, customerBody(), { token });
-  assert.equal(response.status, 201, response.text);
-  return response.body.data;
 }
 
 interface HttpsDelivery {
@@ -269,7 +263,7 @@ for (const dialect of DIALECTS) {
     describe('credentials while suspended', () => {
       it('refuses the live API key on /services/* with 403 PARTNER_SUSPENDED, creating nothing', async () => {
         const partner = await newPartner(suite, 'live');
-        const existing = await openAccount(suite, partner.liveKey);
+        const existing = await createAccount(suite.t, partner.liveKey);
         await suspended(suite, partner.companyId);
 
         const token = partner.liveKey;
@@ -358,7 +352,7 @@ for (const dialect of DIALECTS) {
         const profile = await profileOf(suite.t, token);
         assert.equal(profile.environment, 'sandbox');
         assert.equal(profile.onboarding_status, 'suspended');
-        const account = await openAccount(suite, token);
+        const account = await createAccount(suite.t, token);
         assert.equal(account.environment, 'sandbox');
 
         assertError(
@@ -420,7 +414,7 @@ for (const dialect of DIALECTS) {
         );
         assert.equal(sandboxKey.status, 201, sandboxKey.text);
         assert.match(sandboxKey.body.data.key, /^sk_sandbox_/);
-        assert.equal((await openAccount(suite, sandboxKey.body.data.key)).environment, 'sandbox');
+        assert.equal((await createAccount(suite.t, sandboxKey.body.data.key)).environment, 'sandbox');
       });
 
       it('keeps the sandbox working: the sandbox API key and sandbox session create accounts and simulate credits', async () => {
@@ -428,7 +422,7 @@ for (const dialect of DIALECTS) {
         await suspended(suite, partner.companyId);
 
         for (const token of [partner.sandboxKey, partner.token]) {
-          const account = await openAccount(suite, token);
+          const account = await createAccount(suite.t, token);
           assert.equal(account.environment, 'sandbox');
           const credit = await suite.t.api.post(
             creditUrl(account.account_number),
@@ -458,7 +452,7 @@ for (const dialect of DIALECTS) {
         receiver.secret = endpoint.body.data.secret;
         receiver.status = 503;
 
-        const account = await openAccount(suite, partner.liveKey);
+        const account = await createAccount(suite.t, partner.liveKey);
         const [queued] = (await outboxEvents(suite.t, partner.companyId, 'live')).filter(
           (event) => event.type === 'virtual_account.created',
         );
@@ -517,7 +511,7 @@ for (const dialect of DIALECTS) {
     describe('reinstate', () => {
       it('reinstates a suspended partner: 200, active, review_notes cleared; the same live key and live session work again', async () => {
         const partner = await newPartner(suite, 'live');
-        const before = await openAccount(suite, partner.liveKey);
+        const before = await createAccount(suite.t, partner.liveKey);
         await suspended(suite, partner.companyId);
         assertError(
           await suite.t.api.get(VIRTUAL_ACCOUNTS, { token: partner.liveKey }),
@@ -538,14 +532,14 @@ for (const dialect of DIALECTS) {
           listed.body.data.items.map((item: { account_number: string }) => item.account_number),
           [before.account_number],
         );
-        const created = await openAccount(suite, partner.liveKey);
+        const created = await createAccount(suite.t, partner.liveKey);
         assert.equal(created.environment, 'live');
 
         const profile = await profileOf(suite.t, partner.liveToken);
         assert.equal(profile.environment, 'live');
         assert.equal(profile.onboarding_status, 'active');
         assert.equal(profile.review_notes, null);
-        assert.equal((await openAccount(suite, partner.liveToken)).environment, 'live');
+        assert.equal((await createAccount(suite.t, partner.liveToken)).environment, 'live');
 
         const toLive = await suite.t.api.put(ENVIRONMENT, { environment: 'live' }, { token: partner.token });
         assert.equal(toLive.status, 200, toLive.text);
