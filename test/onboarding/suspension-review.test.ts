@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adminHeaders, adminPost, currentAdminDocument } from '../support/admin.js';
+import { adminHeaders, adminPost, currentAdminDocument, reviewQueue } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
@@ -15,25 +15,11 @@ for (const dialect of DIALECTS) {
     const suite = useApp(dialect.name, { env: WEBHOOK_ENV });
 
     describe('review queue and list filter', () => {
-      interface QueueItem {
-        company_id: number;
-        onboarding_status: string;
-        pending_review: string[];
-      }
-      async function queue(pendingReview: boolean): Promise<Map<number, QueueItem>> {
-        const items: QueueItem[] = await listAll(
-          suite.t,
-          `${ADMIN_PARTNERS}?pending_review=${pendingReview}`,
-          adminHeaders,
-        );
-        return new Map(items.map((item) => [item.company_id, item]));
-      }
-
       it('queues a document an active or a suspended partner uploads until the operator decides it', async () => {
         const active = await newPartner(suite, 'active');
         const paused = await newPartner(suite, 'active');
         await suspended(suite, paused.companyId);
-        const pendingBefore = await queue(true);
+        const pendingBefore = await reviewQueue(suite.t, true);
         assert.equal(pendingBefore.has(active.companyId), false);
         assert.equal(pendingBefore.has(paused.companyId), false, 'suspension alone awaits nothing');
 
@@ -51,7 +37,7 @@ for (const dialect of DIALECTS) {
         }
         assert.equal((await profileOf(suite.t, paused.token)).onboarding_status, 'suspended');
 
-        const pending = await queue(true);
+        const pending = await reviewQueue(suite.t, true);
         assert.deepEqual(pending.get(active.companyId), {
           ...pending.get(active.companyId),
           onboarding_status: 'active',
@@ -62,7 +48,7 @@ for (const dialect of DIALECTS) {
           onboarding_status: 'suspended',
           pending_review: ['documents.tin_certificate'],
         });
-        assert.equal((await queue(false)).has(paused.companyId), false);
+        assert.equal((await reviewQueue(suite.t, false)).has(paused.companyId), false);
 
         const activeDocument = await currentAdminDocument(suite.t, active.companyId, 'tin_certificate');
         const approved = await adminPost(
@@ -80,10 +66,10 @@ for (const dialect of DIALECTS) {
         );
         assert.equal(rejected.status, 200, rejected.text);
 
-        const decided = await queue(true);
+        const decided = await reviewQueue(suite.t, true);
         assert.equal(decided.has(active.companyId), false, 'decided: out of the queue');
         assert.equal(decided.has(paused.companyId), false, 'decided: out of the queue');
-        assert.ok((await queue(false)).has(paused.companyId));
+        assert.ok((await reviewQueue(suite.t, false)).has(paused.companyId));
         const profile = await profileOf(suite.t, paused.token);
         assert.deepEqual(profile.requirements.pending_review, []);
         assert.ok(
@@ -106,7 +92,9 @@ for (const dialect of DIALECTS) {
           { id_file: { bytes: PNG_BYTES, name: 'id.png', type: 'image/png' } },
         );
         assert.equal(saved.status, 200, saved.text);
-        assert.deepEqual((await queue(true)).get(partner.companyId)?.pending_review, ['documents.valid_id']);
+        assert.deepEqual((await reviewQueue(suite.t, true)).get(partner.companyId)?.pending_review, [
+          'documents.valid_id',
+        ]);
 
         const address = await suite.t.api.put(
           BUSINESS_INFO,
