@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// The long fuzzing run: every test file under test/fuzz/ with FUZZ_RUNS=1000 cases per property per
-// operation (npm test runs the same files with 25). Options (or the matching environment variables):
+// The long fuzzing run: every test file in test/fuzz/ (their harness is test/fuzz/harness/) with
+// FUZZ_RUNS=1000 cases per property per operation (npm test runs the same files with 25). Options (or
+// the matching environment variables):
 //   --runs=N            FUZZ_RUNS      cases per property per operation (default 1000)
 //   --dialects=a,b      FUZZ_DIALECTS  sqlite and/or postgres (default: both, postgres when reachable)
 //   --op=id1,id2        FUZZ_OP        only these operationIds

@@ -4,27 +4,25 @@
  * openapi-fetch with automatic Idempotency-Keys and bounded retries; webhooks are verified with
  * Web Crypto (Standard Webhooks).
  */
-export {
-  ApiKeys,
-  BaasClient,
-  type BaasClientOptions,
-  type CallOptions,
-  Events,
-  type IdempotentCallOptions,
-  Onboarding,
-  Team,
-  VirtualAccounts,
-  WebhookDeliveries,
-  WebhookEndpointResource,
-} from './client.js';
+export { BaasClient, type BaasClientOptions } from './client.js';
 export {
   ApiError,
   BaasError,
   ConnectionError,
   WebhookVerificationError,
   type WebhookVerificationReason,
-} from './errors.js';
-export { PageIterator } from './pagination.js';
-export type { RetryEvent } from './retry.js';
+} from './core/error.js';
+export { PageIterator } from './core/pagination.js';
+export type { CallOptions, IdempotentCallOptions } from './core/resource.js';
+export type { RetryEvent } from './internal/retry.js';
+export {
+  ApiKeys,
+  Events,
+  Onboarding,
+  Team,
+  VirtualAccounts,
+  WebhookDeliveries,
+  WebhookEndpointResource,
+} from './resources/index.js';
 export type * from './types.js';
 export { type VerifyOptions, verifyWebhook, type WebhookHeaders, webhooks } from './webhooks.js';

@@ -1,4 +1,4 @@
-import { WebhookVerificationError } from './errors.js';
+import { WebhookVerificationError } from './core/error.js';
 import type { WebhookEvent } from './types.js';
 
 /** Request headers as a server framework hands them over (Fetch `Headers`, or Node's object). */

@@ -1,4 +1,4 @@
-/** OpenAPI-driven fuzzing of the server on SQLite (test/support/fuzz/suite.ts). */
-import { fuzzOpenApi } from '../support/fuzz/suite.js';
+/** OpenAPI-driven fuzzing of the server on SQLite (test/fuzz/harness/suite.ts). */
+import { fuzzOpenApi } from './harness/suite.js';
 
 fuzzOpenApi('sqlite');

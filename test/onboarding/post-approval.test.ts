@@ -1,9 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { adminGet, adminHeaders, adminPost, currentAdminDocument } from '../support/admin.js';
-import { type AppContext, DIALECTS, useApp } from '../support/app.js';
+import { adminGet, adminPost, currentAdminDocument, reviewQueue } from '../support/admin.js';
+import { DIALECTS, useApp } from '../support/app.js';
 import { PDF_BYTES, PNG_BYTES } from '../support/factories.js';
-import { listAll } from '../support/http.js';
 import {
   postDocument,
   postRepresentative,
@@ -14,28 +13,17 @@ import {
 import { newPartner } from '../support/partners.js';
 import { ADMIN_PARTNERS, adminDocumentUrl, BUSINESS_INFO } from '../support/paths.js';
 
-interface QueueItem {
-  company_id: number;
-  onboarding_status: string;
-  pending_review: string[];
-}
-
-async function queue(suite: AppContext, pendingReview: boolean): Promise<Map<number, QueueItem>> {
-  const items: QueueItem[] = await listAll(
-    suite.t,
-    `${ADMIN_PARTNERS}?pending_review=${pendingReview}`,
-    adminHeaders,
-  );
-  return new Map(items.map((item) => [item.company_id, item]));
-}
-
 for (const dialect of DIALECTS) {
   describe(`changes after approval and the review queue [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
 
     it('keeps an approved partner active when it uploads a new document, and queues the document for review until decided', async () => {
       const partner = await newPartner(suite, 'active');
-      assert.equal((await queue(suite, true)).has(partner.companyId), false, 'nothing awaits review yet');
+      assert.equal(
+        (await reviewQueue(suite.t, true)).has(partner.companyId),
+        false,
+        'nothing awaits review yet',
+      );
 
       const upload = await postDocument(
         suite.t,
@@ -48,16 +36,20 @@ for (const dialect of DIALECTS) {
       assert.equal(profile.onboarding_status, 'active');
       assert.deepEqual(profile.requirements.pending_review, ['documents.memart']);
 
-      const pending = await queue(suite, true);
+      const pending = await reviewQueue(suite.t, true);
       assert.deepEqual(pending.get(partner.companyId)?.pending_review, ['documents.memart']);
       assert.equal(pending.get(partner.companyId)?.onboarding_status, 'active');
-      assert.equal((await queue(suite, false)).has(partner.companyId), false);
+      assert.equal((await reviewQueue(suite.t, false)).has(partner.companyId), false);
 
       const memart = await currentAdminDocument(suite.t, partner.companyId, 'memart');
       const approved = await adminPost(suite.t, adminDocumentUrl(partner.companyId, memart.id, 'approve'));
       assert.equal(approved.status, 200, approved.text);
-      assert.equal((await queue(suite, true)).has(partner.companyId), false, 'decided: out of the queue');
-      assert.ok((await queue(suite, false)).has(partner.companyId));
+      assert.equal(
+        (await reviewQueue(suite.t, true)).has(partner.companyId),
+        false,
+        'decided: out of the queue',
+      );
+      assert.ok((await reviewQueue(suite.t, false)).has(partner.companyId));
       assert.deepEqual((await profileOf(suite.t, partner.token)).requirements.pending_review, []);
     });
 
@@ -75,7 +67,7 @@ for (const dialect of DIALECTS) {
       const profile = await profileOf(suite.t, partner.token);
       assert.equal(profile.onboarding_status, 'active');
       assert.deepEqual(profile.requirements.pending_review, ['documents.valid_id']);
-      assert.deepEqual((await queue(suite, true)).get(partner.companyId)?.pending_review, [
+      assert.deepEqual((await reviewQueue(suite.t, true)).get(partner.companyId)?.pending_review, [
         'documents.valid_id',
       ]);
     });
@@ -90,10 +82,10 @@ for (const dialect of DIALECTS) {
         { document_type: 'memart' },
         { file: { bytes: PDF_BYTES } },
       );
-      const pending = await queue(suite, true);
+      const pending = await reviewQueue(suite.t, true);
       assert.deepEqual(pending.get(submitted.companyId)?.pending_review.slice(0, 1), ['application']);
       assert.equal(pending.has(inProgress.companyId), false);
-      assert.deepEqual((await queue(suite, false)).get(inProgress.companyId)?.pending_review, [
+      assert.deepEqual((await reviewQueue(suite.t, false)).get(inProgress.companyId)?.pending_review, [
         'documents.memart',
       ]);
     });

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
-import { adminGet, adminPost } from '../support/admin.js';
+import { type AdminDocument, adminGet, adminHeaders, adminPost, partnerRecord } from '../support/admin.js';
 import type { TestApp } from '../support/app.js';
 import { randomPassword, uniqueEmail } from '../support/factories.js';
-import type { ApiResponse } from '../support/http.js';
+import { type ApiResponse, listAll } from '../support/http.js';
 import { ADMIN_PREFIX, AUDIT_EVENTS } from '../support/paths.js';
 import { nextTotpStep, totp } from '../support/totp.js';
 
@@ -22,6 +22,11 @@ export const ME_SESSIONS = `${ADMIN_PREFIX}me/sessions`;
 export const OPERATORS = `${ADMIN_PREFIX}operators`;
 export const operatorUrl = (id: string, action: 'deactivate' | 'reset-second-factor') =>
   `${OPERATORS}/${id}/${action}`;
+
+/** The console's origin where a test needs one: the set-up links are made under it. */
+export const PUBLIC_URL = 'https://console.bank.example';
+/** A password the strength rules accept. */
+export const STRONG = 'Lagoon-Cassava-Harmattan-19';
 
 export const PLAIN_COOKIE = 'baas_console';
 export const HOST_COOKIE = '__Host-baas_console';
@@ -244,4 +249,17 @@ export async function auditEvents(
   const response = await adminGet(t, `${AUDIT_EVENTS}?${query}`);
   assert.equal(response.status, 200, response.text);
   return response.body.data.items as AuditItem[];
+}
+
+/** The operators list (ADMIN_API_KEY). */
+export async function operatorsList(t: Pick<TestApp, 'api'>) {
+  return listAll(t, OPERATORS, adminHeaders);
+}
+
+/** The current documents awaiting review of a partner, by type. */
+export async function pendingDocuments(t: Pick<TestApp, 'api'>, companyId: number): Promise<AdminDocument[]> {
+  const record = await partnerRecord(t, companyId);
+  return (record.documents as AdminDocument[]).filter(
+    (document) => document.current && document.status === 'pending_review',
+  );
 }

@@ -8,7 +8,7 @@ import { createTestDatabase, DIALECTS, TEST_ADMIN_KEY, type TestDatabase } from 
 import { until } from '../support/assertions.js';
 import { customerBody } from '../support/factories.js';
 import { Api, listAll } from '../support/http.js';
-import { createApiKey, newPartner } from '../support/partners.js';
+import { createAccount, createApiKey, newPartner } from '../support/partners.js';
 import { CREATE_ACCOUNT, creditUrl, VIRTUAL_ACCOUNTS, WEBHOOK } from '../support/paths.js';
 import {
   type ServerProcess,
@@ -179,10 +179,8 @@ for (const dialect of DIALECTS) {
       receiver.secret = endpoint.body.data.secret;
       seed = [];
       for (let i = 0; i < 3; i++) {
-        const body = customerBody();
-        const created = await api.post(CREATE_ACCOUNT, body, { token: key });
-        assert.equal(created.status, 201, created.text);
-        seed.push({ ...created.body.data, email: String(body['email']) });
+        const account = await createAccount({ api }, key);
+        seed.push({ ...account, email: account.customer.email });
       }
 
       const crashed = server!;

@@ -3,13 +3,12 @@ import { after, before, describe, it } from 'node:test';
 import { adminHeaders } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, until } from '../support/assertions.js';
-import { customerBody, memberBody } from '../support/factories.js';
-import { newPartner, type PartnerAt } from '../support/partners.js';
+import { memberBody } from '../support/factories.js';
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   API_KEYS,
   AUDIT_EVENTS,
-  CREATE_ACCOUNT,
   creditUrl,
   DELIVERIES,
   TEAM,
@@ -67,9 +66,7 @@ for (const dialect of DIALECTS) {
       const hook = await app.t.api.put(WEBHOOK, { url: receiver.url }, { token: a.token });
       assert.equal(hook.status, 201, hook.text);
       for (let i = 0; i < 3; i++) {
-        const created = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
-        assert.equal(created.status, 201, created.text);
-        accountNumber = created.body.data.account_number;
+        accountNumber = (await createAccount(app.t, a.sandboxKey)).account_number;
         const member = await app.t.api.post(TEAM, memberBody(), { token: a.token });
         assert.equal(member.status, 201, member.text);
       }

@@ -15,7 +15,6 @@ import {
 } from '../support/app.js';
 import { assertError, envelopeOf, until } from '../support/assertions.js';
 import {
-  customerBody,
   form,
   memberBody,
   PDF_BYTES,
@@ -26,7 +25,7 @@ import {
 import type { Api } from '../support/http.js';
 import { listAll } from '../support/http.js';
 import { apiDocuments } from '../support/openapi.js';
-import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
+import { createAccount, createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PARTNERS,
   ADMIN_PREFIX,
@@ -34,7 +33,6 @@ import {
   API_PREFIX,
   AUDIT_EVENTS,
   accountUrl,
-  CREATE_ACCOUNT,
   creditUrl,
   DELIVERIES,
   DOCUMENTS,
@@ -426,10 +424,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
         await Promise.all(Array.from({ length: Math.min(20, count - i) }, (_, j) => make(i + j)));
       }
     };
-    await inBatches(101, async () => {
-      const created = await api.post(CREATE_ACCOUNT, customerBody(), { token: key });
-      assert.equal(created.status, 201, created.text);
-    });
+    await inBatches(101, () => createAccount({ api }, key));
     const account = (await api.get(`${VIRTUAL_ACCOUNTS}?limit=1`, { token: key })).body.data.items[0];
     await inBatches(101, async () => {
       const credited = await api.post(creditUrl(account.account_number), { amount: 1 }, { token: key });

@@ -5,11 +5,11 @@ import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { adminHeaders } from '../support/admin.js';
 import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { assertError, until } from '../support/assertions.js';
-import { customerBody, memberBody } from '../support/factories.js';
+import { memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
 import { listAll } from '../support/http.js';
 import { apiDocuments, type OpenApi } from '../support/openapi.js';
-import { type Credential, newPartner, type PartnerAt } from '../support/partners.js';
+import { type Credential, createAccount, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   ADMIN_PREFIX,
   API_KEYS,
@@ -17,7 +17,6 @@ import {
   adminPartnerUrl,
   apiKeyUrl,
   BUSINESS_INFO,
-  CREATE_ACCOUNT,
   creditUrl,
   DELIVERIES,
   EVENTS,
@@ -232,12 +231,10 @@ for (const dialect of DIALECTS) {
       }
       const member = await app.t.api.post(TEAM, memberBody(), { token: partner.token });
       assert.equal(member.status, 201, member.text);
-      const sandbox = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey });
-      assert.equal(sandbox.status, 201, sandbox.text);
-      const live = await app.t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.liveKey });
-      assert.equal(live.status, 201, live.text);
+      const sandbox = await createAccount(app.t, partner.sandboxKey);
+      const live = await createAccount(app.t, partner.liveKey);
       const credit = await app.t.api.post(
-        creditUrl(sandbox.body.data.account_number),
+        creditUrl(sandbox.account_number),
         { amount: '2500.75', narration: 'tenancy' },
         { token: partner.token },
       );
@@ -256,8 +253,8 @@ for (const dialect of DIALECTS) {
       return {
         partner,
         memberId: member.body.data.id,
-        sandboxAccount: sandbox.body.data,
-        liveAccount: live.body.data,
+        sandboxAccount: sandbox,
+        liveAccount: live,
         transactionId: credit.body.data.transaction.id,
         attemptId: attempt.id,
         eventId: attempt.event_id,

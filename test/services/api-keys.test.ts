@@ -6,7 +6,7 @@ import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { customerBody, form, PNG_BYTES, representativeFields } from '../support/factories.js';
 import { completeOnboarding } from '../support/onboarding.js';
-import { createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
+import { createAccount, createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   API_KEYS,
   apiKeyUrl,
@@ -137,8 +137,7 @@ for (const dialect of DIALECTS) {
       const { t } = suite;
       const partner = await newPartner(suite, 'sandbox');
       const token = partner.sandboxKey;
-      const first = await t.api.post(CREATE_ACCOUNT, customerBody(), { token });
-      assert.equal(first.status, 201, first.text);
+      const first = await createAccount(t, token);
       // Written as another instance would: this one still counts the key among those it verified.
       await t.db
         .updateTable('api_keys')
@@ -154,11 +153,11 @@ for (const dialect of DIALECTS) {
         'UNAUTHENTICATED',
       );
       assertError(
-        await t.api.post(CREATE_ACCOUNT, customerBody({ email: first.body.data.customer.email }), { token }),
+        await t.api.post(CREATE_ACCOUNT, customerBody({ email: first.customer.email }), { token }),
         401,
         'UNAUTHENTICATED',
       );
-      assert.deepEqual(await virtualAccountIds(t, partner.companyId), [first.body.data.id]);
+      assert.deepEqual(await virtualAccountIds(t, partner.companyId), [first.id]);
       assert.equal((await auditActions(t, partner.companyId, 'virtual_account.created')).length, 1);
     });
 
@@ -266,9 +265,8 @@ for (const dialect of DIALECTS) {
       assert.equal(live.body.data.environment, 'live');
       assert.match(live.body.data.key, /^sk_live_[A-Za-z0-9_-]{43}$/);
 
-      const account = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: live.body.data.key });
-      assert.equal(account.status, 201, account.text);
-      assert.equal(account.body.data.environment, 'live');
+      const account = await createAccount(t, live.body.data.key);
+      assert.equal(account.environment, 'live');
     });
 
     it('refuses an API key with 403 FORBIDDEN on every /client/onboarding/* endpoint and on key management', async () => {

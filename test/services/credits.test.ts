@@ -5,26 +5,10 @@ import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { nextMillisecond } from '../support/clock.js';
-import { customerBody } from '../support/factories.js';
 import { allPages } from '../support/http.js';
 import { assertLedgerBalanced } from '../support/ledger.js';
-import { newPartner, type PartnerAt } from '../support/partners.js';
-import {
-  accountUrl,
-  CREATE_ACCOUNT,
-  creditUrl,
-  transactionsUrl,
-  VIRTUAL_ACCOUNTS,
-} from '../support/paths.js';
-
-async function openAccount(
-  suite: AppContext,
-  token: string,
-): Promise<{ id: string; account_number: string }> {
-  const created = await suite.t.api.post(CREATE_ACCOUNT, customerBody(), { token });
-  assert.equal(created.status, 201, created.text);
-  return created.body.data;
-}
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
+import { accountUrl, creditUrl, transactionsUrl, VIRTUAL_ACCOUNTS } from '../support/paths.js';
 
 async function ledgerOf(suite: AppContext, accountId: string) {
   return suite.t.db
@@ -48,7 +32,7 @@ for (const dialect of DIALECTS) {
 
     it('credits a sandbox account: 201 with {transaction, account} and the balance as the exact sum in kobo and naira', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const credits: Array<[unknown, number, string | undefined]> = [
         ['1500.50', 150050, 'Test transfer'],
         [0.29, 29, undefined],
@@ -109,7 +93,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses amounts that are not > 0, ≤ 2 decimals and ≤ 10,000,000.00 with 422 errors.amount', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const url = creditUrl(account.account_number);
       for (const amount of [
         0,
@@ -147,7 +131,7 @@ for (const dialect of DIALECTS) {
 
     it('keeps the balance exact under 50 concurrent credits, with 50 ledger rows', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const pool: Array<[number | string, number]> = [
         [0.01, 1],
         [0.29, 29],
@@ -197,7 +181,7 @@ for (const dialect of DIALECTS) {
 
     it('answers 403 SANDBOX_ONLY for a credit in live, with a live key or a live session', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, live.liveKey);
+      const account = await createAccount(suite.t, live.liveKey);
       for (const token of [live.liveKey, live.liveToken]) {
         assertError(
           await t.api.post(creditUrl(account.account_number), { amount: 100 }, { token }),
@@ -211,7 +195,7 @@ for (const dialect of DIALECTS) {
       });
       assert.equal(read.body.data.balance_kobo, 0);
 
-      const sandboxAccount = await openAccount(suite, live.token);
+      const sandboxAccount = await createAccount(suite.t, live.token);
       const credited = await t.api.post(
         creditUrl(sandboxAccount.account_number),
         { amount: 1 },
@@ -222,7 +206,7 @@ for (const dialect of DIALECTS) {
 
     it('lists transactions newest first with cursor pagination', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const amounts = ['1.01', '2.02', '3.03', '4.04', '5.05'];
       const references: string[] = [];
       for (const amount of amounts) {
@@ -265,14 +249,14 @@ for (const dialect of DIALECTS) {
         fields: ['limit'],
       });
 
-      const empty = await openAccount(suite, a.sandboxKey);
+      const empty = await createAccount(suite.t, a.sandboxKey);
       const none = await t.api.get(transactionsUrl(empty.account_number), { token });
       assert.deepEqual(none.body.data, { items: [], next_cursor: null });
     });
 
     it("answers 404 for an unknown account number, another partner's, and a 9-digit, 11-digit or non-numeric one", async () => {
       const { t } = suite;
-      const theirs = await openAccount(suite, b.sandboxKey);
+      const theirs = await createAccount(suite.t, b.sandboxKey);
       let unknown: string;
       do unknown = nuban('999999', String(randomInt(0, 1e9)).padStart(9, '0'));
       while (unknown === theirs.account_number);
@@ -297,7 +281,7 @@ for (const dialect of DIALECTS) {
 
     it('answers 404 to its own account number with surrounding spaces or a tab: a path id is spelled exactly', async () => {
       const { t } = suite;
-      const own = await openAccount(suite, a.sandboxKey);
+      const own = await createAccount(suite.t, a.sandboxKey);
       assert.equal((await t.api.get(accountUrl(own.account_number), { token: a.sandboxKey })).status, 200);
       for (const number of [
         `%20${own.account_number}`,

@@ -537,11 +537,7 @@ for (const dialect of DIALECTS) {
       await addRepresentative(t, partner.token);
       const account = (await t.api.post(CREATE_ACCOUNT, customerBody(), { token: partner.sandboxKey })).body
         .data;
-      const set = await t.api.put(
-        WEBHOOK,
-        { url: 'http://127.0.0.1:9/baas' },
-        { token: partner.sandboxKey },
-      );
+      const set = await t.api.put(WEBHOOK, { url: 'http://127.0.0.1:9/baas' }, { token: partner.sandboxKey });
       assert.equal(set.status, 201, set.text);
       const member = memberBody();
       const requests = () => [

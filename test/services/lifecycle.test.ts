@@ -7,7 +7,7 @@ import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError, ISO_MILLIS } from '../support/assertions.js';
 import { customerBody, uniqueSuffix } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
-import { newPartner, type PartnerAt } from '../support/partners.js';
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   accountUrl,
   CREATE_ACCOUNT,
@@ -68,12 +68,6 @@ for (const dialect of DIALECTS) {
       ]);
     });
 
-    async function openAccount(token: string, overrides: Record<string, unknown> = {}): Promise<Account> {
-      const created = await suite.t.api.post(CREATE_ACCOUNT, customerBody(overrides), { token });
-      assert.equal(created.status, 201, created.text);
-      return created.body.data;
-    }
-
     function change(
       accountNumber: string,
       action: Action,
@@ -132,7 +126,7 @@ for (const dialect of DIALECTS) {
       );
 
     it('deactivates an active account: 200 inactive with status_reason and status_changed_at, stored on the row', async () => {
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       assert.equal(account.status_reason, null);
       assert.equal(account.status_changed_at, null);
       const before = Date.now();
@@ -163,7 +157,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses credits to an inactive account with 409 ACCOUNT_INACTIVE, leaving balance, ledger and events unchanged', async () => {
       const { t } = suite;
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const first = await credit(account.account_number, '12.34');
       assert.equal(first.status, 201, first.text);
       await changed(account.account_number, 'deactivate', a.sandboxKey);
@@ -192,7 +186,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('reactivates an inactive account: 200 active, status_reason cleared, and credits land again', async () => {
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const deactivated = (await changed(account.account_number, 'deactivate', a.sandboxKey)).body.data;
       assertError(await credit(account.account_number, 3), 409, 'ACCOUNT_INACTIVE');
       const response = await changed(account.account_number, 'reactivate', a.sandboxKey);
@@ -213,7 +207,7 @@ for (const dialect of DIALECTS) {
 
     it('answers a reactivation of an active account with the account as it is: 200, nothing changed, nothing recorded', async () => {
       for (const history of ['never changed', 'reactivated before'] as const) {
-        const account = await openAccount(a.sandboxKey);
+        const account = await createAccount(suite.t, a.sandboxKey);
         if (history === 'reactivated before') {
           await changed(account.account_number, 'deactivate', a.sandboxKey);
           await changed(account.account_number, 'reactivate', a.sandboxKey);
@@ -233,7 +227,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('answers a deactivation of an inactive account with 409 ACCOUNT_INACTIVE and keeps the first reason and time', async () => {
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const first = (await changed(account.account_number, 'deactivate', a.sandboxKey, 'first reason')).body
         .data;
       const rowBefore = await rowOf(account.id);
@@ -249,8 +243,8 @@ for (const dialect of DIALECTS) {
     });
 
     it('closes an active and an inactive account: 200 closed with the reason, final', async () => {
-      const active = await openAccount(a.sandboxKey);
-      const inactive = await openAccount(a.sandboxKey);
+      const active = await createAccount(suite.t, a.sandboxKey);
+      const inactive = await createAccount(suite.t, a.sandboxKey);
       await changed(inactive.account_number, 'deactivate', a.sandboxKey, 'paused');
       for (const [account, from] of [
         [active, 'active'],
@@ -277,7 +271,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses every change and credit of a closed account with 409 ACCOUNT_CLOSED; GET still shows it, closed', async () => {
       const { t } = suite;
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const funded = await credit(account.account_number, '40.50');
       assert.equal(funded.status, 201, funded.text);
       const closed = (await changed(account.account_number, 'close', a.sandboxKey, 'customer left')).body
@@ -309,7 +303,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('requires a reason of 1–500 characters for deactivate and close: 422 naming reason, nothing changed', async () => {
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const rowBefore = await rowOf(account.id);
       for (const action of ['deactivate', 'close'] as const) {
         for (const [label, body] of [
@@ -339,9 +333,9 @@ for (const dialect of DIALECTS) {
     });
 
     it("answers 404 NOT_FOUND for an unknown number, another partner's account and another environment's account", async () => {
-      const theirs = await openAccount(b.sandboxKey);
-      const liveAccount = await openAccount(live.liveKey);
-      const sandboxOfLive = await openAccount(live.sandboxKey);
+      const theirs = await createAccount(suite.t, b.sandboxKey);
+      const liveAccount = await createAccount(suite.t, live.liveKey);
+      const sandboxOfLive = await createAccount(suite.t, live.sandboxKey);
       let unknown: string;
       do unknown = nuban('999999', String(randomInt(0, 1e9)).padStart(9, '0'));
       while (unknown === theirs.account_number || unknown === sandboxOfLive.account_number);
@@ -373,7 +367,7 @@ for (const dialect of DIALECTS) {
     it('issues a new account to the e-mail of a closed account, never to that of an inactive one', async () => {
       const { t } = suite;
       const email = `closing-${uniqueSuffix()}@example.com`;
-      const first = await openAccount(a.sandboxKey, { email });
+      const first = await createAccount(suite.t, a.sandboxKey, { email });
       const duplicate = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: a.sandboxKey });
       assertError(duplicate, 409, 'VIRTUAL_ACCOUNT_EXISTS', { data: true });
       assert.equal(duplicate.body.data.account_number, first.account_number);
@@ -386,7 +380,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(blocked.body.data, inactive);
 
       await changed(first.account_number, 'close', a.sandboxKey);
-      const second = await openAccount(a.sandboxKey, { email });
+      const second = await createAccount(suite.t, a.sandboxKey, { email });
       assert.equal(second.status, 'active');
       assert.equal(second.customer.email, email);
       assert.notEqual(second.account_number, first.account_number);
@@ -412,7 +406,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('never reissues a closed number: its row stays, and the institution-wide unique constraint still refuses it', async () => {
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       await changed(account.account_number, 'close', a.sandboxKey);
       const row = await rowOf(account.id);
       assert.equal(row.account_number, account.account_number);
@@ -467,7 +461,7 @@ for (const dialect of DIALECTS) {
 
     it('audits every change with the credential used and queues virtual_account.status_changed in its environment with the account as data', async () => {
       const { t } = suite;
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const steps: Array<[Action, string, string]> = [
         ['deactivate', a.sandboxKey, `api_key:${a.sandboxKeyId}`],
         ['reactivate', a.token, String(a.companyId)],
@@ -524,7 +518,7 @@ for (const dialect of DIALECTS) {
 
     it('queues a live account’s status_changed event in live only, audited with the live key', async () => {
       const { t } = suite;
-      const account = await openAccount(live.liveKey);
+      const account = await createAccount(suite.t, live.liveKey);
       const response = await changed(account.account_number, 'deactivate', live.liveKey, 'live pause');
       const events = await statusEvents(live.companyId, account.id);
       assert.equal(events.length, 1);
@@ -548,7 +542,7 @@ for (const dialect of DIALECTS) {
       const receiver = await startReceiver(test);
       const partner = await newPartner(suite, 'sandbox');
       await setEndpoint(suite.t.api, partner.token, receiver);
-      const account = await openAccount(partner.sandboxKey);
+      const account = await createAccount(suite.t, partner.sandboxKey);
       const answers = [
         await changed(account.account_number, 'deactivate', partner.sandboxKey, 'hold'),
         await changed(account.account_number, 'reactivate', partner.token),
@@ -579,7 +573,7 @@ for (const dialect of DIALECTS) {
       const partner = await newPartner(suite, 'sandbox');
       const token = partner.sandboxKey;
       const [active, inactive, closed, closedFromInactive] = await Promise.all(
-        [0, 1, 2, 3].map(() => openAccount(token)),
+        [0, 1, 2, 3].map(() => createAccount(suite.t, token)),
       );
       await changed(inactive!.account_number, 'deactivate', token);
       await changed(closed!.account_number, 'close', token);
@@ -606,7 +600,7 @@ for (const dialect of DIALECTS) {
 
     it('replays the first answer to deactivate, reactivate and close under the same Idempotency-Key', async () => {
       const { t } = suite;
-      const account = await openAccount(a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const deactivateKey = `deactivate-${uniqueSuffix()}`;
       const body = { reason: 'idempotent pause' };
       const first = await change(account.account_number, 'deactivate', a.sandboxKey, body, {
@@ -708,7 +702,7 @@ for (const dialect of DIALECTS) {
       const accounts = await inBatches(
         Array.from({ length: 50 }, (_, index) => index),
         10,
-        () => openAccount(token),
+        () => createAccount(suite.t, token),
       );
       const amountKobo = (index: number) => 101 * (index + 1);
       const results = await Promise.all(
@@ -793,7 +787,7 @@ for (const dialect of DIALECTS) {
         Array.from({ length: 50 }, (_, index) => index),
         10,
         async () => {
-          const account = await openAccount(token);
+          const account = await createAccount(suite.t, token);
           await changed(account.account_number, 'deactivate', token);
           return account;
         },

@@ -8,7 +8,7 @@ import { createTestDatabase, DIALECTS, startApp, type TestDatabase } from '../su
 import { assertError } from '../support/assertions.js';
 import { customerBody } from '../support/factories.js';
 import type { Api } from '../support/http.js';
-import { createApiKey, newPartner } from '../support/partners.js';
+import { createAccount, createApiKey, newPartner } from '../support/partners.js';
 import { accountUrl, apiKeyUrl, CREATE_ACCOUNT, creditUrl } from '../support/paths.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
@@ -98,8 +98,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a key revoked on one instance at once on the other, which verified it a moment before', async () => {
       const revocable = await createApiKey(one, partnerToken, 'sandbox');
-      const first = await two.api.post(CREATE_ACCOUNT, customerBody(), { token: revocable.key });
-      assert.equal(first.status, 201, first.text);
+      await createAccount(two, revocable.key);
       const revoked = await one.api.delete(apiKeyUrl(revocable.id), { token: partnerToken });
       assert.equal(revoked.status, 200, revoked.text);
 

@@ -3,18 +3,11 @@ import { before, describe, it } from 'node:test';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { TestClock } from '../support/clock.js';
-import { customerBody, uniqueSuffix } from '../support/factories.js';
+import { uniqueSuffix } from '../support/factories.js';
 import { allPages } from '../support/http.js';
 import { seedEntries } from '../support/ledger.js';
-import { newPartner, type PartnerAt } from '../support/partners.js';
-import {
-  accountUrl,
-  CREATE_ACCOUNT,
-  creditUrl,
-  lifecycleUrl,
-  statementUrl,
-  VIRTUAL_ACCOUNTS,
-} from '../support/paths.js';
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
+import { accountUrl, creditUrl, lifecycleUrl, statementUrl, VIRTUAL_ACCOUNTS } from '../support/paths.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary payloads.
 type Json = Record<string, any>;
@@ -142,12 +135,6 @@ async function fetchStatement(
   return { status: response.status, headers: response.headers, text: await response.text() };
 }
 
-async function openAccount(suite: AppContext, token: string, overrides: Json = {}): Promise<Json> {
-  const created = await suite.t.api.post(CREATE_ACCOUNT, customerBody(overrides), { token });
-  assert.equal(created.status, 201, created.text);
-  return created.body.data;
-}
-
 /**
  * The kit's clock, which can also stand still: credits and accounts are then stamped with exactly
  * the instant a test names (the last millisecond of a day, the first of the next).
@@ -273,7 +260,7 @@ for (const dialect of DIALECTS) {
       other = await newPartner(suite, 'sandbox');
       for (const [name, iso] of CREATED) {
         const overrides = name === 'a3' ? { email: mixedEmail } : {};
-        accounts[name] = await at(suite, iso, () => openAccount(suite, owner.sandboxKey, overrides));
+        accounts[name] = await at(suite, iso, () => createAccount(suite.t, owner.sandboxKey, overrides));
         assert.equal(accounts[name]!['created_at'], iso);
       }
       for (const [name, status] of Object.entries(STATUS)) {
@@ -289,12 +276,12 @@ for (const dialect of DIALECTS) {
       }
       // The closed account's e-mail is free again: a second account for it, created later.
       accounts['a9'] = await at(suite, '2026-03-14T06:00:00.000Z', () =>
-        openAccount(suite, owner.sandboxKey, { email: mixedEmail.toUpperCase() }),
+        createAccount(suite.t, owner.sandboxKey, { email: mixedEmail.toUpperCase() }),
       );
       STATUS['a9'] = 'active';
       // Another partner's accounts on the same days never show.
-      await at(suite, '2026-03-11T10:00:00.000Z', () => openAccount(suite, other.sandboxKey));
-      await at(suite, '2026-03-11T11:00:00.000Z', () => openAccount(suite, other.sandboxKey));
+      await at(suite, '2026-03-11T10:00:00.000Z', () => createAccount(suite.t, other.sandboxKey));
+      await at(suite, '2026-03-11T11:00:00.000Z', () => createAccount(suite.t, other.sandboxKey));
     });
 
     /** Every item of the filtered list, two a page, as account names; checks order and no duplicates. */
@@ -511,7 +498,7 @@ for (const dialect of DIALECTS) {
 
     it('states whole UTC days: opening = credits before from, total = credits within, closing = opening + total, to the kobo', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const before: Credit[] = [
         { at: '2026-01-01T00:00:00.000Z', amount: '9999999.99', kobo: 999_999_999, narration: 'first' },
         { at: '2026-01-15T10:00:00.000Z', amount: 1234.56, kobo: 123_456 },
@@ -601,7 +588,7 @@ for (const dialect of DIALECTS) {
 
     it('answers an empty period with zero credits, no transactions and the opening balance as closing balance', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const fresh = await t.api.get(statementUrl(account['account_number'], '2026-05-01', '2026-05-31'), {
         token: a.sandboxKey,
       });
@@ -622,7 +609,7 @@ for (const dialect of DIALECTS) {
 
     it('refuses a missing, malformed or impossible from/to, from after to and more than 366 days with 422 naming the field', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const base = `${VIRTUAL_ACCOUNTS}/${account['account_number']}/statement`;
       assertError(await t.api.get(base, { token: a.sandboxKey }), 422, 'VALIDATION_FAILED', {
         fields: ['from', 'to'],
@@ -667,7 +654,7 @@ for (const dialect of DIALECTS) {
 
     it('answers 404 for an unknown account, another partner’s account and an account of the other environment', async () => {
       const { t } = suite;
-      const own = await openAccount(suite, a.sandboxKey);
+      const own = await createAccount(suite.t, a.sandboxKey);
       await creditAt(suite, a.sandboxKey, own['account_number'], [
         { at: '2026-06-01T12:00:00.000Z', amount: '5000', kobo: 500_000 },
       ]);
@@ -686,8 +673,8 @@ for (const dialect of DIALECTS) {
           { what: "another partner's account" },
         );
       }
-      const sandboxAccount = await openAccount(suite, live.sandboxKey);
-      const liveAccount = await openAccount(suite, live.liveKey);
+      const sandboxAccount = await createAccount(suite.t, live.sandboxKey);
+      const liveAccount = await createAccount(suite.t, live.liveKey);
       for (const token of [live.liveKey, live.liveToken]) {
         assertError(
           await t.api.get(statementUrl(sandboxAccount['account_number'], ...period), { token }),
@@ -722,7 +709,7 @@ for (const dialect of DIALECTS) {
 
     it('gives text/csv for Accept: text/csv: attachment, header row, a row per credit with naira amounts and a running balance matching the JSON', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const opening: Credit[] = [{ at: '2026-06-30T23:59:59.999Z', amount: '1234.56', kobo: 123_456 }];
       const within: Credit[] = [
         { at: '2026-07-01T00:00:00.000Z', amount: '0.01', kobo: 1, narration: 'Rent, July' },
@@ -840,7 +827,7 @@ for (const dialect of DIALECTS) {
 
     it('prefixes a CSV cell that starts with =, +, -, @, tab or carriage return with an apostrophe (CSV injection)', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const narrations: Array<[string, string]> = [
         ['=SUM(A1:A9)', "'=SUM(A1:A9)"],
         ['+2348031234567', "'+2348031234567"],
@@ -892,7 +879,7 @@ for (const dialect of DIALECTS) {
     });
 
     it('quotes every CSV cell and defuses a formula that a reader splitting on ";", "," or tab would see', async () => {
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const number = account['account_number'];
       await creditAt(suite, a.sandboxKey, number, [
         { at: '2026-11-01T12:00:00.000Z', amount: '1.00', kobo: 100, narration: "Refund;=cmd|' /C calc'!A0" },
@@ -941,7 +928,7 @@ for (const dialect of DIALECTS) {
 
     it('reads a statement of thousands of credits page by page without losing or repeating one at a page edge', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       // 4,500 ledger rows, several to a millisecond (so page edges fall inside equal created_at), spread
       // over two days of the period and one before it.
       const day = Date.parse('2026-10-10T00:00:00.000Z');
@@ -977,7 +964,7 @@ for (const dialect of DIALECTS) {
 
     it('keeps a statement consistent while credits land: its total is always the sum of its transactions', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       // Yesterday to tomorrow (UTC), so that midnight passing during the test changes nothing.
       const day = (offset: number) =>
         new Date(t.clock.now() + offset * 86_400_000).toISOString().slice(0, 10);
@@ -1006,7 +993,7 @@ for (const dialect of DIALECTS) {
 
     it('keeps the statement of an inactive account and of a closed one', async () => {
       const { t } = suite;
-      const account = await openAccount(suite, a.sandboxKey);
+      const account = await createAccount(suite.t, a.sandboxKey);
       const credits: Credit[] = [
         { at: '2026-10-01T09:00:00.000Z', amount: '1234.56', kobo: 123_456, narration: 'before the pause' },
         { at: '2026-10-02T09:00:00.000Z', amount: '0.01', kobo: 1 },

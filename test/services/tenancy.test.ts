@@ -4,14 +4,13 @@ import { before, describe, it } from 'node:test';
 import { nuban } from '../../src/modules/virtual-accounts/nuban.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { customerBody, memberBody } from '../support/factories.js';
+import { memberBody } from '../support/factories.js';
 import type { ApiResponse } from '../support/http.js';
-import { newPartner, type PartnerAt } from '../support/partners.js';
+import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
 import {
   API_KEYS,
   accountUrl,
   apiKeyUrl,
-  CREATE_ACCOUNT,
   creditUrl,
   memberUrl,
   TEAM,
@@ -58,18 +57,14 @@ for (const dialect of DIALECTS) {
       const added = await t.api.post(TEAM, memberBody(), { token: a.token });
       assert.equal(added.status, 201, added.text);
       member = added.body.data;
-      const sandbox = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.sandboxKey });
-      assert.equal(sandbox.status, 201, sandbox.text);
-      sandboxAccount = sandbox.body.data;
+      sandboxAccount = await createAccount(t, a.sandboxKey);
       const credited = await t.api.post(
         creditUrl(sandboxAccount['account_number']!),
         { amount: 10 },
         { token: a.sandboxKey },
       );
       assert.equal(credited.status, 201, credited.text);
-      const live = await t.api.post(CREATE_ACCOUNT, customerBody(), { token: a.liveKey });
-      assert.equal(live.status, 201, live.text);
-      liveAccount = live.body.data;
+      liveAccount = await createAccount(t, a.liveKey);
     });
 
     it("answers 404 to every credential of partner B for partner A's team member (GET, PUT, DELETE)", async () => {
@@ -153,9 +148,8 @@ for (const dialect of DIALECTS) {
     it("lets partner B open an account for the same end user without touching partner A's", async () => {
       const { t } = suite;
       const email = (sandboxAccount as unknown as { customer: { email: string } }).customer.email;
-      const created = await t.api.post(CREATE_ACCOUNT, customerBody({ email }), { token: b.token });
-      assert.equal(created.status, 201, created.text);
-      assert.notEqual(created.body.data.account_number, sandboxAccount['account_number']);
+      const created = await createAccount(t, b.token, { email });
+      assert.notEqual(created.account_number, sandboxAccount['account_number']);
       const still = await t.api.get(accountUrl(sandboxAccount['account_number']!), {
         token: a.token,
       });

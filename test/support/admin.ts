@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { TEST_ADMIN_KEY, type TestApp } from './app.js';
-import { adminDocumentUrl, adminPartnerUrl } from './paths.js';
+import { listAll } from './http.js';
+import { ADMIN_PARTNERS, adminDocumentUrl, adminPartnerUrl } from './paths.js';
 
 /** The operator's side (the back office, authenticated with ADMIN_API_KEY). */
 
@@ -21,6 +22,26 @@ export async function partnerRecord(t: Pick<TestApp, 'api'>, companyId: number) 
   const response = await adminGet(t, adminPartnerUrl(companyId));
   assert.equal(response.status, 200, response.text);
   return response.body.data;
+}
+
+/** A partner as the operator's list shows it. */
+export interface QueueItem {
+  company_id: number;
+  onboarding_status: string;
+  pending_review: string[];
+}
+
+/** Every partner of the operator's list with `?pending_review=` true or false, by company id. */
+export async function reviewQueue(
+  t: Pick<TestApp, 'api'>,
+  pendingReview: boolean,
+): Promise<Map<number, QueueItem>> {
+  const items: QueueItem[] = await listAll(
+    t,
+    `${ADMIN_PARTNERS}?pending_review=${pendingReview}`,
+    adminHeaders,
+  );
+  return new Map(items.map((item) => [item.company_id, item]));
 }
 
 export interface AdminDocument {

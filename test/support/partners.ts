@@ -202,10 +202,17 @@ export async function createApiKey(
   return response.body.data as CreatedKey;
 }
 
-/** Opens a virtual account for a fresh end user; returns the API's account object. */
-// biome-ignore lint/suspicious/noExplicitAny: the API's account object.
-export async function createAccount(t: Pick<TestApp, 'api'>, token: string): Promise<any> {
-  const response = await t.api.post(CREATE_ACCOUNT, customerBody(), { token });
+/**
+ * Opens a virtual account (201) for a fresh end user, or the one `overrides` describe (they go into
+ * the customer body); returns the API's account object.
+ */
+export async function createAccount(
+  t: Pick<TestApp, 'api'>,
+  token: string,
+  overrides: Record<string, unknown> = {},
+  // biome-ignore lint/suspicious/noExplicitAny: the API's account object.
+): Promise<any> {
+  const response = await t.api.post(CREATE_ACCOUNT, customerBody(overrides), { token });
   assert.equal(response.status, 201, response.text);
   return response.body.data;
 }

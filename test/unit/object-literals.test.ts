@@ -1,9 +1,16 @@
 /**
  * On Node 20 (V8 11.3) an object literal that starts with a spread and goes on with more members takes
- * a slow path: every object gets a map of its own, made at run time and kept until a full GC (2-12 µs
- * an object where a plain literal takes 0.2; GET business-info spent a third of its instructions
- * there before the pattern was removed from it). Code that runs per request writes `extend(base, {…})`
- * (src/platform/objects.ts) or a plain literal instead; this test keeps it that way.
+ * a slow path: every object gets a hidden class (map) of its own, made at run time. GET business-info
+ * spent a third of its instructions there before the pattern was removed from it. Code that runs per
+ * request writes `extend(base, {…})` (src/platform/objects.ts) or a plain literal instead; this test
+ * keeps it that way.
+ *
+ * The measurement is bench/object-spread.mjs (bench/README.md): CPU time per object of 10 members + 1,
+ * medians of 21 rounds of 300,000 after a 3 s warm-up, a fresh process per shape. Node 20.20.2:
+ * `{ ...base, added }` 865 ns and a map per object, `extend(base, { added })` 108 ns, the plain literal
+ * 14 ns. Node 22.23.3 (V8 12.4) has no slow path: the spread takes 39 ns and shares one map, and
+ * extend() is the slower one (118 ns). When package.json's engines leaves Node 20, this rule and
+ * extend() go.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';

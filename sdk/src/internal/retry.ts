@@ -1,4 +1,4 @@
-import { ConnectionError } from './errors.js';
+import { ConnectionError } from '../core/error.js';
 
 /** What the retrying transport is told to do (BaasClientOptions fills it in). */
 export interface RetryPolicy {

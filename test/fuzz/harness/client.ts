@@ -1,4 +1,4 @@
-import { JPEG_BYTES, PDF_BYTES, PNG_BYTES } from '../factories.js';
+import { JPEG_BYTES, PDF_BYTES, PNG_BYTES } from '../../support/factories.js';
 import { FILE_LIMIT, type SchemeName } from './contract.js';
 import type { Operation } from './openapi.js';
 import type { HttpResult } from './oracle.js';

@@ -2,13 +2,13 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { type AdminDocument, adminPost, partnerRecord } from '../admin.js';
-import { createTestApp, type DialectName, TEST_ADMIN_KEY, type TestApp } from '../app.js';
-import { until } from '../assertions.js';
-import { customerBody, memberBody, PDF_BYTES, uniqueEmail } from '../factories.js';
-import { completeOnboarding, postDocument, postRepresentative } from '../onboarding.js';
-import { apiDocuments } from '../openapi.js';
-import { createApiKey, newPartner, type PartnerAt, signIn } from '../partners.js';
+import { type AdminDocument, adminPost, partnerRecord } from '../../support/admin.js';
+import { createTestApp, type DialectName, TEST_ADMIN_KEY, type TestApp } from '../../support/app.js';
+import { until } from '../../support/assertions.js';
+import { customerBody, memberBody, PDF_BYTES, uniqueEmail } from '../../support/factories.js';
+import { completeOnboarding, postDocument, postRepresentative } from '../../support/onboarding.js';
+import { apiDocuments } from '../../support/openapi.js';
+import { createApiKey, newPartner, type PartnerAt, signIn } from '../../support/partners.js';
 import {
   adminDocumentUrl,
   apiKeyUrl,
@@ -20,8 +20,8 @@ import {
   SUBMIT,
   TEAM,
   WEBHOOK,
-} from '../paths.js';
-import { SmtpSink } from '../smtp-sink.js';
+} from '../../support/paths.js';
+import { SmtpSink } from '../../support/smtp-sink.js';
 import type { OpenApiDocument } from './openapi.js';
 
 /** Which of the world's partners owns a pooled identifier. */

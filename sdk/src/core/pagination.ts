@@ -1,4 +1,4 @@
-import type { Page } from './types.js';
+import type { Page } from '../types.js';
 
 /**
  * Every item of a list, page after page: `for await (const item of list)` follows `next_cursor`

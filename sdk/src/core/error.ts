@@ -1,4 +1,4 @@
-import type { ErrorCode } from './types.js';
+import type { ErrorCode } from '../types.js';
 
 /** The base of every error the SDK throws (`err instanceof BaasError`). */
 export class BaasError extends Error {

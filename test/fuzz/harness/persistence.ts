@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import pg from 'pg';
-import { TEST_DATABASE_URL } from '../app.js';
+import { TEST_DATABASE_URL } from '../../support/app.js';
 import type { Violation } from './oracle.js';
 import type { FuzzWorld } from './world.js';
 

@@ -8,7 +8,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { DIALECTS, type DialectCase } from '../app.js';
+import { DIALECTS, type DialectCase } from '../../support/app.js';
 import { isIdempotentOperation } from './contract.js';
 import { operationHints } from './hints.js';
 import { KNOWN_ISSUES, SKIPPED_OPERATIONS } from './known-issues.js';

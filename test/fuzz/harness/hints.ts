@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { WEBHOOK } from '../paths.js';
+import { WEBHOOK } from '../../support/paths.js';
 import { adultDobArb, emailArb, invalidFileArb, type Mutation, validFileArb } from './arbitraries.js';
 import type { Expectation, PropertyName } from './plan.js';
 import { FilePart, PoolValue, RawJson } from './values.js';
