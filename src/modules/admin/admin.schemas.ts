@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ACTOR_TYPES } from '../../platform/audit/audit.repository.js';
+import { ACTOR_TYPES } from '../../platform/audit/audit.table.js';
 import {
   FreeText,
   Nullable,

@@ -2,10 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { OperatorCredential, PartnerCredential } from '../auth/credentials.js';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
-import type { AuditEventsTable } from './audit.table.js';
-
-export const ACTOR_TYPES = ['partner', 'operator', 'api_key', 'system', 'anonymous'] as const;
-export type ActorType = (typeof ACTOR_TYPES)[number];
+import type { ActorType, AuditEventsTable } from './audit.table.js';
 
 /** Who asked, from where: attached to every audit event. */
 export interface RequestMeta {
