@@ -25,7 +25,7 @@ import { enforceLimit } from '../../platform/limits/limits.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
 import { extend } from '../../platform/objects.js';
 import { CONTROL } from '../../platform/text.js';
-import type { OnboardingStatus } from '../onboarding/onboarding.schemas.js';
+import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import * as repo from './accounts.repository.js';
 import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_TTL_SECONDS } from './accounts.schemas.js';
 import type { CodePurpose } from './accounts.table.js';
@@ -436,7 +436,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       sessionId: session.id,
       partnerId: session.partner_id,
       environment: session.environment,
-      onboardingStatus: session.onboarding_status,
+      partnerSuspended: session.onboarding_status === 'suspended',
       businessName: session.business_name,
     };
   }

@@ -2,10 +2,10 @@ import { operatorActor, type RequestMeta } from '../../platform/audit/audit.repo
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import type { OperatorCredential } from '../../platform/auth/credentials.js';
 import { AppError } from '../../platform/errors/errors.js';
-import type { OnboardingStatus } from '../onboarding/onboarding.schemas.js';
 import type { OnboardingService, StatusChange } from '../onboarding/onboarding.service.js';
 import { reviewedDocumentView, stateOf } from '../onboarding/onboarding.views.js';
 import { approvalGaps } from '../onboarding/requirements.js';
+import type { OnboardingStatus } from '../partners/partners.schemas.js';
 
 /** CONTRACT 5: reviewers decide documents and request changes; the final and suspending decisions are an admin's. */
 function requireAdmin(operator: OperatorCredential, what: string): void {

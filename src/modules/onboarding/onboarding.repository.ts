@@ -4,8 +4,9 @@ import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { extend } from '../../platform/objects.js';
-import type { PartnersTable } from '../accounts/accounts.table.js';
-import type { DocumentStatus, OnboardingStatus } from './onboarding.schemas.js';
+import type { OnboardingStatus } from '../partners/partners.schemas.js';
+import type { PartnersTable } from '../partners/partners.table.js';
+import type { DocumentStatus } from './onboarding.schemas.js';
 import type { DocumentsTable, KycChecksTable, RepresentativesTable } from './onboarding.table.js';
 
 export type RepresentativeRow = Selectable<RepresentativesTable>;

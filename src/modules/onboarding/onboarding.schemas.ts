@@ -11,24 +11,7 @@ import {
   Success,
   Timestamp,
 } from '../../platform/http/schemas.js';
-
-export const BUSINESS_TYPES = [
-  'limited_liability',
-  'public_limited',
-  'sole_proprietorship',
-  'partnership',
-  'incorporated_trustees',
-] as const;
-export type BusinessType = (typeof BUSINESS_TYPES)[number];
-
-export const ONBOARDING_STATUSES = [
-  'in_progress',
-  'under_review',
-  'active',
-  'rejected',
-  'suspended',
-] as const;
-export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
+import { BUSINESS_TYPES, ONBOARDING_STATUSES } from '../partners/partners.schemas.js';
 
 export const DOCUMENT_TYPES = [
   'cac_certificate',

@@ -17,13 +17,13 @@ import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
 import type { AccountsService } from '../accounts/accounts.service.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
+import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import type { ProfileRecord } from './onboarding.repository.js';
 import * as repo from './onboarding.repository.js';
 import type {
   DocumentBody,
   DocumentStatus,
   DocumentType,
-  OnboardingStatus,
   RepresentativeBody,
   UpdateProfileBody,
 } from './onboarding.schemas.js';

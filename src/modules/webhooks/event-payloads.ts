@@ -2,7 +2,8 @@ import { type TSchema, Type } from '@sinclair/typebox';
 import type { EventSerializer, EventType } from '../../platform/events/outbox.repository.js';
 import { Nullable, StringEnum, Timestamp } from '../../platform/http/schemas.js';
 import { compileSerializer } from '../../platform/http/validation.js';
-import { DOCUMENT_STATUSES, DOCUMENT_TYPES, ONBOARDING_STATUSES } from '../onboarding/onboarding.schemas.js';
+import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from '../onboarding/onboarding.schemas.js';
+import { ONBOARDING_STATUSES } from '../partners/partners.schemas.js';
 import { Credit, VirtualAccount } from '../virtual-accounts/virtual-accounts.schemas.js';
 
 /**

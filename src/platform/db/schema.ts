@@ -2,6 +2,7 @@ import type { AccountsTables } from '../../modules/accounts/accounts.table.js';
 import type { ApiKeysTable } from '../../modules/api-keys/api-keys.table.js';
 import type { OnboardingTables } from '../../modules/onboarding/onboarding.table.js';
 import type { OperatorTables } from '../../modules/operators/operators.table.js';
+import type { PartnersTables } from '../../modules/partners/partners.table.js';
 import type { TeamMembersTable } from '../../modules/team/team.table.js';
 import type {
   AccountTransactionsTable,
@@ -17,6 +18,7 @@ import type { MailTables } from '../mail/mail.table.js';
 /** Every table of the service, for Kysely's typing. */
 export interface Database
   extends AccountsTables,
+    PartnersTables,
     AuditTables,
     LimitsTables,
     MailTables,

@@ -146,11 +146,7 @@ export function registerAuth(
       if (cookie !== undefined) assertCookieProof(request, token);
       request.sessionToken = token;
       // CONTRACT 5: a suspended partner keeps the sandbox; a live session may only leave live or log out.
-      if (
-        session.environment === 'live' &&
-        session.onboardingStatus === 'suspended' &&
-        !config.suspendedLiveSession
-      ) {
+      if (session.environment === 'live' && session.partnerSuspended && !config.suspendedLiveSession) {
         throw new AppError('PARTNER_SUSPENDED');
       }
       request.credential = session;
