@@ -15,7 +15,6 @@ import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import type { ProfileRecord } from './onboarding.repository.js';
@@ -55,7 +54,7 @@ export interface OnboardingDeps {
   kyc: KycProvider;
   log: Logger;
   /** Provided by the accounts module, which owns sessions and decides which are valid. */
-  sessionCredential: AccountsService['sessionCredential'];
+  sessionCredential(session: repo.SessionWithPartner | undefined): SessionCredential;
   setSessionEnvironment(
     trx: Transaction<Database>,
     sessionId: string,
