@@ -17,6 +17,7 @@ import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
+import { checkDob } from '../people/date-of-birth.js';
 import type { ProfileRecord } from './onboarding.repository.js';
 import * as repo from './onboarding.repository.js';
 import type {
@@ -71,22 +72,6 @@ export interface StatusChange {
 
 /** An uploaded file or a partner-hosted URL, already checked. */
 type FileSource = { kind: 'upload'; bytes: Buffer; contentType: string } | { kind: 'url'; url: string };
-
-/**
- * Age limits of CONTRACT 3.3 on a real date (YYYY-MM-DD) in the past, in completed calendar years on
- * today's UTC date: the 18th birthday is the first day a person is 18.
- */
-export function dobProblem(dob: string, now: number): string | undefined {
-  const today = new Date(now).toISOString().slice(0, 10);
-  if (dob >= today) return 'must be in the past';
-  const [year, month, day] = dob.split('-').map(Number) as [number, number, number];
-  const [thisYear, thisMonth, thisDay] = today.split('-').map(Number) as [number, number, number];
-  const hadBirthday = thisMonth > month || (thisMonth === month && thisDay >= day);
-  const age = thisYear - year - (hadBirthday ? 0 : 1);
-  if (age < 18) return 'the person must be at least 18 years old';
-  if (age > 120) return 'the person must be at most 120 years old';
-  return undefined;
-}
 
 /** Exactly one of a file part and a URL; the file's type decided by its bytes. */
 function fileSource(
@@ -327,8 +312,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
     meta: RequestMeta,
   ) {
     const source = fileSource(input.id_file, input.id_file_url, 'id_file', 'id_file_url');
-    const dob = dobProblem(input.dob, clock.now());
-    if (dob) throw validationError({ dob: [dob] });
+    checkDob(input.dob, clock.now());
     const partnerId = session.partnerId;
     const hash = bvnHash(keys, input.bvn);
     const bvnLocked = (representative: repo.RepresentativeRow | undefined) =>
