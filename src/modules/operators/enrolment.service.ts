@@ -3,6 +3,7 @@ import type { AuditActor, RequestMeta } from '../../platform/audit/audit.reposit
 import { anonymousActor, operatorActor } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import type { OperatorCredential } from '../../platform/auth/credentials.js';
+import { newPasswordErrors } from '../../platform/auth/password-rules.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
@@ -19,7 +20,6 @@ import * as repo from './operators.repository.js';
 import type { EnrolmentBody, OperatorRole } from './operators.schemas.js';
 import {
   invalidCode,
-  newPasswordErrors,
   newTotpSecret,
   normalizeRecoveryCode,
   otpauthUrl,

@@ -1,5 +1,6 @@
 import { anonymousActor, operatorActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { OperatorCredential } from '../../platform/auth/credentials.js';
+import { newPasswordErrors } from '../../platform/auth/password-rules.js';
 import { toIso } from '../../platform/clock.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
 import { decrypt } from '../../platform/crypto/secret-box.js';
@@ -13,7 +14,6 @@ import {
   invalidCode,
   isTotpCode,
   lockedSecondFactor,
-  newPasswordErrors,
   PASSWORD_ATTEMPTS,
   passwordAttemptKey,
   SECOND_FACTOR_LOCK_AFTER,
