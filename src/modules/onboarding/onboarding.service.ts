@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { type AuditActor, partnerActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { partnerActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
 import type { SessionCredential } from '../../platform/auth/credentials.js';
 import { type Clock, toIso } from '../../platform/clock.js';
@@ -9,10 +9,8 @@ import { bvnHash, maskBvn, sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
-import { ENVIRONMENTS, type Environment } from '../../platform/environment.js';
+import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
-import { extend } from '../../platform/objects.js';
-import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
@@ -22,19 +20,13 @@ import type { ProfileRecord } from './onboarding.repository.js';
 import * as repo from './onboarding.repository.js';
 import type {
   DocumentBody,
-  DocumentStatus,
   DocumentType,
   RepresentativeBody,
   UpdateProfileBody,
 } from './onboarding.schemas.js';
-import {
-  type OnboardingRecord,
-  partnerRecordView,
-  partnerSummaryView,
-  profileView,
-  stateOf,
-} from './onboarding.views.js';
+import { profileView, stateOf } from './onboarding.views.js';
 import { submissionGaps } from './requirements.js';
+import { loadRecord, lockForDecision, moveStatus } from './transitions.js';
 
 /** While the operator reviews an application, and after a final rejection, nothing changes. */
 const LOCKED_STATUSES: readonly OnboardingStatus[] = ['under_review', 'rejected'];
@@ -63,13 +55,6 @@ export interface OnboardingDeps {
   ): Promise<void>;
 }
 
-/** A change of onboarding_status: allowed only from one of `from`. */
-export interface StatusChange {
-  from: readonly OnboardingStatus[];
-  to: OnboardingStatus;
-  reviewNotes: string | null;
-}
-
 /** An uploaded file or a partner-hosted URL, already checked. */
 type FileSource = { kind: 'upload'; bytes: Buffer; contentType: string } | { kind: 'url'; url: string };
 
@@ -90,12 +75,6 @@ function fileSource(
   if (!contentType) throw validationError({ [field]: ['must be a PDF, JPEG or PNG file'] });
   return { kind: 'upload', bytes, contentType };
 }
-
-const fileDeleted = () =>
-  new AppError('NOT_FOUND', {
-    message:
-      'A newer upload of its type replaced this document before any operator decided it, so its file was deleted; the record stays for the audit trail.',
-  });
 
 const lockedError = (status: OnboardingStatus, what: string) =>
   new AppError('ONBOARDING_LOCKED', {
@@ -123,22 +102,16 @@ function profileLockedError(
 export type OnboardingService = ReturnType<typeof createOnboardingService>;
 
 /**
- * The partner's onboarding (profile, representative, documents, submission, environment), and the
- * reads and state changes the back office's review service builds its decisions on.
+ * The partner's side of onboarding: profile, representative, documents, submission, environment. The
+ * operator's side (review queue, decisions) is review.service.ts.
  */
 export function createOnboardingService(deps: OnboardingDeps) {
   const { db, write, clock, keys, storage, kyc, log } = deps;
 
-  async function loadRecord(partnerId: number, executor: Kysely<Database> = db): Promise<OnboardingRecord> {
-    const record = await repo.findOnboardingRecord(executor, partnerId);
-    if (!record) throw new AppError('NOT_FOUND');
-    return record;
-  }
-
   /** `preloaded`: the record read with the session (authenticateWithRecord), when the route asked for it. */
   const getProfile = async (session: SessionCredential, preloaded?: unknown) =>
     profileView(
-      (preloaded as ProfileRecord | undefined) ?? (await loadRecord(session.partnerId)),
+      (preloaded as ProfileRecord | undefined) ?? (await loadRecord(db, session.partnerId)),
       session.environment,
     );
 
@@ -431,49 +404,6 @@ export function createOnboardingService(deps: OnboardingDeps) {
     };
   }
 
-  /**
-   * Moves onboarding_status inside a write, with its audit and webhook events. Call after
-   * `lockForDecision` when the move depends on what was checked (requirements, documents).
-   */
-  async function moveStatus(
-    { trx, now, audit, emit }: WriteContext,
-    partnerId: number,
-    change: StatusChange,
-  ) {
-    if (!(await repo.transitionOnboardingStatus(trx, partnerId, change, now))) {
-      throw new AppError('ONBOARDING_LOCKED', {
-        message: `This needs onboarding_status ${change.from.join(' or ')}.`,
-      });
-    }
-    audit({
-      partnerId,
-      action: 'onboarding.status_changed',
-      targetType: 'partner',
-      targetId: partnerId,
-      metadata: {
-        from: change.from,
-        to: change.to,
-        ...(change.reviewNotes ? { reason: change.reviewNotes } : {}),
-      },
-    });
-    emit({
-      partnerId,
-      environments: ENVIRONMENTS,
-      type: 'onboarding.status_changed',
-      data: { company_id: partnerId, onboarding_status: change.to, review_notes: change.reviewNotes },
-    });
-  }
-
-  /**
-   * Takes the partner's row lock and reads its onboarding under it: what a decision checks (status,
-   * requirements, documents) cannot change before the decision commits, because every partner write
-   * and every document decision takes the same lock.
-   */
-  async function lockForDecision(trx: Transaction<Database>, partnerId: number): Promise<OnboardingRecord> {
-    await repo.lockPartner(trx, partnerId);
-    return loadRecord(partnerId, trx);
-  }
-
   async function submit(session: SessionCredential, meta: RequestMeta) {
     await write({ actor: partnerActor(session.partnerId), meta }, async (context) => {
       const record = await lockForDecision(context.trx, session.partnerId);
@@ -513,110 +443,6 @@ export function createOnboardingService(deps: OnboardingDeps) {
     return { environment };
   }
 
-  /**
-   * Decides the current document of its type while pending review, with its audit and webhook events,
-   * under the partner's lock (an approval checks every document under it).
-   */
-  async function decideDocument(
-    actor: AuditActor,
-    meta: RequestMeta,
-    partnerId: number,
-    documentId: string,
-    decision: { status: Exclude<DocumentStatus, 'pending_review'>; reason: string | null },
-  ) {
-    return write({ actor, meta }, async ({ trx, now, audit, emit }) => {
-      await repo.lockPartner(trx, partnerId);
-      const existing = await repo.findDocument(trx, partnerId, documentId);
-      if (!existing) throw new AppError('NOT_FOUND');
-      const document = await repo.decideDocument(trx, partnerId, documentId, decision, now);
-      if (!document) {
-        throw new AppError('ONBOARDING_LOCKED', {
-          message: existing.superseded_at
-            ? 'A newer upload replaced this document; review the current one.'
-            : `The document was already ${existing.status}.`,
-        });
-      }
-      audit({
-        partnerId,
-        action: `document.${decision.status}`,
-        targetType: 'document',
-        targetId: documentId,
-        metadata: {
-          document_type: document.document_type,
-          ...(decision.reason ? { reason: decision.reason } : {}),
-        },
-      });
-      emit({
-        partnerId,
-        environments: ENVIRONMENTS,
-        type: 'document.reviewed',
-        data: {
-          id: document.id,
-          document_type: document.document_type,
-          status: document.status,
-          rejection_reason: document.rejection_reason,
-        },
-      });
-      return document;
-    });
-  }
-
-  async function partnerRecord(partnerId: number) {
-    const record = await loadRecord(partnerId);
-    const [allDocuments, checks] = await Promise.all([
-      repo.listAllDocuments(db, partnerId),
-      repo.listKycChecks(db, partnerId),
-    ]);
-    return partnerRecordView(record, allDocuments, checks);
-  }
-
-  async function listPartners(filter: {
-    onboardingStatus?: OnboardingStatus;
-    pendingReview?: boolean;
-    cursor?: string;
-    limit: number;
-  }) {
-    const cursor = keysetCursor(keys.cursor, 'admin_partners', 'operator', 'number');
-    const afterId = cursor.decode(filter.cursor);
-    const rows = await repo.listPartners(db, {
-      limit: filter.limit,
-      ...(afterId !== undefined ? { afterId } : {}),
-      ...(filter.onboardingStatus ? { onboardingStatus: filter.onboardingStatus } : {}),
-      ...(filter.pendingReview !== undefined ? { pendingReview: filter.pendingReview } : {}),
-    });
-    const page = cursor.page(rows, filter.limit, (partner) => partner.id);
-    const pending = await repo.pendingDocuments(
-      db,
-      page.items.map((partner) => partner.id),
-    );
-    return {
-      next_cursor: page.next_cursor,
-      items: page.items.map((partner) => partnerSummaryView(partner, pending.get(partner.id))),
-    };
-  }
-
-  async function openDocumentFile(partnerId: number, documentId: string) {
-    const document = await repo.findDocument(db, partnerId, documentId);
-    if (!document) throw new AppError('NOT_FOUND');
-    if (document.file_deleted_at !== null) throw fileDeleted();
-    if (!document.storage_key) {
-      throw new AppError('NOT_FOUND', {
-        message: 'This document was provided as a URL (see file_url); no file is stored.',
-      });
-    }
-    try {
-      const file = await storage.open(document.storage_key);
-      return extend(file, { contentType: document.content_type ?? 'application/octet-stream', document });
-    } catch (error) {
-      // An upload that superseded it since the read above deleted the file.
-      if ((error as { code?: unknown }).code === 'ENOENT') {
-        const now = await repo.findDocument(db, partnerId, documentId);
-        if (now?.file_deleted_at != null) throw fileDeleted();
-      }
-      throw error;
-    }
-  }
-
   /** Housekeeping: removes the files a crash (or a failed delete) left after their documents gave them up. */
   async function deleteLeftoverFiles(): Promise<void> {
     await deleteReleasedFiles(await repo.releasedFiles(db, 500));
@@ -633,13 +459,6 @@ export function createOnboardingService(deps: OnboardingDeps) {
     /** Whether a compliance representative is on file (team members need one). */
     hasRepresentative: async (partnerId: number) =>
       (await repo.findRepresentative(db, partnerId)) !== undefined,
-    // What the back office's review service decides with.
-    lockForDecision,
-    moveStatus,
-    decideDocument,
-    partnerRecord,
-    listPartners,
-    openDocumentFile,
     deleteLeftoverFiles,
   };
 }
