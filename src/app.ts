@@ -136,7 +136,6 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     setSessionEnvironment: accounts.setSessionEnvironment,
   });
   const review = createReviewService({ db: database.db, write, keys, storage });
-  const audit = createAuditService(database.db, keys);
   const operators = createOperatorsService({
     db: database.db,
     write,
@@ -144,6 +143,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keys,
     publicUrl: publicUrlOf(config),
   });
+  const audit = createAuditService(database.db, keys, operators.emailsOf);
   const consoleCookie = browserCookie('baas_console', config.NODE_ENV === 'production');
   const dashboardCookie = browserCookie('baas_dashboard', config.NODE_ENV === 'production');
   const antiForgery = (sessionToken: string) => antiForgeryToken(keys.csrf, sessionToken);
