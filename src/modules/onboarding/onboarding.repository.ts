@@ -12,6 +12,7 @@ import type { DocumentsTable, KycChecksTable, RepresentativesTable } from './onb
 export type RepresentativeRow = Selectable<RepresentativesTable>;
 export type DocumentRow = Selectable<DocumentsTable>;
 export type NewDocument = Insertable<DocumentsTable>;
+export type NewRepresentative = Insertable<RepresentativesTable>;
 export type KycCheckRow = Selectable<KycChecksTable>;
 
 const PROFILE_COLUMNS = [
@@ -326,10 +327,7 @@ export async function findRepresentative(
   return (await representative(db, partnerId))[0];
 }
 
-export async function upsertRepresentative(
-  db: Kysely<Database>,
-  row: Insertable<RepresentativesTable>,
-): Promise<void> {
+export async function upsertRepresentative(db: Kysely<Database>, row: NewRepresentative): Promise<void> {
   const { partner_id: _partnerId, created_at: _createdAt, ...changes } = row;
   await db
     .insertInto('representatives')

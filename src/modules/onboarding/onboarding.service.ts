@@ -58,6 +58,12 @@ export interface OnboardingDeps {
 /** An uploaded file or a partner-hosted URL, already checked. */
 type FileSource = { kind: 'upload'; bytes: Buffer; contentType: string } | { kind: 'url'; url: string };
 
+/** Where a document's file is, as its row records it: stored bytes, or the partner's URL. */
+type StoredFile = Pick<
+  repo.DocumentRow,
+  'storage_key' | 'file_url' | 'content_type' | 'size_bytes' | 'sha256'
+>;
+
 /** Exactly one of a file part and a URL; the file's type decided by its bytes. */
 function fileSource(
   file: Buffer | undefined,
@@ -184,12 +190,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
   }
 
   /** Stores an upload, runs `work`, and removes the stored file again if `work` fails. */
-  async function withStoredFile<T>(
-    source: FileSource,
-    work: (
-      stored: Omit<repo.NewDocument, 'id' | 'partner_id' | 'document_type' | 'status' | 'uploaded_at'>,
-    ) => Promise<T>,
-  ): Promise<T> {
+  async function withStoredFile<T>(source: FileSource, work: (stored: StoredFile) => Promise<T>): Promise<T> {
     if (source.kind === 'url') {
       return work({
         storage_key: null,
@@ -279,6 +280,94 @@ export function createOnboardingService(deps: OnboardingDeps) {
     }
   }
 
+  /** The representative as sent, with its ID document, its sealed BVN and the check just made. */
+  function representativeRow(
+    partnerId: number,
+    input: RepresentativeBody,
+    id: { documentId: string; fileUrl: string | null },
+    kycResult: KycResult,
+    current: repo.RepresentativeRow | undefined,
+    now: number,
+  ): repo.NewRepresentative {
+    return {
+      partner_id: partnerId,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email,
+      phone: input.phone,
+      dob: input.dob,
+      gender: input.gender,
+      designation: input.designation,
+      id_type: input.id_type,
+      id_file_url: id.fileUrl,
+      id_document_id: id.documentId,
+      address: input.address,
+      ...sealBvn(keys, input.bvn),
+      kyc_status: kycResult.outcome,
+      kyc_message: kycResult.message,
+      kyc_provider: kyc.name,
+      kyc_checked_at: now,
+      // Once a check has passed for this BVN it stays set, whatever later checks say.
+      bvn_verified_at: current?.bvn_verified_at ?? (kycResult.outcome === 'passed' ? now : null),
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /**
+   * Under the partner's lock: the ID becomes the current valid_id document, the representative is
+   * written with the KYC result, and the check joins the KYC history; each step audited.
+   */
+  async function replaceRepresentative(
+    { trx, now, audit }: WriteContext,
+    partnerId: number,
+    input: RepresentativeBody,
+    stored: StoredFile,
+    kycResult: KycResult,
+    current: repo.RepresentativeRow | undefined,
+  ): Promise<{ created: boolean; released: repo.ReleasedFile[] }> {
+    const documentId = newId();
+    const released = await repo.replaceCurrentDocument(trx, {
+      id: documentId,
+      partner_id: partnerId,
+      document_type: 'valid_id',
+      status: 'pending_review',
+      uploaded_at: now,
+      ...stored,
+    });
+    auditReleased(audit, released, 'valid_id', documentId);
+    const id = { documentId, fileUrl: stored.file_url };
+    await repo.upsertRepresentative(trx, representativeRow(partnerId, input, id, kycResult, current, now));
+    await repo.insertKycCheck(trx, {
+      id: newId(),
+      partner_id: partnerId,
+      subject: 'representative',
+      provider: kyc.name,
+      outcome: kycResult.outcome,
+      reason: kycResult.reason,
+      message: kycResult.message,
+      bvn_last4: input.bvn.slice(-4),
+      created_at: now,
+    });
+    audit({
+      action: current ? 'onboarding.representative_updated' : 'onboarding.representative_added',
+      targetType: 'representative',
+      targetId: partnerId,
+      metadata: { bvn: maskBvn(input.bvn.slice(-4)), id_document_id: documentId },
+    });
+    audit({
+      action: 'kyc.checked',
+      targetType: 'representative',
+      targetId: partnerId,
+      metadata: { provider: kyc.name, outcome: kycResult.outcome, reason: kycResult.reason },
+    });
+    return { created: current === undefined, released };
+  }
+
+  /**
+   * Checked before the ID is stored and the KYC provider asked (status, age, a verified BVN kept), and
+   * again under the partner's lock before anything is written.
+   */
   async function saveRepresentative(
     session: SessionCredential,
     input: RepresentativeBody,
@@ -293,78 +382,22 @@ export function createOnboardingService(deps: OnboardingDeps) {
 
     await assertChangeable(db, partnerId);
     if (bvnLocked(await repo.findRepresentative(db, partnerId))) throw new AppError('BVN_IMMUTABLE');
-    const result = await withStoredFile(source, async (stored) => {
+    const { kycResult, saved } = await withStoredFile(source, async (stored) => {
       const kycResult = await checkKyc(input);
-      const saved = await write({ actor: partnerActor(partnerId), meta }, async ({ trx, now, audit }) => {
-        await lockChangeable(trx, partnerId);
-        const current = await repo.findRepresentative(trx, partnerId);
+      const saved = await write({ actor: partnerActor(partnerId), meta }, async (context) => {
+        await lockChangeable(context.trx, partnerId);
+        const current = await repo.findRepresentative(context.trx, partnerId);
         if (bvnLocked(current)) throw new AppError('BVN_IMMUTABLE');
-        const documentId = newId();
-        const released = await repo.replaceCurrentDocument(trx, {
-          id: documentId,
-          partner_id: partnerId,
-          document_type: 'valid_id',
-          status: 'pending_review',
-          uploaded_at: now,
-          ...stored,
-        });
-        auditReleased(audit, released, 'valid_id', documentId);
-        await repo.upsertRepresentative(trx, {
-          partner_id: partnerId,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          email: input.email,
-          phone: input.phone,
-          dob: input.dob,
-          gender: input.gender,
-          designation: input.designation,
-          id_type: input.id_type,
-          id_file_url: stored.file_url,
-          id_document_id: documentId,
-          address: input.address,
-          ...sealBvn(keys, input.bvn),
-          kyc_status: kycResult.outcome,
-          kyc_message: kycResult.message,
-          kyc_provider: kyc.name,
-          kyc_checked_at: now,
-          // Once a check has passed for this BVN it stays set, whatever later checks say.
-          bvn_verified_at: current?.bvn_verified_at ?? (kycResult.outcome === 'passed' ? now : null),
-          created_at: now,
-          updated_at: now,
-        });
-        await repo.insertKycCheck(trx, {
-          id: newId(),
-          partner_id: partnerId,
-          subject: 'representative',
-          provider: kyc.name,
-          outcome: kycResult.outcome,
-          reason: kycResult.reason,
-          message: kycResult.message,
-          bvn_last4: input.bvn.slice(-4),
-          created_at: now,
-        });
-        audit({
-          action: current ? 'onboarding.representative_updated' : 'onboarding.representative_added',
-          targetType: 'representative',
-          targetId: partnerId,
-          metadata: { bvn: maskBvn(input.bvn.slice(-4)), id_document_id: documentId },
-        });
-        audit({
-          action: 'kyc.checked',
-          targetType: 'representative',
-          targetId: partnerId,
-          metadata: { provider: kyc.name, outcome: kycResult.outcome, reason: kycResult.reason },
-        });
-        return { created: current === undefined, released };
+        return replaceRepresentative(context, partnerId, input, stored, kycResult, current);
       });
-      return { created: saved.created, released: saved.released, kycResult };
+      return { kycResult, saved };
     });
-    await deleteReleasedFiles(result.released);
+    await deleteReleasedFiles(saved.released);
     return {
-      created: result.created,
+      created: saved.created,
       data: {
         representative: { first_name: input.first_name, last_name: input.last_name },
-        kyc: { ok: result.kycResult.outcome === 'passed', message: result.kycResult.message },
+        kyc: { ok: kycResult.outcome === 'passed', message: kycResult.message },
       },
     };
   }
