@@ -169,11 +169,7 @@ export function createEnrolmentService(deps: OperatorsDeps & { sessions: Console
       const tokenHash = sha256(token);
       const now = clock.now();
       const before = openInvitation(await repo.findInvitation(db, tokenHash), now);
-      if (before.pending_totp_secret === null) {
-        throw new AppError('ONBOARDING_LOCKED', {
-          message: 'Start the set-up first: it gives the secret for your authenticator app.',
-        });
-      }
+      if (before.pending_totp_secret === null) throw new AppError('SETUP_NOT_STARTED');
       const secret = decrypt(keys.encryption, before.pending_totp_secret);
       const step = totpStep(before.email, secret, code, now);
       if (step === undefined) throw invalidCode();
@@ -198,7 +194,7 @@ export function createEnrolmentService(deps: OperatorsDeps & { sessions: Console
             updated_at: now,
           };
           if (row.purpose === 'invite') {
-            if (!row.pending_name || !row.pending_password_hash) throw new AppError('ONBOARDING_LOCKED');
+            if (!row.pending_name || !row.pending_password_hash) throw new AppError('SETUP_NOT_STARTED');
             await repo.insertOperator(
               trx,
               extend(factor, {

@@ -153,7 +153,7 @@ export function createSignInService(deps: OperatorsDeps & { sessions: ConsoleSes
             message: 'Too many wrong codes: enter your password again.',
           });
         }
-        throw new AppError('OTP_EXPIRED', {
+        throw new AppError('SIGN_IN_EXPIRED', {
           message: 'The sign-in took too long or was already used: enter your password again.',
         });
       }
@@ -177,7 +177,7 @@ export function createSignInService(deps: OperatorsDeps & { sessions: ConsoleSes
             );
       }
       if (!(await repo.deleteSignIn(db, challengeHash))) {
-        throw new AppError('OTP_EXPIRED', {
+        throw new AppError('SIGN_IN_EXPIRED', {
           message: 'This sign-in was already completed: enter your password again.',
         });
       }
