@@ -7,12 +7,12 @@ import { EVENTS } from './events.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
-import { createReviewService } from './modules/admin/review.service.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { createKycProvider } from './modules/kyc/kyc.js';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
 import { createOnboardingService } from './modules/onboarding/onboarding.service.js';
+import { createReviewService } from './modules/onboarding/review.service.js';
 import { operatorsRoutes } from './modules/operators/operators.routes.js';
 import { createOperatorsService } from './modules/operators/operators.service.js';
 import { teamRoutes } from './modules/team/team.routes.js';
@@ -125,20 +125,20 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     ? redisRateLimitStore(config.REDIS_URL, clock)
     : memoryRateLimitStore(clock);
 
+  const storage = localDiskStorage(path.join(config.DATA_DIR, 'files'));
   const accounts = createAccountsService({ db: database.db, write, clock, keys, mail, log });
   const onboarding = createOnboardingService({
     db: database.db,
     write,
     clock,
     keys,
-    storage: localDiskStorage(path.join(config.DATA_DIR, 'files')),
+    storage,
     kyc: createKycProvider(config, log),
     log,
     sessionCredential: accounts.sessionCredential,
     setSessionEnvironment: accounts.setSessionEnvironment,
   });
-  const review = createReviewService({ write, onboarding });
-  const audit = createAuditService(database.db, keys);
+  const review = createReviewService({ db: database.db, write, keys, storage });
   const operators = createOperatorsService({
     db: database.db,
     write,
@@ -146,6 +146,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keys,
     publicUrl: publicUrlOf(config),
   });
+  const audit = createAuditService(database.db, keys, operators.emailsOf);
   const consoleCookie = browserCookie('baas_console', config.NODE_ENV === 'production');
   const dashboardCookie = browserCookie('baas_dashboard', config.NODE_ENV === 'production');
   const antiForgery = (sessionToken: string) => antiForgeryToken(keys.csrf, sessionToken);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { BUSINESS_TYPES, DOCUMENT_TYPES } from '../../src/modules/onboarding/onboarding.schemas.js';
+import { DOCUMENT_TYPES } from '../../src/modules/onboarding/onboarding.schemas.js';
 import {
   approvalGaps,
   checklistOf,
@@ -8,6 +8,7 @@ import {
   requirementsOf,
   submissionGaps,
 } from '../../src/modules/onboarding/requirements.js';
+import { BUSINESS_TYPES } from '../../src/modules/partners/partners.schemas.js';
 import {
   CONTRACT_BUSINESS_TYPES,
   CONTRACT_CHECKLISTS,

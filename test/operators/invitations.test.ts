@@ -129,7 +129,7 @@ for (const dialect of DIALECTS) {
       }
       // Nothing was kept: the link still works and nobody is an operator yet.
       assert.equal((await lookupInvitation(t, token)).status, 200);
-      assertError(await acceptCode(t, token, '123456'), 409, 'ONBOARDING_LOCKED', {
+      assertError(await acceptCode(t, token, '123456'), 409, 'SETUP_NOT_STARTED', {
         what: 'confirming before the set-up started',
       });
       assert.ok(!(await operatorsList(t)).some((item) => item.email === email));

@@ -103,7 +103,7 @@ for (const dialect of DIALECTS) {
         challenge,
         code: totp(operator.secret, t.clock.now()),
       });
-      assertError(finish, 422, 'OTP_EXPIRED');
+      assertError(finish, 422, 'SIGN_IN_EXPIRED');
       assert.equal(finish.headers.get('set-cookie'), null);
     });
 

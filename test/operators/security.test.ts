@@ -81,7 +81,7 @@ for (const dialect of DIALECTS) {
         if (answer.status === 200 || answer.body?.error_code === 'OTP_INVALID') continue;
         // Past the five checks: the sign-in is spent (429), or a right code among them ended it (422).
         assert.ok(
-          ['OTP_ATTEMPTS_EXCEEDED', 'OTP_EXPIRED'].includes(String(answer.body?.error_code)),
+          ['OTP_ATTEMPTS_EXCEEDED', 'SIGN_IN_EXPIRED'].includes(String(answer.body?.error_code)),
           `an unchecked code is refused as such: ${answer.text}`,
         );
       }
@@ -213,7 +213,7 @@ for (const dialect of DIALECTS) {
       assert.equal(guessed.headers.get('set-cookie'), null);
       // Nothing was drawn: the link still waits for the operator.
       const accept = await acceptCode(t, token, '123456');
-      assertError(accept, 409, 'ONBOARDING_LOCKED', { what: 'no secret was drawn for the admin' });
+      assertError(accept, 409, 'SETUP_NOT_STARTED', { what: 'no secret was drawn for the admin' });
       const failures = (await auditEvents(t, { action: 'operator.sign_in_failed' })).filter(
         (event) => event.target?.id === target.id && event.metadata?.['reason'] === 'reset_wrong_password',
       );

@@ -140,7 +140,7 @@ for (const dialect of DIALECTS) {
         assertError(
           await t.api.post(SESSION_SECOND_FACTOR, { challenge, code: totp(operator.secret, t.clock.now()) }),
           422,
-          'OTP_EXPIRED',
+          'SIGN_IN_EXPIRED',
         );
       });
 
@@ -291,7 +291,7 @@ for (const dialect of DIALECTS) {
         assert.equal(failures.length, 5);
       });
 
-      it('answers 422 OTP_EXPIRED to a code sent more than 5 minutes after the password', async () => {
+      it('answers 422 SIGN_IN_EXPIRED to a code sent more than 5 minutes after the password', async () => {
         const { t } = suite;
         const operator = await newOperator(t, 'reviewer');
         nextStep(t);
@@ -308,12 +308,12 @@ for (const dialect of DIALECTS) {
           challenge: late,
           code: totp(operator.secret, t.clock.now()),
         });
-        assertError(expired, 422, 'OTP_EXPIRED');
+        assertError(expired, 422, 'SIGN_IN_EXPIRED');
         assert.equal(expired.headers.get('set-cookie'), null);
         assertError(
           await t.api.post(SESSION_SECOND_FACTOR, { challenge: 'no-such-challenge', code: '123456' }),
           422,
-          'OTP_EXPIRED',
+          'SIGN_IN_EXPIRED',
           { what: 'an unknown challenge' },
         );
       });

@@ -2,7 +2,8 @@ import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
-import type { CodePurpose, PartnersTable, SessionsTable } from './accounts.table.js';
+import type { PartnersTable } from '../partners/partners.table.js';
+import type { CodePurpose, SessionsTable } from './accounts.table.js';
 
 export type PartnerRow = Selectable<PartnersTable>;
 

@@ -1,4 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
+import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password-rules.js';
 import {
   BusinessName,
   Email,
@@ -16,10 +17,6 @@ const Otp = () =>
     errorMessage: 'must be exactly 6 digits',
     examples: ['048213'],
   });
-
-/** A new password's length in code points of its NFKC form (accounts.service.ts passwordProblems). */
-export const PASSWORD_MIN_LENGTH = 8;
-export const PASSWORD_MAX_LENGTH = 128;
 
 /** A new password: its length is checked on the NFKC form; as sent it is at most 128 code points too. */
 const Password = (description: string) =>

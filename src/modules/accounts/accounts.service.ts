@@ -8,14 +8,10 @@ import {
 } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
 import type { SessionCredential } from '../../platform/auth/credentials.js';
+import { newPasswordErrors } from '../../platform/auth/password-rules.js';
 import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
-import {
-  dummyPasswordHash,
-  hashPassword,
-  normalizePassword,
-  verifyPassword,
-} from '../../platform/crypto/passwords.js';
+import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
 import { keyedHash } from '../../platform/crypto/secret-box.js';
 import { newId, randomOtp, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -24,12 +20,10 @@ import { AppError, rateLimited, validationError } from '../../platform/errors/er
 import { enforceLimit } from '../../platform/limits/limits.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
 import { extend } from '../../platform/objects.js';
-import { CONTROL } from '../../platform/text.js';
-import type { OnboardingStatus } from '../onboarding/onboarding.schemas.js';
+import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import * as repo from './accounts.repository.js';
-import { PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, SESSION_TTL_SECONDS } from './accounts.schemas.js';
+import { SESSION_TTL_SECONDS } from './accounts.schemas.js';
 import type { CodePurpose } from './accounts.table.js';
-import commonPasswords from './common-passwords.json' with { type: 'json' };
 
 const OTP_TTL_MS = 10 * 60 * 1000;
 const RESEND_WINDOW_MS = 60 * 1000;
@@ -40,8 +34,6 @@ const CODE_BUDGET = { max: 10, windowMs: 24 * 60 * 60 * 1000 };
 /** Unverified accounts are deleted this long after their last code. */
 export const UNVERIFIED_TTL_MS = 24 * 60 * 60 * 1000;
 
-const COMMON_PASSWORDS = new Set(commonPasswords);
-
 export interface AccountsDeps {
   db: Kysely<Database>;
   write: AuditedWrite;
@@ -49,33 +41,6 @@ export interface AccountsDeps {
   keys: KeyRing;
   mail: Pick<MailOutbox, 'enqueue' | 'wake'>;
   log: Logger;
-}
-
-/**
- * The rules of a new password (partners' and operators'). Its length is counted in code points of the
- * NFKC form, the one that is hashed: 8 sent that normalise to 4 are a 4-character password. A control
- * character (a pasted line break, a tab) is refused rather than dropped, since the password is taken
- * exactly as sent and no password field of a browser can type one back.
- */
-export function passwordProblems(password: string, email: string): string[] {
-  if (CONTROL.test(password)) return ['must not contain control characters (tabs, line breaks and the like)'];
-  const normalized = normalizePassword(password);
-  const length = [...normalized].length;
-  if (length < PASSWORD_MIN_LENGTH) return [`must be at least ${PASSWORD_MIN_LENGTH} characters`];
-  if (length > PASSWORD_MAX_LENGTH) return [`must be at most ${PASSWORD_MAX_LENGTH} characters`];
-  const lowered = normalized.toLowerCase();
-  if (COMMON_PASSWORDS.has(lowered)) return ['is one of the most common passwords; choose another'];
-  if (lowered === email || lowered === email.split('@')[0]) return ['must not be your e-mail address'];
-  return [];
-}
-
-function newPasswordErrors(input: { password: string; password_confirmation: string }, email: string) {
-  const errors: Record<string, string[]> = {};
-  if (input.password !== input.password_confirmation)
-    errors['password_confirmation'] = ['must match password'];
-  const problems = passwordProblems(input.password, email);
-  if (problems.length > 0) errors['password'] = problems;
-  return errors;
 }
 
 const CODE_MAILS: Record<CodePurpose, { subject: string; text: (code: string) => string }> = {
@@ -436,7 +401,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       sessionId: session.id,
       partnerId: session.partner_id,
       environment: session.environment,
-      onboardingStatus: session.onboarding_status,
+      partnerSuspended: session.onboarding_status === 'suspended',
       businessName: session.business_name,
     };
   }

@@ -1,29 +1,4 @@
-import type { Generated } from 'kysely';
 import type { Environment } from '../../platform/environment.js';
-import type { BusinessType, OnboardingStatus } from '../onboarding/onboarding.schemas.js';
-
-/** Timestamps are epoch milliseconds (bigint) on both dialects. */
-export interface PartnersTable {
-  id: Generated<number>;
-  email: string;
-  business_name: string;
-  legal_business_name: string;
-  phone: string;
-  password_hash: string;
-  verified_at: number | null;
-  /** When a code was last issued for the account; unverified accounts go 24 hours later. */
-  last_code_at: number | null;
-  business_type: BusinessType | null;
-  rc_number: string | null;
-  address: string | null;
-  website: string | null;
-  onboarding_status: OnboardingStatus;
-  /** When the application was first submitted; until then business_name and phone may be corrected. */
-  first_submitted_at: number | null;
-  review_notes: string | null;
-  created_at: number;
-  updated_at: number;
-}
 
 export type CodePurpose = 'verify' | 'reset';
 
@@ -63,7 +38,6 @@ export interface ThrottlesTable {
 }
 
 export interface AccountsTables {
-  partners: PartnersTable;
   one_time_codes: OneTimeCodesTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

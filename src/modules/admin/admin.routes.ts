@@ -5,6 +5,7 @@ import { operatorOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { type AcceptedFileType, FILE_EXTENSIONS } from '../../platform/storage/file-type.js';
+import type { ReviewService } from '../onboarding/review.service.js';
 import {
   AuditEventsResponse,
   AuditQuery,
@@ -16,7 +17,6 @@ import {
   ReasonBody,
   ReviewedDocumentResponse,
 } from './admin.schemas.js';
-import type { ReviewService } from './review.service.js';
 
 const tags = ['Back office'];
 

@@ -1,5 +1,5 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { ACTOR_TYPES } from '../../platform/audit/audit.repository.js';
+import { ACTOR_TYPES } from '../../platform/audit/audit.table.js';
 import {
   FreeText,
   Nullable,
@@ -9,13 +9,8 @@ import {
   Success,
   Timestamp,
 } from '../../platform/http/schemas.js';
-import {
-  BUSINESS_TYPES,
-  DOCUMENT_STATUSES,
-  DOCUMENT_TYPES,
-  ONBOARDING_STATUSES,
-  Profile,
-} from '../onboarding/onboarding.schemas.js';
+import { DOCUMENT_STATUSES, DOCUMENT_TYPES, Profile } from '../onboarding/onboarding.schemas.js';
+import { BUSINESS_TYPES, ONBOARDING_STATUSES } from '../partners/partners.schemas.js';
 
 export const PartnerParams = Type.Object({
   company_id: Type.Integer({ minimum: 1, maximum: 2147483647, description: 'The partner account id.' }),

@@ -186,7 +186,6 @@ export function createApiKeysService({
       apiKeyId: row.id,
       partnerId: row.partner_id,
       environment: row.environment,
-      onboardingStatus: row.onboarding_status,
       businessName: row.business_name,
       cached: false,
     };

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineEvents } from '../../platform/events/catalog.js';
 import { Nullable, StringEnum } from '../../platform/http/schemas.js';
-import { DOCUMENT_STATUSES, DOCUMENT_TYPES, ONBOARDING_STATUSES } from './onboarding.schemas.js';
+import { ONBOARDING_STATUSES } from '../partners/partners.schemas.js';
+import { DOCUMENT_STATUSES, DOCUMENT_TYPES } from './onboarding.schemas.js';
 
 /** The webhook events of onboarding: the `data` each carries, and what it means. */
 export const ONBOARDING_EVENTS = defineEvents({

@@ -4,13 +4,15 @@ import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { extend } from '../../platform/objects.js';
-import type { PartnersTable } from '../accounts/accounts.table.js';
-import type { DocumentStatus, OnboardingStatus } from './onboarding.schemas.js';
+import type { OnboardingStatus } from '../partners/partners.schemas.js';
+import type { PartnersTable } from '../partners/partners.table.js';
+import type { DocumentStatus } from './onboarding.schemas.js';
 import type { DocumentsTable, KycChecksTable, RepresentativesTable } from './onboarding.table.js';
 
 export type RepresentativeRow = Selectable<RepresentativesTable>;
 export type DocumentRow = Selectable<DocumentsTable>;
 export type NewDocument = Insertable<DocumentsTable>;
+export type NewRepresentative = Insertable<RepresentativesTable>;
 export type KycCheckRow = Selectable<KycChecksTable>;
 
 const PROFILE_COLUMNS = [
@@ -325,10 +327,7 @@ export async function findRepresentative(
   return (await representative(db, partnerId))[0];
 }
 
-export async function upsertRepresentative(
-  db: Kysely<Database>,
-  row: Insertable<RepresentativesTable>,
-): Promise<void> {
+export async function upsertRepresentative(db: Kysely<Database>, row: NewRepresentative): Promise<void> {
   const { partner_id: _partnerId, created_at: _createdAt, ...changes } = row;
   await db
     .insertInto('representatives')

@@ -1,7 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
   BusinessName,
-  DateOnly,
   Email,
   Environment,
   FreeText,
@@ -11,24 +10,8 @@ import {
   Success,
   Timestamp,
 } from '../../platform/http/schemas.js';
-
-export const BUSINESS_TYPES = [
-  'limited_liability',
-  'public_limited',
-  'sole_proprietorship',
-  'partnership',
-  'incorporated_trustees',
-] as const;
-export type BusinessType = (typeof BUSINESS_TYPES)[number];
-
-export const ONBOARDING_STATUSES = [
-  'in_progress',
-  'under_review',
-  'active',
-  'rejected',
-  'suspended',
-] as const;
-export type OnboardingStatus = (typeof ONBOARDING_STATUSES)[number];
+import { BUSINESS_TYPES, ONBOARDING_STATUSES } from '../partners/partners.schemas.js';
+import { PersonFields } from '../people/people.schemas.js';
 
 export const DOCUMENT_TYPES = [
   'cac_certificate',
@@ -153,19 +136,6 @@ export const UpdateProfileBody = Type.Object(
 );
 export type UpdateProfileBody = Static<typeof UpdateProfileBody>;
 
-export const GENDERS = ['male', 'female'] as const;
-export type Gender = (typeof GENDERS)[number];
-export const DESIGNATIONS = [
-  'director',
-  'compliance_officer',
-  'chief_executive_officer',
-  'chief_financial_officer',
-  'company_secretary',
-] as const;
-export type Designation = (typeof DESIGNATIONS)[number];
-export const ID_TYPES = ['national_id', 'international_passport', 'drivers_license', 'voters_card'] as const;
-export type IdType = (typeof ID_TYPES)[number];
-
 const FileField = (description: string) =>
   Type.Unsafe<Buffer>({ type: 'string', format: 'binary', description });
 const FileUrl = (description: string) =>
@@ -175,25 +145,6 @@ const FileUrl = (description: string) =>
     description,
     examples: ['https://files.acme.ng/id.pdf'],
   });
-
-/** Person fields shared by the compliance representative and team members. */
-export const PersonFields = {
-  first_name: Type.String({ maxLength: 100, examples: ['Ada'] }),
-  last_name: Type.String({ maxLength: 100, examples: ['Obi'] }),
-  email: Email({ examples: ['ada.obi@acme.ng'] }),
-  phone: Phone(),
-  dob: DateOnly({ description: 'YYYY-MM-DD, a real date in the past; age 18-120.' }),
-  gender: StringEnum(GENDERS),
-  designation: StringEnum(DESIGNATIONS),
-  bvn: Type.String({
-    pattern: '^[0-9]{11}$',
-    errorMessage: 'must be exactly 11 digits',
-    description: 'Bank Verification Number: exactly 11 digits. Encrypted at rest, never returned whole.',
-    examples: ['22123456789'],
-  }),
-  id_type: StringEnum(ID_TYPES),
-  address: FreeText({ maxLength: 255, examples: ['12 Marina, Lagos'] }),
-};
 
 export const RepresentativeBody = Type.Object({
   ...PersonFields,

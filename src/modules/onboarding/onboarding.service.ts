@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { type AuditActor, partnerActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { partnerActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
 import type { SessionCredential } from '../../platform/auth/credentials.js';
 import { type Clock, toIso } from '../../platform/clock.js';
@@ -9,32 +9,24 @@ import { bvnHash, maskBvn, sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
-import { ENVIRONMENTS, type Environment } from '../../platform/environment.js';
+import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
-import { extend } from '../../platform/objects.js';
-import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
-import type { AccountsService } from '../accounts/accounts.service.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
+import type { OnboardingStatus } from '../partners/partners.schemas.js';
+import { checkDob } from '../people/date-of-birth.js';
 import type { ProfileRecord } from './onboarding.repository.js';
 import * as repo from './onboarding.repository.js';
 import type {
   DocumentBody,
-  DocumentStatus,
   DocumentType,
-  OnboardingStatus,
   RepresentativeBody,
   UpdateProfileBody,
 } from './onboarding.schemas.js';
-import {
-  type OnboardingRecord,
-  partnerRecordView,
-  partnerSummaryView,
-  profileView,
-  stateOf,
-} from './onboarding.views.js';
+import { profileView, stateOf } from './onboarding.views.js';
 import { submissionGaps } from './requirements.js';
+import { loadRecord, lockForDecision, moveStatus } from './transitions.js';
 
 /** While the operator reviews an application, and after a final rejection, nothing changes. */
 const LOCKED_STATUSES: readonly OnboardingStatus[] = ['under_review', 'rejected'];
@@ -55,7 +47,7 @@ export interface OnboardingDeps {
   kyc: KycProvider;
   log: Logger;
   /** Provided by the accounts module, which owns sessions and decides which are valid. */
-  sessionCredential: AccountsService['sessionCredential'];
+  sessionCredential(session: repo.SessionWithPartner | undefined): SessionCredential;
   setSessionEnvironment(
     trx: Transaction<Database>,
     sessionId: string,
@@ -63,31 +55,14 @@ export interface OnboardingDeps {
   ): Promise<void>;
 }
 
-/** A change of onboarding_status: allowed only from one of `from`. */
-export interface StatusChange {
-  from: readonly OnboardingStatus[];
-  to: OnboardingStatus;
-  reviewNotes: string | null;
-}
-
 /** An uploaded file or a partner-hosted URL, already checked. */
 type FileSource = { kind: 'upload'; bytes: Buffer; contentType: string } | { kind: 'url'; url: string };
 
-/**
- * Age limits of CONTRACT 3.3 on a real date (YYYY-MM-DD) in the past, in completed calendar years on
- * today's UTC date: the 18th birthday is the first day a person is 18.
- */
-export function dobProblem(dob: string, now: number): string | undefined {
-  const today = new Date(now).toISOString().slice(0, 10);
-  if (dob >= today) return 'must be in the past';
-  const [year, month, day] = dob.split('-').map(Number) as [number, number, number];
-  const [thisYear, thisMonth, thisDay] = today.split('-').map(Number) as [number, number, number];
-  const hadBirthday = thisMonth > month || (thisMonth === month && thisDay >= day);
-  const age = thisYear - year - (hadBirthday ? 0 : 1);
-  if (age < 18) return 'the person must be at least 18 years old';
-  if (age > 120) return 'the person must be at most 120 years old';
-  return undefined;
-}
+/** Where a document's file is, as its row records it: stored bytes, or the partner's URL. */
+type StoredFile = Pick<
+  repo.DocumentRow,
+  'storage_key' | 'file_url' | 'content_type' | 'size_bytes' | 'sha256'
+>;
 
 /** Exactly one of a file part and a URL; the file's type decided by its bytes. */
 function fileSource(
@@ -106,12 +81,6 @@ function fileSource(
   if (!contentType) throw validationError({ [field]: ['must be a PDF, JPEG or PNG file'] });
   return { kind: 'upload', bytes, contentType };
 }
-
-const fileDeleted = () =>
-  new AppError('NOT_FOUND', {
-    message:
-      'A newer upload of its type replaced this document before any operator decided it, so its file was deleted; the record stays for the audit trail.',
-  });
 
 const lockedError = (status: OnboardingStatus, what: string) =>
   new AppError('ONBOARDING_LOCKED', {
@@ -139,22 +108,16 @@ function profileLockedError(
 export type OnboardingService = ReturnType<typeof createOnboardingService>;
 
 /**
- * The partner's onboarding (profile, representative, documents, submission, environment), and the
- * reads and state changes the back office's review service builds its decisions on.
+ * The partner's side of onboarding: profile, representative, documents, submission, environment. The
+ * operator's side (review queue, decisions) is review.service.ts.
  */
 export function createOnboardingService(deps: OnboardingDeps) {
   const { db, write, clock, keys, storage, kyc, log } = deps;
 
-  async function loadRecord(partnerId: number, executor: Kysely<Database> = db): Promise<OnboardingRecord> {
-    const record = await repo.findOnboardingRecord(executor, partnerId);
-    if (!record) throw new AppError('NOT_FOUND');
-    return record;
-  }
-
   /** `preloaded`: the record read with the session (authenticateWithRecord), when the route asked for it. */
   const getProfile = async (session: SessionCredential, preloaded?: unknown) =>
     profileView(
-      (preloaded as ProfileRecord | undefined) ?? (await loadRecord(session.partnerId)),
+      (preloaded as ProfileRecord | undefined) ?? (await loadRecord(db, session.partnerId)),
       session.environment,
     );
 
@@ -227,12 +190,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
   }
 
   /** Stores an upload, runs `work`, and removes the stored file again if `work` fails. */
-  async function withStoredFile<T>(
-    source: FileSource,
-    work: (
-      stored: Omit<repo.NewDocument, 'id' | 'partner_id' | 'document_type' | 'status' | 'uploaded_at'>,
-    ) => Promise<T>,
-  ): Promise<T> {
+  async function withStoredFile<T>(source: FileSource, work: (stored: StoredFile) => Promise<T>): Promise<T> {
     if (source.kind === 'url') {
       return work({
         storage_key: null,
@@ -322,14 +280,101 @@ export function createOnboardingService(deps: OnboardingDeps) {
     }
   }
 
+  /** The representative as sent, with its ID document, its sealed BVN and the check just made. */
+  function representativeRow(
+    partnerId: number,
+    input: RepresentativeBody,
+    id: { documentId: string; fileUrl: string | null },
+    kycResult: KycResult,
+    current: repo.RepresentativeRow | undefined,
+    now: number,
+  ): repo.NewRepresentative {
+    return {
+      partner_id: partnerId,
+      first_name: input.first_name,
+      last_name: input.last_name,
+      email: input.email,
+      phone: input.phone,
+      dob: input.dob,
+      gender: input.gender,
+      designation: input.designation,
+      id_type: input.id_type,
+      id_file_url: id.fileUrl,
+      id_document_id: id.documentId,
+      address: input.address,
+      ...sealBvn(keys, input.bvn),
+      kyc_status: kycResult.outcome,
+      kyc_message: kycResult.message,
+      kyc_provider: kyc.name,
+      kyc_checked_at: now,
+      // Once a check has passed for this BVN it stays set, whatever later checks say.
+      bvn_verified_at: current?.bvn_verified_at ?? (kycResult.outcome === 'passed' ? now : null),
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /**
+   * Under the partner's lock: the ID becomes the current valid_id document, the representative is
+   * written with the KYC result, and the check joins the KYC history; each step audited.
+   */
+  async function replaceRepresentative(
+    { trx, now, audit }: WriteContext,
+    partnerId: number,
+    input: RepresentativeBody,
+    stored: StoredFile,
+    kycResult: KycResult,
+    current: repo.RepresentativeRow | undefined,
+  ): Promise<{ created: boolean; released: repo.ReleasedFile[] }> {
+    const documentId = newId();
+    const released = await repo.replaceCurrentDocument(trx, {
+      id: documentId,
+      partner_id: partnerId,
+      document_type: 'valid_id',
+      status: 'pending_review',
+      uploaded_at: now,
+      ...stored,
+    });
+    auditReleased(audit, released, 'valid_id', documentId);
+    const id = { documentId, fileUrl: stored.file_url };
+    await repo.upsertRepresentative(trx, representativeRow(partnerId, input, id, kycResult, current, now));
+    await repo.insertKycCheck(trx, {
+      id: newId(),
+      partner_id: partnerId,
+      subject: 'representative',
+      provider: kyc.name,
+      outcome: kycResult.outcome,
+      reason: kycResult.reason,
+      message: kycResult.message,
+      bvn_last4: input.bvn.slice(-4),
+      created_at: now,
+    });
+    audit({
+      action: current ? 'onboarding.representative_updated' : 'onboarding.representative_added',
+      targetType: 'representative',
+      targetId: partnerId,
+      metadata: { bvn: maskBvn(input.bvn.slice(-4)), id_document_id: documentId },
+    });
+    audit({
+      action: 'kyc.checked',
+      targetType: 'representative',
+      targetId: partnerId,
+      metadata: { provider: kyc.name, outcome: kycResult.outcome, reason: kycResult.reason },
+    });
+    return { created: current === undefined, released };
+  }
+
+  /**
+   * Checked before the ID is stored and the KYC provider asked (status, age, a verified BVN kept), and
+   * again under the partner's lock before anything is written.
+   */
   async function saveRepresentative(
     session: SessionCredential,
     input: RepresentativeBody,
     meta: RequestMeta,
   ) {
     const source = fileSource(input.id_file, input.id_file_url, 'id_file', 'id_file_url');
-    const dob = dobProblem(input.dob, clock.now());
-    if (dob) throw validationError({ dob: [dob] });
+    checkDob(input.dob, clock.now());
     const partnerId = session.partnerId;
     const hash = bvnHash(keys, input.bvn);
     const bvnLocked = (representative: repo.RepresentativeRow | undefined) =>
@@ -337,78 +382,22 @@ export function createOnboardingService(deps: OnboardingDeps) {
 
     await assertChangeable(db, partnerId);
     if (bvnLocked(await repo.findRepresentative(db, partnerId))) throw new AppError('BVN_IMMUTABLE');
-    const result = await withStoredFile(source, async (stored) => {
+    const { kycResult, saved } = await withStoredFile(source, async (stored) => {
       const kycResult = await checkKyc(input);
-      const saved = await write({ actor: partnerActor(partnerId), meta }, async ({ trx, now, audit }) => {
-        await lockChangeable(trx, partnerId);
-        const current = await repo.findRepresentative(trx, partnerId);
+      const saved = await write({ actor: partnerActor(partnerId), meta }, async (context) => {
+        await lockChangeable(context.trx, partnerId);
+        const current = await repo.findRepresentative(context.trx, partnerId);
         if (bvnLocked(current)) throw new AppError('BVN_IMMUTABLE');
-        const documentId = newId();
-        const released = await repo.replaceCurrentDocument(trx, {
-          id: documentId,
-          partner_id: partnerId,
-          document_type: 'valid_id',
-          status: 'pending_review',
-          uploaded_at: now,
-          ...stored,
-        });
-        auditReleased(audit, released, 'valid_id', documentId);
-        await repo.upsertRepresentative(trx, {
-          partner_id: partnerId,
-          first_name: input.first_name,
-          last_name: input.last_name,
-          email: input.email,
-          phone: input.phone,
-          dob: input.dob,
-          gender: input.gender,
-          designation: input.designation,
-          id_type: input.id_type,
-          id_file_url: stored.file_url,
-          id_document_id: documentId,
-          address: input.address,
-          ...sealBvn(keys, input.bvn),
-          kyc_status: kycResult.outcome,
-          kyc_message: kycResult.message,
-          kyc_provider: kyc.name,
-          kyc_checked_at: now,
-          // Once a check has passed for this BVN it stays set, whatever later checks say.
-          bvn_verified_at: current?.bvn_verified_at ?? (kycResult.outcome === 'passed' ? now : null),
-          created_at: now,
-          updated_at: now,
-        });
-        await repo.insertKycCheck(trx, {
-          id: newId(),
-          partner_id: partnerId,
-          subject: 'representative',
-          provider: kyc.name,
-          outcome: kycResult.outcome,
-          reason: kycResult.reason,
-          message: kycResult.message,
-          bvn_last4: input.bvn.slice(-4),
-          created_at: now,
-        });
-        audit({
-          action: current ? 'onboarding.representative_updated' : 'onboarding.representative_added',
-          targetType: 'representative',
-          targetId: partnerId,
-          metadata: { bvn: maskBvn(input.bvn.slice(-4)), id_document_id: documentId },
-        });
-        audit({
-          action: 'kyc.checked',
-          targetType: 'representative',
-          targetId: partnerId,
-          metadata: { provider: kyc.name, outcome: kycResult.outcome, reason: kycResult.reason },
-        });
-        return { created: current === undefined, released };
+        return replaceRepresentative(context, partnerId, input, stored, kycResult, current);
       });
-      return { created: saved.created, released: saved.released, kycResult };
+      return { kycResult, saved };
     });
-    await deleteReleasedFiles(result.released);
+    await deleteReleasedFiles(saved.released);
     return {
-      created: result.created,
+      created: saved.created,
       data: {
         representative: { first_name: input.first_name, last_name: input.last_name },
-        kyc: { ok: result.kycResult.outcome === 'passed', message: result.kycResult.message },
+        kyc: { ok: kycResult.outcome === 'passed', message: kycResult.message },
       },
     };
   }
@@ -446,49 +435,6 @@ export function createOnboardingService(deps: OnboardingDeps) {
       status: 'pending_review' as const,
       uploaded_at: toIso(uploadedAt),
     };
-  }
-
-  /**
-   * Moves onboarding_status inside a write, with its audit and webhook events. Call after
-   * `lockForDecision` when the move depends on what was checked (requirements, documents).
-   */
-  async function moveStatus(
-    { trx, now, audit, emit }: WriteContext,
-    partnerId: number,
-    change: StatusChange,
-  ) {
-    if (!(await repo.transitionOnboardingStatus(trx, partnerId, change, now))) {
-      throw new AppError('ONBOARDING_LOCKED', {
-        message: `This needs onboarding_status ${change.from.join(' or ')}.`,
-      });
-    }
-    audit({
-      partnerId,
-      action: 'onboarding.status_changed',
-      targetType: 'partner',
-      targetId: partnerId,
-      metadata: {
-        from: change.from,
-        to: change.to,
-        ...(change.reviewNotes ? { reason: change.reviewNotes } : {}),
-      },
-    });
-    emit({
-      partnerId,
-      environments: ENVIRONMENTS,
-      type: 'onboarding.status_changed',
-      data: { company_id: partnerId, onboarding_status: change.to, review_notes: change.reviewNotes },
-    });
-  }
-
-  /**
-   * Takes the partner's row lock and reads its onboarding under it: what a decision checks (status,
-   * requirements, documents) cannot change before the decision commits, because every partner write
-   * and every document decision takes the same lock.
-   */
-  async function lockForDecision(trx: Transaction<Database>, partnerId: number): Promise<OnboardingRecord> {
-    await repo.lockPartner(trx, partnerId);
-    return loadRecord(partnerId, trx);
   }
 
   async function submit(session: SessionCredential, meta: RequestMeta) {
@@ -530,110 +476,6 @@ export function createOnboardingService(deps: OnboardingDeps) {
     return { environment };
   }
 
-  /**
-   * Decides the current document of its type while pending review, with its audit and webhook events,
-   * under the partner's lock (an approval checks every document under it).
-   */
-  async function decideDocument(
-    actor: AuditActor,
-    meta: RequestMeta,
-    partnerId: number,
-    documentId: string,
-    decision: { status: Exclude<DocumentStatus, 'pending_review'>; reason: string | null },
-  ) {
-    return write({ actor, meta }, async ({ trx, now, audit, emit }) => {
-      await repo.lockPartner(trx, partnerId);
-      const existing = await repo.findDocument(trx, partnerId, documentId);
-      if (!existing) throw new AppError('NOT_FOUND');
-      const document = await repo.decideDocument(trx, partnerId, documentId, decision, now);
-      if (!document) {
-        throw new AppError('ONBOARDING_LOCKED', {
-          message: existing.superseded_at
-            ? 'A newer upload replaced this document; review the current one.'
-            : `The document was already ${existing.status}.`,
-        });
-      }
-      audit({
-        partnerId,
-        action: `document.${decision.status}`,
-        targetType: 'document',
-        targetId: documentId,
-        metadata: {
-          document_type: document.document_type,
-          ...(decision.reason ? { reason: decision.reason } : {}),
-        },
-      });
-      emit({
-        partnerId,
-        environments: ENVIRONMENTS,
-        type: 'document.reviewed',
-        data: {
-          id: document.id,
-          document_type: document.document_type,
-          status: document.status,
-          rejection_reason: document.rejection_reason,
-        },
-      });
-      return document;
-    });
-  }
-
-  async function partnerRecord(partnerId: number) {
-    const record = await loadRecord(partnerId);
-    const [allDocuments, checks] = await Promise.all([
-      repo.listAllDocuments(db, partnerId),
-      repo.listKycChecks(db, partnerId),
-    ]);
-    return partnerRecordView(record, allDocuments, checks);
-  }
-
-  async function listPartners(filter: {
-    onboardingStatus?: OnboardingStatus;
-    pendingReview?: boolean;
-    cursor?: string;
-    limit: number;
-  }) {
-    const cursor = keysetCursor(keys.cursor, 'admin_partners', 'operator', 'number');
-    const afterId = cursor.decode(filter.cursor);
-    const rows = await repo.listPartners(db, {
-      limit: filter.limit,
-      ...(afterId !== undefined ? { afterId } : {}),
-      ...(filter.onboardingStatus ? { onboardingStatus: filter.onboardingStatus } : {}),
-      ...(filter.pendingReview !== undefined ? { pendingReview: filter.pendingReview } : {}),
-    });
-    const page = cursor.page(rows, filter.limit, (partner) => partner.id);
-    const pending = await repo.pendingDocuments(
-      db,
-      page.items.map((partner) => partner.id),
-    );
-    return {
-      next_cursor: page.next_cursor,
-      items: page.items.map((partner) => partnerSummaryView(partner, pending.get(partner.id))),
-    };
-  }
-
-  async function openDocumentFile(partnerId: number, documentId: string) {
-    const document = await repo.findDocument(db, partnerId, documentId);
-    if (!document) throw new AppError('NOT_FOUND');
-    if (document.file_deleted_at !== null) throw fileDeleted();
-    if (!document.storage_key) {
-      throw new AppError('NOT_FOUND', {
-        message: 'This document was provided as a URL (see file_url); no file is stored.',
-      });
-    }
-    try {
-      const file = await storage.open(document.storage_key);
-      return extend(file, { contentType: document.content_type ?? 'application/octet-stream', document });
-    } catch (error) {
-      // An upload that superseded it since the read above deleted the file.
-      if ((error as { code?: unknown }).code === 'ENOENT') {
-        const now = await repo.findDocument(db, partnerId, documentId);
-        if (now?.file_deleted_at != null) throw fileDeleted();
-      }
-      throw error;
-    }
-  }
-
   /** Housekeeping: removes the files a crash (or a failed delete) left after their documents gave them up. */
   async function deleteLeftoverFiles(): Promise<void> {
     await deleteReleasedFiles(await repo.releasedFiles(db, 500));
@@ -650,13 +492,6 @@ export function createOnboardingService(deps: OnboardingDeps) {
     /** Whether a compliance representative is on file (team members need one). */
     hasRepresentative: async (partnerId: number) =>
       (await repo.findRepresentative(db, partnerId)) !== undefined,
-    // What the back office's review service decides with.
-    lockForDecision,
-    moveStatus,
-    decideDocument,
-    partnerRecord,
-    listPartners,
-    openDocumentFile,
     deleteLeftoverFiles,
   };
 }

@@ -1,5 +1,6 @@
 import type { KycOutcome } from '../kyc/kyc.provider.js';
-import type { Designation, DocumentStatus, DocumentType, Gender, IdType } from './onboarding.schemas.js';
+import type { Designation, Gender, IdType } from '../people/people.schemas.js';
+import type { DocumentStatus, DocumentType } from './onboarding.schemas.js';
 
 export interface RepresentativesTable {
   partner_id: number;

@@ -1,4 +1,5 @@
-import type { BusinessType, DocumentType, OnboardingStatus } from './onboarding.schemas.js';
+import type { BusinessType, OnboardingStatus } from '../partners/partners.schemas.js';
+import type { DocumentType } from './onboarding.schemas.js';
 
 /** CONTRACT 3.4: the documents each business type must provide. */
 export const CHECKLISTS: Record<BusinessType, readonly DocumentType[]> = {

@@ -1,8 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { AuditActor, RequestMeta } from '../../platform/audit/audit.repository.js';
 import { anonymousActor, operatorActor } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import type { OperatorCredential } from '../../platform/auth/credentials.js';
+import { newPasswordErrors } from '../../platform/auth/password-rules.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
@@ -19,7 +20,6 @@ import * as repo from './operators.repository.js';
 import type { EnrolmentBody, OperatorRole } from './operators.schemas.js';
 import {
   invalidCode,
-  newPasswordErrors,
   newTotpSecret,
   normalizeRecoveryCode,
   otpauthUrl,
@@ -90,6 +90,47 @@ export function createEnrolmentService(deps: OperatorsDeps & { sessions: Console
       }),
     );
     throw validationError({ password: ['is not your password'] });
+  }
+
+  /**
+   * A new operator with the confirmed second factor (an invitation), or an active operator's factor
+   * replaced by it (a reset); called under the invitation's lock.
+   */
+  async function saveSecondFactor(
+    trx: Transaction<Database>,
+    row: repo.InvitationRow,
+    operatorId: string,
+    confirmed: { secret: string; step: number },
+    now: number,
+  ): Promise<void> {
+    const factor = {
+      totp_secret: encrypt(keys.encryption, confirmed.secret),
+      totp_last_step: confirmed.step,
+      second_factor_failures: 0,
+      second_factor_locked_at: null,
+      last_sign_in_at: now,
+      updated_at: now,
+    };
+    if (row.purpose === 'invite') {
+      if (!row.pending_name || !row.pending_password_hash) throw new AppError('SETUP_NOT_STARTED');
+      await repo.insertOperator(
+        trx,
+        extend(factor, {
+          id: operatorId,
+          email: row.email,
+          name: row.pending_name,
+          role: row.role,
+          status: 'active' as const,
+          password_hash: row.pending_password_hash,
+          created_at: now,
+        }),
+      );
+      return;
+    }
+    const current = await repo.lockOperator(trx, operatorId);
+    if (current?.status !== 'active')
+      throw new AppError('FORBIDDEN', { message: 'This operator is deactivated.' });
+    await repo.updateOperator(trx, operatorId, factor);
   }
 
   return {
@@ -169,11 +210,7 @@ export function createEnrolmentService(deps: OperatorsDeps & { sessions: Console
       const tokenHash = sha256(token);
       const now = clock.now();
       const before = openInvitation(await repo.findInvitation(db, tokenHash), now);
-      if (before.pending_totp_secret === null) {
-        throw new AppError('ONBOARDING_LOCKED', {
-          message: 'Start the set-up first: it gives the secret for your authenticator app.',
-        });
-      }
+      if (before.pending_totp_secret === null) throw new AppError('SETUP_NOT_STARTED');
       const secret = decrypt(keys.encryption, before.pending_totp_secret);
       const step = totpStep(before.email, secret, code, now);
       if (step === undefined) throw invalidCode();
@@ -189,34 +226,7 @@ export function createEnrolmentService(deps: OperatorsDeps & { sessions: Console
         },
         async ({ trx, audit }) => {
           const row = openInvitation(await repo.lockInvitation(trx, tokenHash), now);
-          const factor = {
-            totp_secret: encrypt(keys.encryption, secret),
-            totp_last_step: step,
-            second_factor_failures: 0,
-            second_factor_locked_at: null,
-            last_sign_in_at: now,
-            updated_at: now,
-          };
-          if (row.purpose === 'invite') {
-            if (!row.pending_name || !row.pending_password_hash) throw new AppError('ONBOARDING_LOCKED');
-            await repo.insertOperator(
-              trx,
-              extend(factor, {
-                id: operatorId,
-                email: row.email,
-                name: row.pending_name,
-                role: row.role,
-                status: 'active' as const,
-                password_hash: row.pending_password_hash,
-                created_at: now,
-              }),
-            );
-          } else {
-            const current = await repo.lockOperator(trx, operatorId);
-            if (current?.status !== 'active')
-              throw new AppError('FORBIDDEN', { message: 'This operator is deactivated.' });
-            await repo.updateOperator(trx, operatorId, factor);
-          }
+          await saveSecondFactor(trx, row, operatorId, { secret, step }, now);
           await repo.updateInvitation(trx, row.id, {
             accepted_at: now,
             pending_password_hash: null,

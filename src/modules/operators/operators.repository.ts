@@ -43,6 +43,20 @@ export function listOperators(db: Kysely<Database>, afterId: string | undefined,
   return query.execute();
 }
 
+/** The e-mail of each of these operators that exists, by id. */
+export async function operatorEmails(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('operators')
+    .select(['id', 'email'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.email]));
+}
+
 export async function updateOperator(
   trx: Transaction<Database>,
   id: string,

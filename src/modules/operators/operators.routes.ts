@@ -88,7 +88,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
       auth: 'none',
       body: SecondFactorBody,
       response: { 200: OperatorSessionResponse },
-      errors: ['OTP_INVALID', 'OTP_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN', 'CSRF_REJECTED'],
+      errors: ['OTP_INVALID', 'SIGN_IN_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN', 'CSRF_REJECTED'],
     }),
     async (request, reply) => {
       assertOwnOriginIfSent(request);
@@ -190,7 +190,7 @@ export const operatorsRoutes: FastifyPluginAsyncTypebox<{
         'NOT_FOUND',
         'INVITATION_EXPIRED',
         'OTP_INVALID',
-        'ONBOARDING_LOCKED',
+        'SETUP_NOT_STARTED',
         'FORBIDDEN',
         'CSRF_REJECTED',
       ],

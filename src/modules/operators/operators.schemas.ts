@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { OPERATOR_ROLES } from '../../platform/auth/credentials.js';
+import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password-rules.js';
 import {
   Email,
   Nullable,
@@ -71,7 +72,11 @@ export const OperatorSessionResponse = Success(OperatorSession, 'Signed in.');
 export const PasswordBody = Type.Object(
   {
     email: Email(),
-    password: Type.String({ maxLength: 128, 'x-trim': false, description: 'Taken exactly as sent.' }),
+    password: Type.String({
+      maxLength: PASSWORD_MAX_LENGTH,
+      'x-trim': false,
+      description: 'Taken exactly as sent.',
+    }),
   },
   { examples: [{ email: 'ngozi@operator.ng', password: 'correct-horse-battery-staple' }] },
 );
@@ -123,14 +128,14 @@ export const EnrolmentBody = Type.Object(
     name: Type.Optional(Type.String({ maxLength: 100, description: 'Needed for purpose invite.' })),
     password: Type.Optional(
       Type.String({
-        maxLength: 128,
+        maxLength: PASSWORD_MAX_LENGTH,
         'x-trim': false,
         description:
           "Purpose invite: the new operator's password, 8-128 characters, not a common password. Purpose " +
           "reset_second_factor: the operator's current password (the link alone does not prove who opens it).",
       }),
     ),
-    password_confirmation: Type.Optional(Type.String({ maxLength: 128, 'x-trim': false })),
+    password_confirmation: Type.Optional(Type.String({ maxLength: PASSWORD_MAX_LENGTH, 'x-trim': false })),
   },
   {
     examples: [
@@ -212,13 +217,17 @@ export const SessionEndedResponse = SuccessNoData('Session ended.');
 
 export const PasswordChangeBody = Type.Object(
   {
-    current_password: Type.String({ maxLength: 128, 'x-trim': false, description: 'Taken exactly as sent.' }),
+    current_password: Type.String({
+      maxLength: PASSWORD_MAX_LENGTH,
+      'x-trim': false,
+      description: 'Taken exactly as sent.',
+    }),
     password: Type.String({
-      maxLength: 128,
+      maxLength: PASSWORD_MAX_LENGTH,
       'x-trim': false,
       description: '8-128 characters, not a common password, not the e-mail, not the current one.',
     }),
-    password_confirmation: Type.String({ maxLength: 128, 'x-trim': false }),
+    password_confirmation: Type.String({ maxLength: PASSWORD_MAX_LENGTH, 'x-trim': false }),
   },
   {
     examples: [

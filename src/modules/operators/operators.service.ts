@@ -16,6 +16,10 @@ export function createOperatorsService(deps: OperatorsDeps) {
     createEnrolmentService(withSessions),
     createSignInService(withSessions),
     createManagementService(deps),
-    { purgeExpired: () => repo.purgeExpired(deps.db, deps.clock.now()) },
+    {
+      purgeExpired: () => repo.purgeExpired(deps.db, deps.clock.now()),
+      /** The audit trail names operator actors by e-mail. */
+      emailsOf: (ids: readonly string[]) => repo.operatorEmails(deps.db, ids),
+    },
   );
 }

@@ -1,9 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
-import { AppError, type FieldErrors } from '../../platform/errors/errors.js';
-import { passwordProblems } from '../accounts/accounts.service.js';
+import { AppError } from '../../platform/errors/errors.js';
 
-/** What an operator's two factors are made of: TOTP codes, recovery codes, and the password rule. */
+/** What an operator's second factor is made of (TOTP codes, recovery codes), and the bound on password attempts. */
 
 const TOTP_PERIOD_S = 30;
 const ISSUER = 'BaaS Console';
@@ -57,23 +56,6 @@ export const lockedSecondFactor = (): AppError =>
     message:
       'Your second factor is locked after too many wrong codes: ask an admin to reset it, then enrol a new one.',
   });
-
-/** A new password's problems, by field: the partner password's rule (8-128 characters of its NFKC form, not common, not the e-mail). */
-export function newPasswordErrors(
-  input: { password?: string | undefined; password_confirmation?: string | undefined },
-  email: string,
-): FieldErrors {
-  const errors: FieldErrors = {};
-  if (input.password === undefined) {
-    errors['password'] = ['is required'];
-    return errors;
-  }
-  const problems = passwordProblems(input.password, email);
-  if (problems.length > 0) errors['password'] = problems;
-  if (input.password !== input.password_confirmation)
-    errors['password_confirmation'] = ['must match password'];
-  return errors;
-}
 
 /** Password attempts per operator address in 15 minutes (sign-in, a reset's set-up, a password change). */
 export const PASSWORD_ATTEMPTS = { max: 10, windowMs: 15 * 60 * 1000 };

@@ -1,5 +1,6 @@
 import { anonymousActor, operatorActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { OperatorCredential } from '../../platform/auth/credentials.js';
+import { newPasswordErrors } from '../../platform/auth/password-rules.js';
 import { toIso } from '../../platform/clock.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
 import { decrypt } from '../../platform/crypto/secret-box.js';
@@ -13,7 +14,6 @@ import {
   invalidCode,
   isTotpCode,
   lockedSecondFactor,
-  newPasswordErrors,
   PASSWORD_ATTEMPTS,
   passwordAttemptKey,
   SECOND_FACTOR_LOCK_AFTER,
@@ -153,7 +153,7 @@ export function createSignInService(deps: OperatorsDeps & { sessions: ConsoleSes
             message: 'Too many wrong codes: enter your password again.',
           });
         }
-        throw new AppError('OTP_EXPIRED', {
+        throw new AppError('SIGN_IN_EXPIRED', {
           message: 'The sign-in took too long or was already used: enter your password again.',
         });
       }
@@ -177,7 +177,7 @@ export function createSignInService(deps: OperatorsDeps & { sessions: ConsoleSes
             );
       }
       if (!(await repo.deleteSignIn(db, challengeHash))) {
-        throw new AppError('OTP_EXPIRED', {
+        throw new AppError('SIGN_IN_EXPIRED', {
           message: 'This sign-in was already completed: enter your password again.',
         });
       }

@@ -1,6 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { Page, PaginationQuery, StringEnum, Success, Timestamp } from '../../platform/http/schemas.js';
-import { DESIGNATIONS, GENDERS, ID_TYPES, PersonFields } from '../onboarding/onboarding.schemas.js';
+import { DESIGNATIONS, GENDERS, ID_TYPES, PersonFields } from '../people/people.schemas.js';
 
 const IdFileUrl = Type.String({
   format: 'https-url',

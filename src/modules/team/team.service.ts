@@ -10,7 +10,7 @@ import type { Database } from '../../platform/db/schema.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
 import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
-import { dobProblem } from '../onboarding/onboarding.service.js';
+import { checkDob } from '../people/date-of-birth.js';
 import * as repo from './team.repository.js';
 import type { CreateTeamMemberBody, UpdateTeamMemberBody } from './team.schemas.js';
 
@@ -48,13 +48,8 @@ export function createTeamService({ db, write, clock, keys, hasRepresentative }:
     updated_at: toIso(row.updated_at),
   });
 
-  function checkDob(dob: string): void {
-    const problem = dobProblem(dob, clock.now());
-    if (problem) throw validationError({ dob: [problem] });
-  }
-
   async function create(credential: PartnerCredential, input: CreateTeamMemberBody, meta: RequestMeta) {
-    checkDob(input.dob);
+    checkDob(input.dob, clock.now());
     if (!(await hasRepresentative(credential.partnerId))) throw new AppError('REPRESENTATIVE_REQUIRED');
     const id = newId();
     const { bvn, ...fields } = input;
@@ -104,7 +99,7 @@ export function createTeamService({ db, write, clock, keys, hasRepresentative }:
     input: UpdateTeamMemberBody,
     meta: RequestMeta,
   ) {
-    checkDob(input.dob);
+    checkDob(input.dob, clock.now());
     const existing = await repo.findMember(db, credential.partnerId, id);
     if (!existing) throw new AppError('NOT_FOUND');
     const { bvn, ...fields } = input;

@@ -1,4 +1,4 @@
-import type { Designation, Gender, IdType } from '../onboarding/onboarding.schemas.js';
+import type { Designation, Gender, IdType } from '../people/people.schemas.js';
 
 export interface TeamMembersTable {
   id: string;

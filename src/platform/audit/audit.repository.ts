@@ -2,10 +2,7 @@ import type { Insertable, Kysely } from 'kysely';
 import type { OperatorCredential, PartnerCredential } from '../auth/credentials.js';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
-import type { AuditEventsTable } from './audit.table.js';
-
-export const ACTOR_TYPES = ['partner', 'operator', 'api_key', 'system', 'anonymous'] as const;
-export type ActorType = (typeof ACTOR_TYPES)[number];
+import type { ActorType, AuditEventsTable } from './audit.table.js';
 
 /** Who asked, from where: attached to every audit event. */
 export interface RequestMeta {
@@ -88,24 +85,20 @@ export interface AuditFilter {
   actorId?: string;
 }
 
-/** Newest first, with the e-mail of an operator actor (the console names who decided). */
+/** Newest first. */
 export function listAuditEvents(
   db: Kysely<Database>,
   filter: AuditFilter & { beforeId?: string; limit: number },
 ) {
   let query = db
     .selectFrom('audit_events')
-    .leftJoin('operators', (join) =>
-      join.onRef('operators.id', '=', 'audit_events.actor_id').on('audit_events.actor_type', '=', 'operator'),
-    )
-    .selectAll('audit_events')
-    .select('operators.email as actor_email')
-    .orderBy('audit_events.id', 'desc')
+    .selectAll()
+    .orderBy('id', 'desc')
     .limit(filter.limit + 1);
-  if (filter.partnerId !== undefined) query = query.where('audit_events.partner_id', '=', filter.partnerId);
-  if (filter.action !== undefined) query = query.where('audit_events.action', '=', filter.action);
-  if (filter.actorType !== undefined) query = query.where('audit_events.actor_type', '=', filter.actorType);
-  if (filter.actorId !== undefined) query = query.where('audit_events.actor_id', '=', filter.actorId);
-  if (filter.beforeId !== undefined) query = query.where('audit_events.id', '<', filter.beforeId);
+  if (filter.partnerId !== undefined) query = query.where('partner_id', '=', filter.partnerId);
+  if (filter.action !== undefined) query = query.where('action', '=', filter.action);
+  if (filter.actorType !== undefined) query = query.where('actor_type', '=', filter.actorType);
+  if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   return query.execute();
 }

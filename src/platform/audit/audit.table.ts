@@ -1,4 +1,5 @@
-import type { ActorType } from './audit.repository.js';
+export const ACTOR_TYPES = ['partner', 'operator', 'api_key', 'system', 'anonymous'] as const;
+export type ActorType = (typeof ACTOR_TYPES)[number];
 
 export interface AuditEventsTable {
   id: string;

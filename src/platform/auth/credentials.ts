@@ -1,4 +1,3 @@
-import type { OnboardingStatus } from '../../modules/onboarding/onboarding.schemas.js';
 import type { Environment } from '../environment.js';
 
 /** Who is calling: a partner's dashboard session or one of its API keys, each bound to an environment. */
@@ -9,7 +8,8 @@ export interface SessionCredential {
   /** Fixed at registration: read with the credential, it saves a lookup where it is shown. */
   businessName: string;
   environment: Environment;
-  onboardingStatus: OnboardingStatus;
+  /** The operator suspended the partner: a live session may then only leave live or log out. */
+  partnerSuspended: boolean;
 }
 
 export interface ApiKeyCredential {
@@ -18,7 +18,6 @@ export interface ApiKeyCredential {
   partnerId: number;
   businessName: string;
   environment: Environment;
-  onboardingStatus: OnboardingStatus;
   /**
    * Served from the keys verified in the last minute, without a lookup: only on a route whose write
    * checks the key again in its own statement (`partnerIdOf`), so a revocation still holds at once.

@@ -140,36 +140,42 @@ function searchPathOf(url: string): string | undefined {
 }
 
 export function openDatabase(url: string, options: OpenDatabaseOptions = {}): DatabaseHandle {
-  if (dialectOfUrl(url) === 'postgres') {
-    const schema = options.pgSchema ?? searchPathOf(url);
-    const driver = postgresDriver();
-    const pool = new driver.Pool({
-      connectionString: url,
-      max: options.poolSize ?? 10,
-      types: pgTypes(driver),
-      ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-    });
-    // An 'error' event without a listener ends the process. The pool emits one when an idle
-    // connection dies (server restart, failover, pg_terminate_backend) and has already dropped it.
-    // A checked-out connection that dies between queries emits on the client: its next query fails
-    // and reports it, and the pool discards the client on release.
-    pool.on('error', (error) => options.onIdleError?.(error));
-    pool.on('connect', (client) => client.on('error', () => undefined));
-    const named = namedStatementPool(pool);
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }) });
-    directQueries.set(db, named.run);
-    return {
-      db,
-      dialect: 'postgres',
-      ...(schema ? { schema } : {}),
-      ping: async () => {
-        await sql`select 1`.execute(db);
-      },
-      close: () => db.destroy(),
-    };
-  }
+  return dialectOfUrl(url) === 'postgres'
+    ? openPostgres(url, options)
+    : openSqlite(url.slice('sqlite:'.length));
+}
 
-  const file = url.slice('sqlite:'.length);
+function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle {
+  const schema = options.pgSchema ?? searchPathOf(url);
+  const driver = postgresDriver();
+  const pool = new driver.Pool({
+    connectionString: url,
+    max: options.poolSize ?? 10,
+    types: pgTypes(driver),
+    ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
+  });
+  // An 'error' event without a listener ends the process. The pool emits one when an idle
+  // connection dies (server restart, failover, pg_terminate_backend) and has already dropped it.
+  // A checked-out connection that dies between queries emits on the client: its next query fails
+  // and reports it, and the pool discards the client on release.
+  pool.on('error', (error) => options.onIdleError?.(error));
+  pool.on('connect', (client) => client.on('error', () => undefined));
+  const named = namedStatementPool(pool);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }) });
+  directQueries.set(db, named.run);
+  return {
+    db,
+    dialect: 'postgres',
+    ...(schema ? { schema } : {}),
+    ping: async () => {
+      await sql`select 1`.execute(db);
+    },
+    close: () => db.destroy(),
+  };
+}
+
+/** `file`: a path, or `:memory:`. */
+function openSqlite(file: string): DatabaseHandle {
   if (file !== ':memory:') {
     mkdirSync(path.dirname(path.resolve(file)), { recursive: true, mode: 0o700 });
     // SQLite creates a database 0644 but its -wal and -shm files with the database file's mode.

@@ -55,6 +55,11 @@ export const ERROR_REGISTRY = {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',
   },
+  /** An operator's set-up confirmed before its first step gave the authenticator's secret. */
+  SETUP_NOT_STARTED: {
+    status: 409,
+    message: 'Start the set-up first: it gives the secret for your authenticator app.',
+  },
   /** Not in the contract's table: an operator invitation link past its 72 hours (CONTRACT 5 names no code). */
   INVITATION_EXPIRED: {
     status: 410,
@@ -65,6 +70,11 @@ export const ERROR_REGISTRY = {
   VALIDATION_FAILED: { status: 422, message: 'Some fields are invalid.' },
   OTP_INVALID: { status: 422, message: 'The verification code is incorrect.' },
   OTP_EXPIRED: { status: 422, message: 'The verification code has expired; request a new one.' },
+  /** An operator's sign-in whose second step came too late, or after the sign-in was used or ended. */
+  SIGN_IN_EXPIRED: {
+    status: 422,
+    message: 'The sign-in expired or was already used: enter your password again.',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     message: 'This Idempotency-Key was already used with a different request.',

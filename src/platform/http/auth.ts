@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type {} from '@fastify/cookie';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from 'fastify';
 import type { RequestMeta } from '../audit/audit.repository.js';
 import type {
   ApiKeyCredential,
@@ -52,47 +52,32 @@ function bearerToken(request: FastifyRequest): string {
   return match[1];
 }
 
+interface AuthOptions {
+  resolvers: CredentialResolvers;
+  adminApiKey: string | undefined;
+  operatorCookie: string;
+  /** The dashboard's session cookie: a partner session token, like a bearer one. */
+  partnerCookie: string;
+  /** The anti-forgery token of a session token (csrf.ts antiForgeryToken). */
+  antiForgery: (sessionToken: string) => string;
+  /** PUBLIC_URL where it is set: a same-origin check compares Origin with its origin. */
+  publicUrl: string | undefined;
+}
+
 /**
  * Authenticates before the body is read, so an anonymous client cannot make the server parse an
- * upload. The route's config.auth decides which credentials it takes (see AuthMode).
+ * upload. The route's config.auth decides which credentials it takes (see AuthMode): the console's
+ * cookie (operator; admin without an Authorization header), ADMIN_API_KEY (admin), an API key or a
+ * session token, as a bearer token or the dashboard's cookie (session, partner).
  */
-export function registerAuth(
-  app: FastifyInstance,
-  options: {
-    resolvers: CredentialResolvers;
-    adminApiKey: string | undefined;
-    operatorCookie: string;
-    /** The dashboard's session cookie: a partner session token, like a bearer one. */
-    partnerCookie: string;
-    /** The anti-forgery token of a session token (csrf.ts antiForgeryToken). */
-    antiForgery: (sessionToken: string) => string;
-    /** PUBLIC_URL where it is set: a same-origin check compares Origin with its origin. */
-    publicUrl: string | undefined;
-  },
-): void {
-  const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
+export function registerAuth(app: FastifyInstance, options: AuthOptions): void {
   app.decorateRequest('publicOrigin', options.publicUrl ? new URL(options.publicUrl).origin : undefined);
   app.decorateRequest('credential', null);
   app.decorateRequest('preloaded', undefined);
   app.decorateRequest('operator', null);
   app.decorateRequest('sessionToken', undefined);
   app.decorateRequest('recheckCredential', undefined);
-
-  /**
-   * CONTRACT 7, for both apps' cookies: a state-changing request made with one must also carry the
-   * session's anti-forgery token and come from this origin, so another site cannot ride on the cookie.
-   */
-  const assertCookieProof = (request: FastifyRequest, sessionToken: string) => {
-    if (isStateChanging(request)) assertAntiForgery(request, options.antiForgery(sessionToken));
-  };
-
-  async function operatorFromCookie(request: FastifyRequest): Promise<OperatorCredential> {
-    const token = request.cookies[options.operatorCookie];
-    if (!token) throw new AppError('UNAUTHENTICATED');
-    const operator = await options.resolvers.operatorSession(token);
-    assertCookieProof(request, token);
-    return operator;
-  }
+  const credentials = credentialReaders(options);
 
   addRouteHook(
     app,
@@ -100,12 +85,8 @@ export function registerAuth(
     (config) => config.auth !== undefined && config.auth !== 'none',
     (config) => async (request) => {
       const mode = config.auth;
-      if (mode === 'operator') {
-        request.operator = await operatorFromCookie(request);
-        return;
-      }
-      if (mode === 'admin' && request.headers.authorization === undefined) {
-        request.operator = await operatorFromCookie(request);
+      if (mode === 'operator' || (mode === 'admin' && request.headers.authorization === undefined)) {
+        request.operator = await credentials.operatorFromCookie(request);
         return;
       }
       // The dashboard's cookie stands for a session token when no Authorization header came.
@@ -115,26 +96,55 @@ export function registerAuth(
       if (cookie !== undefined && (mode === 'admin' || API_KEY_FORMAT.test(token))) {
         throw new AppError('UNAUTHENTICATED');
       }
-      if (mode === 'admin') {
-        // Both sides hashed to one length, so the comparison time says nothing about the key.
-        if (!adminDigest || !timingSafeEqual(digest(token), adminDigest))
-          throw new AppError('UNAUTHENTICATED');
-        request.operator = { kind: 'admin_api_key' };
-        return;
+      if (mode === 'admin') request.operator = credentials.adminKey(token);
+      else if (API_KEY_FORMAT.test(token))
+        request.credential = await credentials.apiKey(request, config, token);
+      else request.credential = await credentials.session(request, config, token, cookie !== undefined);
+    },
+  );
+}
+
+/** How each kind of credential is read and checked, for registerAuth's hook. */
+function credentialReaders(options: AuthOptions) {
+  const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
+
+  /**
+   * CONTRACT 7, for both apps' cookies: a state-changing request made with one must also carry the
+   * session's anti-forgery token and come from this origin, so another site cannot ride on the cookie.
+   */
+  const assertCookieProof = (request: FastifyRequest, sessionToken: string) => {
+    if (isStateChanging(request)) assertAntiForgery(request, options.antiForgery(sessionToken));
+  };
+
+  return {
+    async operatorFromCookie(request: FastifyRequest): Promise<OperatorCredential> {
+      const token = request.cookies[options.operatorCookie];
+      if (!token) throw new AppError('UNAUTHENTICATED');
+      const operator = await options.resolvers.operatorSession(token);
+      assertCookieProof(request, token);
+      return operator;
+    },
+
+    adminKey(token: string): OperatorCredential {
+      // Both sides hashed to one length, so the comparison time says nothing about the key.
+      if (!adminDigest || !timingSafeEqual(digest(token), adminDigest)) throw new AppError('UNAUTHENTICATED');
+      return { kind: 'admin_api_key' };
+    },
+
+    async apiKey(request: FastifyRequest, config: FastifyContextConfig, token: string) {
+      // Not with an Idempotency-Key: a replay is answered before any write could check the key.
+      const cached = config.keyCheckedByWrite === true && request.headers['idempotency-key'] === undefined;
+      const credential = await options.resolvers.apiKey(token, { cached });
+      if (credential.cached) request.recheckCredential = () => options.resolvers.apiKey(token);
+      if (config.auth === 'session') {
+        throw new AppError('FORBIDDEN', {
+          message: 'API keys work on /services/ endpoints only; log in for this one.',
+        });
       }
-      if (API_KEY_FORMAT.test(token)) {
-        // Not with an Idempotency-Key: a replay is answered before any write could check the key.
-        const cached = config.keyCheckedByWrite === true && request.headers['idempotency-key'] === undefined;
-        const credential = await options.resolvers.apiKey(token, { cached });
-        if (credential.cached) request.recheckCredential = () => options.resolvers.apiKey(token);
-        if (mode === 'session') {
-          throw new AppError('FORBIDDEN', {
-            message: 'API keys work on /services/ endpoints only; log in for this one.',
-          });
-        }
-        request.credential = credential;
-        return;
-      }
+      return credential;
+    },
+
+    async session(request: FastifyRequest, config: FastifyContextConfig, token: string, fromCookie: boolean) {
       let session: SessionCredential;
       if (config.preload) {
         const found = await options.resolvers.sessionWithData(token);
@@ -143,19 +153,15 @@ export function registerAuth(
       } else {
         session = await options.resolvers.session(token);
       }
-      if (cookie !== undefined) assertCookieProof(request, token);
+      if (fromCookie) assertCookieProof(request, token);
       request.sessionToken = token;
       // CONTRACT 5: a suspended partner keeps the sandbox; a live session may only leave live or log out.
-      if (
-        session.environment === 'live' &&
-        session.onboardingStatus === 'suspended' &&
-        !config.suspendedLiveSession
-      ) {
+      if (session.environment === 'live' && session.partnerSuspended && !config.suspendedLiveSession) {
         throw new AppError('PARTNER_SUSPENDED');
       }
-      request.credential = session;
+      return session;
     },
-  );
+  };
 }
 
 /**

@@ -317,12 +317,33 @@ export class AccessLogController extends LogController {
 export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatformOptions): void {
   app.decorateRequest('errorCode', undefined);
   registerProtocolEdges(app);
+  const routes = collectRoutes(app);
+  registerJsonParser(app);
+  refuseOtherBodyKinds(app);
+  registerResponseHeaders(app, options.docsPrefix);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => answerNotFound(routes, request, reply));
+}
 
-  const routes: Array<{ method: string; pattern: RegExp }> = [];
+interface KnownRoute {
+  method: string;
+  pattern: RegExp;
+}
+
+/** Every route's method and path pattern, as routes are added: a path known under another method is a 405. */
+function collectRoutes(app: FastifyInstance): KnownRoute[] {
+  const routes: KnownRoute[] = [];
   app.addHook('onRoute', (route) => {
     for (const method of [route.method].flat()) routes.push({ method, pattern: pathPattern(route.url) });
   });
+  return routes;
+}
 
+/**
+ * The one body parser besides multipart's: JSON in UTF-8 only, prototype keys dropped, an empty body
+ * taken as no body.
+ */
+function registerJsonParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
     if (!declaresUtf8(request.headers['content-type'] ?? '')) {
@@ -343,8 +364,10 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
       done(new AppError('MALFORMED_REQUEST', { message: 'The request body is not valid JSON.' }), undefined);
     }
   });
+}
 
-  // A JSON endpoint refuses multipart and the other way round, before any part is read.
+/** A JSON endpoint refuses multipart and the other way round, before any part is read. */
+function refuseOtherBodyKinds(app: FastifyInstance): void {
   addRouteHook(
     app,
     'preValidation',
@@ -362,8 +385,11 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
       }
     },
   );
+}
 
-  const docs = [options.docsPrefix];
+/** The request id and the security headers of the API, the docs or the browser apps, on every answer. */
+function registerResponseHeaders(app: FastifyInstance, docsPrefix: string): void {
+  const docs = [docsPrefix];
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);
     if (under(request.url, WEB_APP_PREFIXES)) {
@@ -389,35 +415,36 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
       return payload;
     },
   );
+}
 
-  app.setErrorHandler((error, request, reply) => {
-    const answer = (appError: AppError) => {
-      const challenge = appError.status === 401 ? bearerChallenge(request) : undefined;
-      if (challenge) reply.header('www-authenticate', challenge);
-      return sendError(request, reply, appError);
-    };
-    const appError = toAppError(error);
-    if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
-    const recheck = appError.status < 500 ? request.recheckCredential : undefined;
-    if (!recheck) return answer(appError);
-    // A key taken from the cache (auth.ts) is looked up before a refusal goes out: a revoked key is
-    // answered 401 whatever else was wrong with the request, as if it had been looked up first.
-    request.recheckCredential = undefined;
-    return recheck().then(
-      () => answer(appError),
-      (refusal: unknown) => answer(refusal instanceof AppError && refusal.status < 500 ? refusal : appError),
-    );
-  });
+/** Everything thrown becomes the envelope; 5xx are logged with the original error. */
+function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+  const answer = (appError: AppError) => {
+    const challenge = appError.status === 401 ? bearerChallenge(request) : undefined;
+    if (challenge) reply.header('www-authenticate', challenge);
+    return sendError(request, reply, appError);
+  };
+  const appError = toAppError(error);
+  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+  const recheck = appError.status < 500 ? request.recheckCredential : undefined;
+  if (!recheck) return answer(appError);
+  // A key taken from the cache (auth.ts) is looked up before a refusal goes out: a revoked key is
+  // answered 401 whatever else was wrong with the request, as if it had been looked up first.
+  request.recheckCredential = undefined;
+  return recheck().then(
+    () => answer(appError),
+    (refusal: unknown) => answer(refusal instanceof AppError && refusal.status < 500 ? refusal : appError),
+  );
+}
 
-  app.setNotFoundHandler((request, reply) => {
-    const path = request.url.split('?')[0] ?? '';
-    const matching = routes.filter((route) => route.pattern.test(path));
-    const allowed = matching.filter((route) => route.method !== request.method);
-    // A route of this method that answered "not found" (a file a static route does not have) is a 404.
-    if (allowed.length > 0 && !matching.some((route) => route.method === request.method)) {
-      reply.header('allow', [...new Set(allowed.map((route) => route.method))].join(', '));
-      return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED'));
-    }
-    return sendError(request, reply, new AppError('NOT_FOUND'));
-  });
+function answerNotFound(routes: readonly KnownRoute[], request: FastifyRequest, reply: FastifyReply) {
+  const path = request.url.split('?')[0] ?? '';
+  const matching = routes.filter((route) => route.pattern.test(path));
+  const allowed = matching.filter((route) => route.method !== request.method);
+  // A route of this method that answered "not found" (a file a static route does not have) is a 404.
+  if (allowed.length > 0 && !matching.some((route) => route.method === request.method)) {
+    reply.header('allow', [...new Set(allowed.map((route) => route.method))].join(', '));
+    return sendError(request, reply, new AppError('METHOD_NOT_ALLOWED'));
+  }
+  return sendError(request, reply, new AppError('NOT_FOUND'));
 }

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { Busboy, type BusboyHeaders, type BusboyInstance } from '@fastify/busboy';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
@@ -37,39 +38,80 @@ function fieldsOf(schema: unknown): { files: Set<string>; known: Set<string> } {
 }
 
 /**
+ * The parts read so far, by field name, and what is wrong with them: text parts as strings, the
+ * schema's file fields as Buffers (once each). A file sent for a text field, or a second file for a
+ * file field, is an error on that field; a file part under an unknown name is not kept.
+ */
+function partCollector(schema: unknown) {
+  const fields = fieldsOf(schema);
+  const body: Record<string, unknown> = Object.create(null);
+  const errors: FieldErrors = {};
+  const filesSeen = new Set<string>();
+  const add = (name: string, value: unknown) => {
+    if (FORBIDDEN_NAMES.has(name)) return;
+    const existing = body[name];
+    body[name] = existing === undefined ? value : [existing, value].flat();
+  };
+  return {
+    text(name: string, value: string, truncated: boolean): void {
+      if (truncated) addFieldError(errors, name, `must be at most ${LIMITS.fieldSize} bytes`);
+      add(name, value);
+    },
+    /** Whether a file part under `name` is to be read (the first one of a file field). */
+    takesFile(name: string): boolean {
+      if (fields.files.has(name) && !filesSeen.has(name)) {
+        filesSeen.add(name);
+        return true;
+      }
+      if (fields.known.has(name)) {
+        addFieldError(
+          errors,
+          name,
+          fields.files.has(name) ? 'must be a single file' : 'must be a text field, not a file',
+        );
+      }
+      return false;
+    },
+    file: add,
+    /** The body for validation, or the 422 naming each field refused while reading. */
+    result(): Record<string, unknown> | AppError {
+      return Object.keys(errors).length > 0 ? new AppError('VALIDATION_FAILED', { errors }) : { ...body };
+    },
+  };
+}
+
+/** The multipart parser of the request, or why there is none: a body declared too large, no boundary. */
+function openParser(request: FastifyRequest): BusboyInstance | AppError {
+  if (Number(request.headers['content-length']) > MAX_MULTIPART_BYTES) return bodyTooLarge();
+  try {
+    return Busboy({ headers: request.headers as BusboyHeaders, limits: LIMITS });
+  } catch {
+    return malformed('The multipart Content-Type needs a boundary parameter.');
+  }
+}
+
+/**
  * Reads a multipart body into request.body before validation: text parts become strings and a file
- * field's part a Buffer (at most 5 MiB), so the route's schema validates it like a JSON body. Only
- * the schema's file fields are buffered, once each: a file sent for a text field is a 422 naming
- * it, a second file for the same field too, and a file part under an unknown name is drained and
- * ignored like any unknown field. A body that is not valid multipart, or ends before its closing
- * boundary, is 400 MALFORMED_REQUEST; a file over 5 MiB, a body over MAX_MULTIPART_BYTES (declared
- * or counted) or too many parts is 413.
+ * field's part a Buffer (at most 5 MiB), so the route's schema validates it like a JSON body (see
+ * partCollector). A body that is not valid multipart, or ends before its closing boundary, is 400
+ * MALFORMED_REQUEST; a file over 5 MiB, a body over MAX_MULTIPART_BYTES (declared or counted) or too
+ * many parts is 413.
  *
  * Every stream here has an 'error' listener: busboy emits 'error' on the current file stream when
  * the body ends inside it, and an 'error' event without a listener ends the process.
  */
 function readMultipart(request: FastifyRequest, schema: unknown): Promise<Record<string, unknown>> {
-  const fields = fieldsOf(schema);
   return new Promise((resolve, reject) => {
-    const declared = Number(request.headers['content-length']);
-    if (declared > MAX_MULTIPART_BYTES) {
-      reject(bodyTooLarge());
+    const parser = openParser(request);
+    if (parser instanceof AppError) {
+      reject(parser);
       return;
     }
-    let parser: BusboyInstance;
-    try {
-      parser = Busboy({ headers: request.headers as BusboyHeaders, limits: LIMITS });
-    } catch {
-      reject(malformed('The multipart Content-Type needs a boundary parameter.'));
-      return;
-    }
-    const body: Record<string, unknown> = Object.create(null);
-    const errors: FieldErrors = {};
+    const parts = partCollector(schema);
     let settled = false;
     let parsed = false;
     let openFiles = 0;
     let received = 0;
-    const filesSeen = new Set<string>();
 
     // What the client still sends after a failure is read and dropped (see lingerThenClose).
     const fail = (error: AppError) => {
@@ -87,50 +129,29 @@ function readMultipart(request: FastifyRequest, schema: unknown): Promise<Record
     const finish = () => {
       if (settled || !parsed || openFiles > 0) return;
       settled = true;
-      if (Object.keys(errors).length > 0) reject(new AppError('VALIDATION_FAILED', { errors }));
-      else resolve({ ...body });
-    };
-    const add = (name: string, value: unknown) => {
-      if (FORBIDDEN_NAMES.has(name)) return;
-      const existing = body[name];
-      body[name] = existing === undefined ? value : [existing, value].flat();
+      const result = parts.result();
+      if (result instanceof AppError) reject(result);
+      else resolve(result);
     };
 
-    parser.on('field', (name, value, nameTruncated, valueTruncated) => {
-      if (nameTruncated || valueTruncated)
-        addFieldError(errors, name, `must be at most ${LIMITS.fieldSize} bytes`);
-      add(name, value);
-    });
+    parser.on('field', (name, value, nameTruncated, valueTruncated) =>
+      parts.text(name, value, nameTruncated || valueTruncated),
+    );
     parser.on('file', (name, stream) => {
       // The parser's own 'error' (emitted first) decides the answer; this one only must not throw.
       stream.on('error', () => fail(malformed('The multipart body ended inside a file.')));
-      if (!fields.files.has(name) || filesSeen.has(name)) {
-        if (fields.known.has(name)) {
-          addFieldError(
-            errors,
-            name,
-            fields.files.has(name) ? 'must be a single file' : 'must be a text field, not a file',
-          );
-        }
+      if (!parts.takesFile(name)) {
         stream.resume();
         return;
       }
-      filesSeen.add(name);
       openFiles += 1;
-      const chunks: Buffer[] = [];
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-      stream.on('limit', () => fail(tooLarge('The file is larger than 5 MiB.')));
-      stream.on('end', () => {
+      bufferFile(stream, fail, (bytes) => {
         openFiles -= 1;
-        if (!stream.truncated) add(name, Buffer.concat(chunks));
+        if (bytes) parts.file(name, bytes);
         finish();
       });
     });
-    parser.on('partsLimit', () => fail(tooLarge(`The multipart body has more than ${LIMITS.parts} parts.`)));
-    parser.on('fieldsLimit', () =>
-      fail(tooLarge(`The multipart body has more than ${LIMITS.fields} fields.`)),
-    );
-    parser.on('error', () => fail(malformed('The multipart body could not be parsed.')));
+    refuseOverLimits(parser, fail);
     parser.on('finish', () => {
       parsed = true;
       finish();
@@ -139,6 +160,25 @@ function readMultipart(request: FastifyRequest, schema: unknown): Promise<Record
     request.raw.on('data', count);
     request.raw.pipe(parser);
   });
+}
+
+/** A file part's bytes, or undefined when it went over 5 MiB (`fail` has been told). */
+function bufferFile(
+  stream: Readable & { truncated?: boolean },
+  fail: (error: AppError) => void,
+  end: (bytes: Buffer | undefined) => void,
+): void {
+  const chunks: Buffer[] = [];
+  stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+  stream.on('limit', () => fail(tooLarge('The file is larger than 5 MiB.')));
+  stream.on('end', () => end(stream.truncated ? undefined : Buffer.concat(chunks)));
+}
+
+/** Too many parts or fields (413), or a body that is not multipart (400). */
+function refuseOverLimits(parser: BusboyInstance, fail: (error: AppError) => void): void {
+  parser.on('partsLimit', () => fail(tooLarge(`The multipart body has more than ${LIMITS.parts} parts.`)));
+  parser.on('fieldsLimit', () => fail(tooLarge(`The multipart body has more than ${LIMITS.fields} fields.`)));
+  parser.on('error', () => fail(malformed('The multipart body could not be parsed.')));
 }
 
 export function registerMultipart(app: FastifyInstance): void {

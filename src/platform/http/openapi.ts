@@ -47,6 +47,53 @@ function info(): Record<Audience, Record<string, unknown>> {
   };
 }
 
+/** The documents' tags, in the order the docs show them. */
+const TAGS: OpenAPIV3_1.TagObject[] = [
+  { name: 'Accounts', description: 'Registration, e-mail verification, login and logout.' },
+  {
+    name: 'Onboarding',
+    description: 'Profile, compliance representative, documents, submission, environment.',
+  },
+  {
+    name: 'API keys',
+    description: 'Secret keys for server-to-server calls to /services/* (session token only).',
+  },
+  { name: 'Team', description: "The partner's team members (partner-wide, both environments)." },
+  {
+    name: 'Virtual accounts',
+    description: 'Dedicated NUBAN accounts for end users, balances, statements and sandbox credits.',
+  },
+  {
+    name: 'Events',
+    description: 'Every webhook-worthy change of the last 30 days, to recover missed deliveries.',
+  },
+  {
+    name: 'Webhooks',
+    description: 'Signed event deliveries (Standard Webhooks), retries and the delivery log.',
+  },
+  { name: 'Back office', description: "The operator's review of partners." },
+  {
+    name: 'Operators',
+    description: 'Console sign-in (password and TOTP), set-up from invitations, and operator management.',
+  },
+  { name: 'Operations', description: 'Health and readiness probes.' },
+];
+
+/** How each operation says which credential it takes (route.ts SECURITY). */
+const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
+  sessionToken: { type: 'http', scheme: 'bearer', description: 'Session token from login.' },
+  apiKey: { type: 'http', scheme: 'bearer', description: 'API key: sk_sandbox_… or sk_live_…' },
+  adminKey: { type: 'http', scheme: 'bearer', description: "The operator's ADMIN_API_KEY." },
+  consoleSession: {
+    type: 'apiKey',
+    in: 'cookie',
+    name: '__Host-baas_console',
+    description:
+      'The console session cookie set by the second sign-in step (named baas_console outside production). ' +
+      'State-changing requests also send X-CSRF-Token (from the session) and a same-origin Origin.',
+  },
+};
+
 export async function registerOpenApi(
   app: FastifyInstance,
   options: { webhooks: Record<string, unknown>; operatorDocument: boolean },
@@ -58,52 +105,8 @@ export async function registerOpenApi(
       webhooks: options.webhooks as Record<string, OpenAPIV3_1.PathItemObject>,
       info: { title: 'BaaS Partner API', version: '1.0.0' },
       servers: [{ url: '/', description: 'This server; every path carries its /baas/api/v1 prefix.' }],
-      tags: [
-        { name: 'Accounts', description: 'Registration, e-mail verification, login and logout.' },
-        {
-          name: 'Onboarding',
-          description: 'Profile, compliance representative, documents, submission, environment.',
-        },
-        {
-          name: 'API keys',
-          description: 'Secret keys for server-to-server calls to /services/* (session token only).',
-        },
-        { name: 'Team', description: "The partner's team members (partner-wide, both environments)." },
-        {
-          name: 'Virtual accounts',
-          description: 'Dedicated NUBAN accounts for end users, balances, statements and sandbox credits.',
-        },
-        {
-          name: 'Events',
-          description: 'Every webhook-worthy change of the last 30 days, to recover missed deliveries.',
-        },
-        {
-          name: 'Webhooks',
-          description: 'Signed event deliveries (Standard Webhooks), retries and the delivery log.',
-        },
-        { name: 'Back office', description: "The operator's review of partners." },
-        {
-          name: 'Operators',
-          description:
-            'Console sign-in (password and TOTP), set-up from invitations, and operator management.',
-        },
-        { name: 'Operations', description: 'Health and readiness probes.' },
-      ],
-      components: {
-        securitySchemes: {
-          sessionToken: { type: 'http', scheme: 'bearer', description: 'Session token from login.' },
-          apiKey: { type: 'http', scheme: 'bearer', description: 'API key: sk_sandbox_… or sk_live_…' },
-          adminKey: { type: 'http', scheme: 'bearer', description: "The operator's ADMIN_API_KEY." },
-          consoleSession: {
-            type: 'apiKey',
-            in: 'cookie',
-            name: '__Host-baas_console',
-            description:
-              'The console session cookie set by the second sign-in step (named baas_console outside production). ' +
-              'State-changing requests also send X-CSRF-Token (from the session) and a same-origin Origin.',
-          },
-        },
-      },
+      tags: TAGS,
+      components: { securitySchemes: SECURITY_SCHEMES },
     },
   });
 

@@ -35,6 +35,10 @@ export const CONTRACT_ERROR_CODES: Readonly<Record<string, number>> = {
   RATE_LIMITED: 429,
   OTP_ATTEMPTS_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
+  // Beyond the contract's table: the operator console's own, for its sign-in and set-up steps
+  // (docs/decisions.md, Operators).
+  SETUP_NOT_STARTED: 409,
+  SIGN_IN_EXPIRED: 422,
 };
 
 /** CONTRACT 4.4: POST endpoints under /services/ honour Idempotency-Key (1-255 chars). */

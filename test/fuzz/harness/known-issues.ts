@@ -43,10 +43,10 @@ export const KNOWN_ISSUES: KnownIssue[] = [
         'acceptOperatorInvitation',
       ].includes(info.op.operationId) &&
       info.result.status === 422 &&
-      ['OTP_INVALID', 'OTP_EXPIRED'].includes(String(errorCode(info))) &&
+      ['OTP_INVALID', 'OTP_EXPIRED', 'SIGN_IN_EXPIRED'].includes(String(errorCode(info))) &&
       info.violation.message.includes('without an errors object'),
     reason:
-      'contract: CONTRACT 1 only asks VALIDATION_FAILED (and ONBOARDING_INCOMPLETE) to carry `errors`; OTP_INVALID / OTP_EXPIRED are 422s about the code as a whole',
+      'contract: CONTRACT 1 only asks VALIDATION_FAILED (and ONBOARDING_INCOMPLETE) to carry `errors`; OTP_INVALID / OTP_EXPIRED / SIGN_IN_EXPIRED are 422s about the code or the sign-in as a whole',
   },
   {
     id: 'idempotency-reused-without-errors',

@@ -670,7 +670,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
         /** Invitation */
         Invitation: {
             /** Format: email */
@@ -2427,7 +2427,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description OTP_INVALID: The verification code is incorrect. | OTP_EXPIRED: The verification code has expired; request a new one. | VALIDATION_FAILED: Some fields are invalid. */
+            /** @description OTP_INVALID: The verification code is incorrect. | SIGN_IN_EXPIRED: The sign-in expired or was already used: enter your password again. | VALIDATION_FAILED: Some fields are invalid. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -2891,7 +2891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_LOCKED: The onboarding status does not allow this change. */
+            /** @description SETUP_NOT_STARTED: Start the set-up first: it gives the secret for your authenticator app. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -35,7 +35,7 @@ function signInError(error: unknown): string {
 }
 
 /** Errors of step two after which the challenge is dead: the operator starts again with the password. */
-const RESTART_CODES = new Set(['OTP_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN']);
+const RESTART_CODES = new Set(['SIGN_IN_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN']);
 
 /**
  * Sign-in in two steps: e-mail and password, then the authenticator's 6-digit code or a recovery
