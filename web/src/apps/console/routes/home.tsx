@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { Loading } from '@/components/ui/loading';
-import { useOperatorSession } from '@/features/operator-session/api/session';
+import { useOperatorSession } from '@/features/console/auth/api/session';
 import { SignInRoute } from './sign-in';
 
 /**

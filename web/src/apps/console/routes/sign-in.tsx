@@ -1,7 +1,7 @@
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Loading } from '@/components/ui/loading';
-import { useOperatorSession } from '@/features/operator-session/api/session';
-import { type SignInNotice, SignInPage } from '@/features/operator-session/components/sign-in-page';
+import { useOperatorSession } from '@/features/console/auth/api/session';
+import { type SignInNotice, SignInPage } from '@/features/console/auth/components/sign-in-page';
 import { safeReturnPath } from '../return-path';
 
 export function SignInRoute() {

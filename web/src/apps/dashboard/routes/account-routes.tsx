@@ -1,11 +1,11 @@
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { Loading } from '@/components/ui/loading';
-import { usePartnerSession } from '@/features/dashboard-auth/api/session';
-import { ForgotPasswordPage } from '@/features/dashboard-auth/components/forgot-password-page';
-import { ResetPasswordPage } from '@/features/dashboard-auth/components/reset-password-page';
-import { type SignInNotice, SignInPage } from '@/features/dashboard-auth/components/sign-in-page';
-import { SignUpPage } from '@/features/dashboard-auth/components/sign-up-page';
-import { VerifyPage } from '@/features/dashboard-auth/components/verify-page';
+import { usePartnerSession } from '@/features/dashboard/auth/api/session';
+import { ForgotPasswordPage } from '@/features/dashboard/auth/components/forgot-password-page';
+import { ResetPasswordPage } from '@/features/dashboard/auth/components/reset-password-page';
+import { type SignInNotice, SignInPage } from '@/features/dashboard/auth/components/sign-in-page';
+import { SignUpPage } from '@/features/dashboard/auth/components/sign-up-page';
+import { VerifyPage } from '@/features/dashboard/auth/components/verify-page';
 import { safeReturnPath } from '../return-path';
 
 /** /dashboard: the overview once signed in, else sign-in. */

@@ -1,7 +1,7 @@
 import { useLocation, useParams } from 'react-router';
 import { NotFoundPage } from '@/components/not-found-page';
-import { AccountPage } from '@/features/dashboard-accounts/components/account-page';
-import { AccountsPage } from '@/features/dashboard-accounts/components/accounts-page';
+import { AccountPage } from '@/features/dashboard/accounts/components/account-page';
+import { AccountsPage } from '@/features/dashboard/accounts/components/accounts-page';
 import { APP_NAME, usePartner } from '../layouts';
 
 export function AccountsRoute() {

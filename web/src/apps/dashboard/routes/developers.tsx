@@ -1,9 +1,9 @@
 import { Outlet } from 'react-router';
 import { LinkTabs } from '@/components/ui/link-tabs';
 import { PageHeader } from '@/components/ui/page-header';
-import { ApiKeysPage } from '@/features/dashboard-api-keys/components/api-keys-page';
-import { EventsPage } from '@/features/dashboard-webhooks/components/events-page';
-import { WebhooksPage } from '@/features/dashboard-webhooks/components/webhooks-page';
+import { ApiKeysPage } from '@/features/dashboard/api-keys/components/api-keys-page';
+import { EventsPage } from '@/features/dashboard/webhooks/components/events-page';
+import { WebhooksPage } from '@/features/dashboard/webhooks/components/webhooks-page';
 import { usePartner } from '../layouts';
 
 const TABS = [

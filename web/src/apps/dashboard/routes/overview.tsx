@@ -1,4 +1,4 @@
-import { OverviewPage } from '@/features/dashboard-overview/components/overview-page';
+import { OverviewPage } from '@/features/dashboard/overview/components/overview-page';
 import { usePartner } from '../layouts';
 
 export function OverviewRoute() {

@@ -1,4 +1,4 @@
-import { TeamPage } from '@/features/dashboard-team/components/team-page';
+import { TeamPage } from '@/features/dashboard/team/components/team-page';
 import { usePartner } from '../layouts';
 
 export function TeamRoute() {
