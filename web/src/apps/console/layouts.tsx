@@ -13,10 +13,13 @@ import { errorMessage } from '@/lib/api/api-error';
 import { onSessionEnded } from '@/lib/api/operator-session';
 import type { OperatorIdentity } from '@/lib/api/operator-types';
 import { forgetSession } from '@/lib/operator-session-cache';
+import { signInPath } from '@/lib/return-path';
 import { ConsoleNav } from './console-nav';
-import { signInPath } from './return-path';
 
 export const APP_NAME = 'Operator console';
+
+/** Pages for signing in: never a place to come back to afterwards. */
+export const SIGNED_OUT_PAGES = ['/sign-in', '/setup'];
 
 /**
  * Every page: the shell (with the sections and the operator once signed in) and the watch for an
@@ -74,7 +77,10 @@ export function RequireOperator() {
   const { session: current, gone } = session.data;
   if (!current) {
     // Signing out leaves for good; otherwise sign-in comes back here.
-    const to = gone === 'signed-out' ? '/sign-in' : signInPath(`${location.pathname}${location.search}`);
+    const to =
+      gone === 'signed-out'
+        ? '/sign-in'
+        : signInPath(`${location.pathname}${location.search}`, SIGNED_OUT_PAGES);
     const notice = gone === 'ended' ? 'session-ended' : gone;
     return <Navigate to={to} replace state={notice ? { notice } : null} />;
   }

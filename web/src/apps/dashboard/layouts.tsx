@@ -14,11 +14,14 @@ import { errorMessage } from '@/lib/api/api-error';
 import { onPartnerSessionEnded } from '@/lib/api/partner-session';
 import type { OnboardingProfile, PartnerSession } from '@/lib/api/partner-types';
 import { forgetPartnerSession } from '@/lib/partner-session-cache';
+import { signInPath } from '@/lib/return-path';
 import { DashboardNav } from './dashboard-nav';
-import { signInPath } from './return-path';
 import './dashboard.css';
 
 export const APP_NAME = 'Partner dashboard';
+
+/** Pages about signing in: never a place to come back to afterwards. */
+export const SIGNED_OUT_PAGES = ['/sign-in', '/sign-up', '/verify', '/forgot-password', '/reset-password'];
 
 /**
  * Every page: the shell (with the sections, the environment switch and the business once signed
@@ -87,7 +90,7 @@ export function RequirePartner() {
     if (session.data.signedOut) return <Navigate to="/sign-in" replace state={{ notice: 'signed-out' }} />;
     return (
       <Navigate
-        to={signInPath(`${location.pathname}${location.search}`)}
+        to={signInPath(`${location.pathname}${location.search}`, SIGNED_OUT_PAGES)}
         replace
         state={session.data.ended ? { notice: 'session-ended' } : null}
       />

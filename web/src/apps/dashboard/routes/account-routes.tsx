@@ -6,7 +6,8 @@ import { ResetPasswordPage } from '@/features/dashboard/auth/components/reset-pa
 import { type SignInNotice, SignInPage } from '@/features/dashboard/auth/components/sign-in-page';
 import { SignUpPage } from '@/features/dashboard/auth/components/sign-up-page';
 import { VerifyPage } from '@/features/dashboard/auth/components/verify-page';
-import { safeReturnPath } from '../return-path';
+import { safeReturnPath } from '@/lib/return-path';
+import { SIGNED_OUT_PAGES } from '../layouts';
 
 /** /dashboard: the overview once signed in, else sign-in. */
 export function HomeRoute() {
@@ -26,7 +27,7 @@ export function SignInRoute() {
   const location = useLocation();
   const navigate = useNavigate();
   const session = usePartnerSession();
-  const next = safeReturnPath(searchParams.get('next')) ?? '/overview';
+  const next = safeReturnPath(searchParams.get('next'), SIGNED_OUT_PAGES) ?? '/overview';
   const state = (location.state as AccountState | null) ?? {};
 
   if (session.isPending) return <Loading />;
