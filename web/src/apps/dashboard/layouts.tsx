@@ -1,20 +1,14 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
-import { Navigate, Outlet, useLocation, useOutletContext } from 'react-router';
+import { Outlet, useOutletContext } from 'react-router';
 import { AppShell } from '@/components/layout/app-shell';
 import { AriaRouter } from '@/components/layout/aria-router';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Loading } from '@/components/ui/loading';
+import { RequireSession } from '@/components/layout/require-session';
 import { usePartnerSession } from '@/features/dashboard/auth/api/session';
 import { AccountMenu } from '@/features/dashboard/auth/components/account-menu';
 import { EnvironmentBanner } from '@/features/dashboard/environment/components/environment-banner';
 import { useProfile } from '@/features/dashboard/onboarding/api/profile';
-import { errorMessage } from '@/lib/api/api-error';
-import { onPartnerSessionEnded } from '@/lib/api/partner-session';
+import { partnerSession } from '@/lib/api/partner-api';
 import type { OnboardingProfile, PartnerSession } from '@/lib/api/partner-types';
-import { forgetPartnerSession } from '@/lib/partner-session-cache';
-import { signInPath } from '@/lib/return-path';
+import { useForgetEndedSession } from '@/lib/api/session-channel';
 import { DashboardNav } from './dashboard-nav';
 import './dashboard.css';
 
@@ -31,11 +25,7 @@ export const SIGNED_OUT_PAGES = ['/sign-in', '/sign-up', '/verify', '/forgot-pas
 export function DashboardLayout() {
   const session = usePartnerSession();
   const partner = session.data?.session ?? null;
-  const queryClient = useQueryClient();
-
-  // A 401 to any request of a signed-in page: the session is over. The signed-in pages then send
-  // to sign-in (RequirePartner), which brings the partner back here afterwards.
-  useEffect(() => onPartnerSessionEnded(() => forgetPartnerSession(queryClient, 'ended')), [queryClient]);
+  useForgetEndedSession(partnerSession);
 
   return (
     <AriaRouter>
@@ -72,31 +62,11 @@ export interface PartnerContext {
 
 /** The pages behind sign-in: without a session, sign-in first and back here after. */
 export function RequirePartner() {
-  const session = usePartnerSession();
-  const location = useLocation();
-  if (session.isPending) return <Loading />;
-  if (session.isError) {
-    return (
-      <Alert tone="error" title="The dashboard could not reach the service.">
-        <p>{errorMessage(session.error)}</p>
-        <Button variant="secondary" size="small" onPress={() => session.refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  }
-  const partner = session.data.session;
-  if (!partner) {
-    if (session.data.signedOut) return <Navigate to="/sign-in" replace state={{ notice: 'signed-out' }} />;
-    return (
-      <Navigate
-        to={signInPath(`${location.pathname}${location.search}`, SIGNED_OUT_PAGES)}
-        replace
-        state={session.data.ended ? { notice: 'session-ended' } : null}
-      />
-    );
-  }
-  return <SignedInOutlet session={partner} />;
+  return (
+    <RequireSession query={usePartnerSession()} appName="dashboard" signedOutPages={SIGNED_OUT_PAGES}>
+      {(session) => <SignedInOutlet session={session} />}
+    </RequireSession>
+  );
 }
 
 function SignedInOutlet({ session }: { session: PartnerSession }) {

@@ -1,5 +1,5 @@
 import { ApiError, type ErrorEnvelope } from './api-error';
-import { antiForgeryHeaders, notePartnerResponse } from './partner-session';
+import { partnerSession } from './partner-api';
 
 export interface UploadOptions {
   /** Fraction of the body sent so far, 0 to 1. */
@@ -19,13 +19,14 @@ export function uploadMultipart<T>(path: string, body: FormData, options: Upload
     request.open('POST', path);
     request.responseType = 'text';
     request.setRequestHeader('Accept', 'application/json');
-    for (const [name, value] of Object.entries(antiForgeryHeaders())) request.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(partnerSession.antiForgeryHeaders()))
+      request.setRequestHeader(name, value);
 
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
     });
     request.addEventListener('load', () => {
-      notePartnerResponse(path, request.status);
+      partnerSession.noteResponse(path, request.status);
       let envelope: (ErrorEnvelope & { data?: T }) | undefined;
       try {
         envelope = JSON.parse(request.responseText) as ErrorEnvelope & { data?: T };

@@ -37,8 +37,7 @@ export function SignInRoute() {
       // A new notice (signed out, then ended again) starts the form afresh.
       key={location.key}
       notice={
-        state.notice ??
-        (session.data?.ended ? 'session-ended' : session.data?.signedOut ? 'signed-out' : undefined)
+        state.notice ?? (session.data?.gone === 'ended' ? 'session-ended' : (session.data?.gone ?? undefined))
       }
       defaultEmail={state.email}
       onSignedIn={() => navigate(next, { replace: true })}

@@ -1,8 +1,8 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { operatorApi } from '@/lib/api/clients';
+import { operatorApi } from '@/lib/api/operator-api';
 import type { OperatorRole } from '@/lib/api/operator-types';
-import { adminKeys } from '@/lib/query-keys';
+import { adminKeys } from '@/lib/operator-query-keys';
 
 export const operatorsQuery = queryOptions({
   queryKey: [...adminKeys.operators, 'list'],

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, type ErrorEnvelope, unwrap } from '@/lib/api/api-error';
-import { operatorApi } from '@/lib/api/clients';
-import { adminKeys } from '@/lib/query-keys';
+import { operatorApi } from '@/lib/api/operator-api';
+import { adminKeys } from '@/lib/operator-query-keys';
 
 export const partnerQuery = (companyId: number) =>
   queryOptions({

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { operatorApi } from '@/lib/api/clients';
+import { operatorApi } from '@/lib/api/operator-api';
 import type { OnboardingStatus } from '@/lib/api/operator-types';
-import { adminKeys } from '@/lib/query-keys';
+import { adminKeys } from '@/lib/operator-query-keys';
 
 /** What the queue shows: what awaits review (the default), one onboarding_status, or every partner. */
 export type QueueFilter = 'pending_review' | OnboardingStatus | 'all';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { operatorApi } from '@/lib/api/clients';
+import { operatorApi } from '@/lib/api/operator-api';
 
 export type Readiness = 'ready' | 'unavailable';
 

@@ -1,7 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { operatorApi } from '@/lib/api/clients';
-import { rememberSession } from '@/lib/operator-session-cache';
+import { operatorApi, operatorSession } from '@/lib/api/operator-api';
 
 // The link's token is a secret: it travels in request bodies only, never in a URL the server,
 // a proxy or the browser's history would keep.
@@ -41,6 +40,6 @@ export function useAcceptInvitation(token: string) {
   return useMutation({
     mutationFn: (code: string) =>
       unwrap(operatorApi.POST('/baas/api/v1/admin/invitations/accept', { body: { token, code } })),
-    onSuccess: ({ recovery_codes: _shownOnce, ...session }) => rememberSession(queryClient, session),
+    onSuccess: ({ recovery_codes: _shownOnce, ...session }) => operatorSession.remember(queryClient, session),
   });
 }

@@ -1,7 +1,6 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { ApiError, type ErrorEnvelope, unwrap } from '@/lib/api/api-error';
-import { partnerApi } from '@/lib/api/clients';
-import { notePartnerResponse } from '@/lib/api/partner-session';
+import { partnerApi, partnerSession } from '@/lib/api/partner-api';
 import type { VirtualAccount, VirtualAccountStatus } from '@/lib/api/partner-types';
 import { saveBlob } from '@/lib/download';
 import { partnerKeys } from '@/lib/partner-query-keys';
@@ -146,7 +145,7 @@ export function useDownloadStatement(accountNumber: string) {
       const query = new URLSearchParams({ from, to });
       const url = `${ACCOUNTS}/${encodeURIComponent(accountNumber)}/statement?${query}`;
       const response = await fetch(url, { headers: { Accept: 'text/csv' }, credentials: 'same-origin' });
-      notePartnerResponse(url, response.status);
+      partnerSession.noteResponse(url, response.status);
       if (!response.ok) {
         const body = (await response.json().catch(() => undefined)) as ErrorEnvelope | undefined;
         throw new ApiError(response.status, body, response.headers.get('retry-after'));

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { partnerApi } from '@/lib/api/clients';
+import { partnerApi } from '@/lib/api/partner-api';
 
 /** Registration, e-mail verification and password reset: the account endpoints before a session. */
 

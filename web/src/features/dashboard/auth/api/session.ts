@@ -1,23 +1,14 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { partnerApi } from '@/lib/api/clients';
-import { setPartnerCsrfToken } from '@/lib/api/partner-session';
-import { partnerKeys, partnerSessionKey } from '@/lib/partner-query-keys';
-import { forgetPartnerSession, type PartnerSessionState } from '@/lib/partner-session-cache';
+import { partnerApi, partnerSession } from '@/lib/api/partner-api';
+import type { PartnerSession } from '@/lib/api/partner-types';
+import type { SessionState } from '@/lib/api/session-channel';
 
-/** The signed-in partner, from the session cookie (GET /client/onboarding/session); a 401 means none. */
-export const partnerSessionQuery = queryOptions<PartnerSessionState>({
-  queryKey: partnerSessionKey,
-  queryFn: async ({ signal }) => {
-    const result = await partnerApi.GET('/baas/api/v1/client/onboarding/session', { signal });
-    if (result.response.status === 401) {
-      setPartnerCsrfToken(null);
-      return { session: null, ended: result.error?.error_code === 'TOKEN_EXPIRED' };
-    }
-    const session = await unwrap(Promise.resolve(result));
-    setPartnerCsrfToken(session.csrf_token);
-    return { session, ended: false };
-  },
+/** The signed-in partner, from the session cookie (GET /client/onboarding/session). */
+export const partnerSessionQuery = queryOptions<SessionState<PartnerSession>>({
+  queryKey: partnerSession.sessionKey,
+  queryFn: ({ signal }) =>
+    partnerSession.read(partnerApi.GET('/baas/api/v1/client/onboarding/session', { signal })),
   // The session changes only by signing in or out, switching environment, or ending (a 401 anywhere).
   staleTime: Number.POSITIVE_INFINITY,
   retry: false,
@@ -33,8 +24,7 @@ export function useSignIn() {
       const login = await unwrap(
         partnerApi.POST('/baas/api/v1/client/onboarding/login', { body: { ...body, session: 'cookie' } }),
       );
-      setPartnerCsrfToken(login.csrf_token ?? null);
-      queryClient.removeQueries({ queryKey: partnerKeys.all });
+      partnerSession.signedIn(queryClient, login.csrf_token ?? null);
       return queryClient.fetchQuery({ ...partnerSessionQuery, staleTime: 0 });
     },
   });
@@ -45,6 +35,6 @@ export function useSignOut() {
   return useMutation({
     mutationFn: () => unwrap(partnerApi.POST('/baas/api/v1/client/onboarding/logout')),
     // Signed out on the page whatever the answer: a 401 means the session had ended anyway.
-    onSettled: () => forgetPartnerSession(queryClient, 'signed-out'),
+    onSettled: () => partnerSession.forget(queryClient, 'signed-out'),
   });
 }

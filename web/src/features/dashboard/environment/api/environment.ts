@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { partnerApi } from '@/lib/api/clients';
-import type { Environment } from '@/lib/api/partner-types';
-import { partnerKeys, partnerSessionKey } from '@/lib/partner-query-keys';
-import type { PartnerSessionState } from '@/lib/partner-session-cache';
+import { partnerApi, partnerSession } from '@/lib/api/partner-api';
+import type { Environment, PartnerSession } from '@/lib/api/partner-types';
+import type { SessionState } from '@/lib/api/session-channel';
+import { partnerKeys } from '@/lib/partner-query-keys';
 
 /**
  * Moves this session to sandbox or live (PUT /client/onboarding/environment). Everything read in
@@ -15,7 +15,7 @@ export function useSwitchEnvironment() {
     mutationFn: (environment: Environment) =>
       unwrap(partnerApi.PUT('/baas/api/v1/client/onboarding/environment', { body: { environment } })),
     onSuccess: async ({ environment }) => {
-      queryClient.setQueryData<PartnerSessionState>(partnerSessionKey, (state) =>
+      queryClient.setQueryData<SessionState<PartnerSession>>(partnerSession.sessionKey, (state) =>
         state?.session ? { ...state, session: { ...state.session, environment } } : state,
       );
       await queryClient.resetQueries({ queryKey: partnerKeys.all });

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { partnerApi } from '@/lib/api/clients';
+import { partnerApi } from '@/lib/api/partner-api';
 import type { BusinessType } from '@/lib/api/partner-types';
 import { partnerKeys } from '@/lib/partner-query-keys';
 
