@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Builds both web apps into web/dist/<app>/ (npm run build, npm start, npm test all come here).
-// Skips the build when web/dist was made from the same inputs (a hash of web/'s sources and the
-// lockfile), so `npm test` and `npm start` pay for it only after a change; `--force` builds anyway.
+// Skips the build when web/dist was made from the same inputs (a hash of web/'s sources, the SDK's
+// sources the apps import, and the lockfile), so `npm test` and `npm start` pay for it only after a change; `--force` builds anyway.
 // The new dist is built beside the old one and swapped in by rename, so a server or test reading
 // web/dist meanwhile never sees a half-written or emptied folder.
 import { createHash } from 'node:crypto';
@@ -31,7 +31,11 @@ function files(dir) {
 
 function inputsHash() {
   const hash = createHash('sha256');
-  for (const file of [...files(WEB), path.join(ROOT, 'package-lock.json')]) {
+  for (const file of [
+    ...files(WEB),
+    ...files(path.join(ROOT, 'sdk', 'src')),
+    path.join(ROOT, 'package-lock.json'),
+  ]) {
     hash.update(path.relative(ROOT, file)).update('\0').update(readFileSync(file)).update('\0');
   }
   return hash.digest('hex');

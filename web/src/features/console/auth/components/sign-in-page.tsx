@@ -1,3 +1,4 @@
+import { ApiError, type ErrorCode } from '@baas/sdk';
 import { type FormEvent, useId, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { HomeLayout } from '@/components/layout/home-layout';
@@ -5,7 +6,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, describeWait, errorMessage } from '@/lib/api/api-error';
+import { describeWait, errorMessage, retryAfterSeconds } from '@/lib/api/api-error';
 import { useFinishSignIn, useStartSignIn } from '../api/session';
 import './sign-in.css';
 
@@ -27,15 +28,16 @@ const NOTICES: Record<SignInNotice, { tone: 'warning' | 'success'; text: string 
 
 /** What a failed step says: the server's own words, except for a lock-out, which names the wait. */
 function signInError(error: unknown): string {
-  if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
-    const wait = error.retryAfterSeconds === null ? 'a while' : describeWait(error.retryAfterSeconds);
+  if (error instanceof ApiError && error.errorCode === 'RATE_LIMITED') {
+    const seconds = retryAfterSeconds(error);
+    const wait = seconds === null ? 'a while' : describeWait(seconds);
     return `Too many sign-in attempts for this account. Wait ${wait}, then try again.`;
   }
   return errorMessage(error);
 }
 
 /** Errors of step two after which the challenge is dead: the operator starts again with the password. */
-const RESTART_CODES = new Set(['OTP_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN']);
+const RESTART_CODES = new Set<ErrorCode | null>(['OTP_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN']);
 
 /**
  * Sign-in in two steps: e-mail and password, then the authenticator's 6-digit code or a recovery
@@ -64,7 +66,7 @@ export function SignInPage({ notice, onSignedIn }: SignInPageProps) {
                 {
                   onSuccess: onSignedIn,
                   onError: (error) => {
-                    if (error instanceof ApiError && RESTART_CODES.has(error.code)) {
+                    if (error instanceof ApiError && RESTART_CODES.has(error.errorCode)) {
                       setRestartReason(error.message);
                       setChallenge(null);
                       finish.reset();

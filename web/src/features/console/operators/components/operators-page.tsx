@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import {
@@ -22,7 +23,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
 import { UserText, visibleControls } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { Operator, OperatorRole, PendingInvitation } from '@/lib/api/operator-types';
 import {
   invitationsQuery,
@@ -233,7 +234,9 @@ function InviteButton() {
   const invite = useInviteOperator();
   const [role, setRole] = useState<OperatorRole>('reviewer');
   const fieldErrors =
-    invite.error instanceof ApiError && invite.error.code === 'VALIDATION_FAILED' ? invite.error.errors : {};
+    invite.error instanceof ApiError && invite.error.errorCode === 'VALIDATION_FAILED'
+      ? invite.error.errors
+      : {};
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     invite.mutate({ email: String(new FormData(event.currentTarget).get('email') ?? '').trim(), role });

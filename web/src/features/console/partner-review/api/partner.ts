@@ -1,5 +1,6 @@
+import { ApiError } from '@baas/sdk';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, type ErrorEnvelope, unwrap } from '@/lib/api/api-error';
+import { unwrap } from '@/lib/api/api-error';
 import { operatorApi } from '@/lib/api/operator-api';
 import { adminKeys } from '@/lib/operator-query-keys';
 
@@ -40,13 +41,7 @@ export const documentFileQuery = (companyId: number, documentId: string) =>
           signal,
         },
       );
-      if (!response.ok || data === undefined) {
-        throw new ApiError(
-          response.status,
-          error as ErrorEnvelope | undefined,
-          response.headers.get('retry-after'),
-        );
-      }
+      if (!response.ok || data === undefined) throw ApiError.from(response, error);
       return data;
     },
     staleTime: Number.POSITIVE_INFINITY,

@@ -1,10 +1,11 @@
+import { ApiError } from '@baas/sdk';
 import type { FormEvent } from 'react';
 import { Form } from 'react-aria-components';
 import { Alert, FieldErrorList } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ModalDialog } from '@/components/ui/modal-dialog';
 import { TextAreaField } from '@/components/ui/text-area-field';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 
 export interface DecisionDialogProps {
   isOpen: boolean;
@@ -34,7 +35,8 @@ export function DecisionDialog({
   error,
   onConfirm,
 }: DecisionDialogProps) {
-  const fieldErrors = error instanceof ApiError && error.code === 'VALIDATION_FAILED' ? error.errors : null;
+  const fieldErrors =
+    error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED' ? error.errors : null;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     onConfirm(String(new FormData(event.currentTarget).get('reason') ?? '').trim());

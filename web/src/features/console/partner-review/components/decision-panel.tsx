@@ -1,9 +1,10 @@
+import { ApiError } from '@baas/sdk';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Alert, FieldErrorList } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { UserText, visibleControls } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingStatus, PartnerRecord } from '@/lib/api/operator-types';
 import { requirementLabel } from '@/lib/onboarding-labels';
 import { type ApplicationAction, useDecideApplication } from '../api/partner';
@@ -117,7 +118,7 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
   const withheld = possible.length - offered.length;
   const { currently_due: due, pending_review: waiting, errors } = partner.requirements;
   const dialogError =
-    decide.error instanceof ApiError && decide.error.code === 'VALIDATION_FAILED' ? decide.error : null;
+    decide.error instanceof ApiError && decide.error.errorCode === 'VALIDATION_FAILED' ? decide.error : null;
   const panelError = decide.error && !dialogError ? decide.error : null;
 
   return (
@@ -212,7 +213,7 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
                   setDone({ action, count: (done?.count ?? 0) + 1 });
                 },
                 onError: (error) => {
-                  if (!(error instanceof ApiError && error.code === 'VALIDATION_FAILED')) setOpen(null);
+                  if (!(error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED')) setOpen(null);
                 },
               },
             )

@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
@@ -5,7 +6,7 @@ import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
 import { Loading } from '@/components/ui/loading';
 import { UserText } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { PartnerDocument } from '@/lib/api/operator-types';
 import { formatBytes } from '@/lib/format';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
@@ -68,7 +69,7 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
 
   const pending = document?.status === 'pending_review';
   const dialogError =
-    decide.error instanceof ApiError && decide.error.code === 'VALIDATION_FAILED' ? decide.error : null;
+    decide.error instanceof ApiError && decide.error.errorCode === 'VALIDATION_FAILED' ? decide.error : null;
   const inlineError = decide.error && !dialogError ? decide.error : null;
 
   return (
@@ -200,7 +201,7 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
                     setAnnouncement(`${label} rejected.`);
                   },
                   onError: (error) => {
-                    if (!(error instanceof ApiError && error.code === 'VALIDATION_FAILED'))
+                    if (!(error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED'))
                       setRejecting(false);
                   },
                 },

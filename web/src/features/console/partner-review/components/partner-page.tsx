@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Link } from 'react-aria-components';
@@ -5,7 +6,7 @@ import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
 import { Alert } from '@/components/ui/alert';
 import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import { BUSINESS_TYPE_LABELS } from '@/lib/onboarding-labels';
 import { partnerQuery } from '../api/partner';
 import { DecisionPanel } from './decision-panel';

@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent, ReactNode } from 'react';
 import { Form, Link } from 'react-aria-components';
@@ -8,7 +9,7 @@ import { CopyButton } from '@/components/ui/copy-button';
 import { DateTime } from '@/components/ui/date-time';
 import { Loading } from '@/components/ui/loading';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { Invitation, SecondFactorEnrolment } from '@/lib/api/operator-types';
 import { useFieldErrors } from '@/lib/validation-message';
 import { invitationQuery, useAcceptInvitation, useStartEnrolment } from '../api/invitation';

@@ -1,5 +1,6 @@
+import { ApiError } from '@baas/sdk';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, type ErrorEnvelope, unwrap } from '@/lib/api/api-error';
+import { unwrap } from '@/lib/api/api-error';
 import { partnerApi, partnerSession } from '@/lib/api/partner-api';
 import type { VirtualAccount, VirtualAccountStatus } from '@/lib/api/partner-types';
 import { saveBlob } from '@/lib/download';
@@ -56,12 +57,10 @@ export const transactionsQuery = (accountNumber: string, cursor: string | undefi
   });
 
 /** 409 VIRTUAL_ACCOUNT_EXISTS: the customer's e-mail already has an account here, which comes with it. */
-export class AccountExistsError extends ApiError {
-  readonly existing: VirtualAccount;
-  constructor(body: ErrorEnvelope, existing: VirtualAccount) {
-    super(409, body, null);
-    this.existing = existing;
-  }
+export function existingAccount(error: unknown): VirtualAccount | null {
+  return error instanceof ApiError && error.errorCode === 'VIRTUAL_ACCOUNT_EXISTS' && error.data
+    ? (error.data as VirtualAccount)
+    : null;
 }
 
 export interface NewAccount {
@@ -79,17 +78,10 @@ export interface NewAccount {
 export function useCreateAccount() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ body, attempt }: { body: NewAccount; attempt: string }) => {
-      const result = await partnerApi.POST(`${ACCOUNTS}/create`, {
-        body,
-        params: { header: { 'idempotency-key': attempt } },
-      });
-      const envelope = result.error as (ErrorEnvelope & { data?: VirtualAccount }) | undefined;
-      if (envelope?.error_code === 'VIRTUAL_ACCOUNT_EXISTS' && envelope.data) {
-        throw new AccountExistsError(envelope, envelope.data);
-      }
-      return unwrap(Promise.resolve(result));
-    },
+    mutationFn: ({ body, attempt }: { body: NewAccount; attempt: string }) =>
+      unwrap(
+        partnerApi.POST(`${ACCOUNTS}/create`, { body, params: { header: { 'idempotency-key': attempt } } }),
+      ),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: partnerKeys.accounts }),
   });
 }
@@ -147,8 +139,7 @@ export function useDownloadStatement(accountNumber: string) {
       const response = await fetch(url, { headers: { Accept: 'text/csv' }, credentials: 'same-origin' });
       partnerSession.noteResponse(url, response.status);
       if (!response.ok) {
-        const body = (await response.json().catch(() => undefined)) as ErrorEnvelope | undefined;
-        throw new ApiError(response.status, body, response.headers.get('retry-after'));
+        throw ApiError.from(response, await response.json().catch(() => undefined));
       }
       const fileName = `statement-${accountNumber}-${from}-to-${to}.csv`;
       saveBlob(await response.blob(), fileName);

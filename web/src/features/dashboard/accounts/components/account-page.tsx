@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-aria-components';
@@ -9,7 +10,7 @@ import { DetailList } from '@/components/ui/detail-list';
 import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
 import { UserText, userText } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { Environment, VirtualAccount } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
 import { accountQuery } from '../api/accounts';

@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Cell, Column, Form, Row, TableBody, TableHeader } from 'react-aria-components';
@@ -12,7 +13,7 @@ import { SelectFormField } from '@/components/ui/select-form-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
 import { UserText, visibleControls } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { Environment, VirtualAccountStatus } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
 import { useCursorPages } from '@/lib/use-cursor-pages';
@@ -106,7 +107,7 @@ export function AccountsPage({ environment }: { environment: Environment }) {
       ) : accounts.isError ? (
         <Alert tone="error" title="The accounts could not be loaded.">
           <p>
-            {accounts.error instanceof ApiError && accounts.error.code === 'VALIDATION_FAILED'
+            {accounts.error instanceof ApiError && accounts.error.errorCode === 'VALIDATION_FAILED'
               ? Object.values(accounts.error.errors).flat().join(' ') || errorMessage(accounts.error)
               : errorMessage(accounts.error)}
           </p>

@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form, Link } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
@@ -5,10 +6,10 @@ import { Button } from '@/components/ui/button';
 import { ModalDialog } from '@/components/ui/modal-dialog';
 import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { Environment, VirtualAccount } from '@/lib/api/partner-types';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
-import { AccountExistsError, type NewAccount, useCreateAccount } from '../api/accounts';
+import { existingAccount, type NewAccount, useCreateAccount } from '../api/accounts';
 
 const LABELS = {
   first_name: 'First name',
@@ -73,6 +74,7 @@ export function CreateAccountDialog({
     );
   };
   const error = create.error;
+  const existing = existingAccount(error);
   const otherError = error && !(error instanceof ApiError && Object.keys(error.errors).length > 0);
 
   return (
@@ -137,14 +139,11 @@ export function CreateAccountDialog({
             description="The customer's BVN, 11 digits; stored encrypted."
             errorMessage={validationMessage('', 'A BVN has exactly 11 digits.')}
           />
-          {error instanceof AccountExistsError ? (
+          {existing ? (
             <Alert tone="warning" title="This customer already has an account here.">
               <p>
-                <UserText>{error.existing.account_name}</UserText> has account{' '}
-                <Link href={`/accounts/${error.existing.account_number}`}>
-                  {error.existing.account_number}
-                </Link>
-                .
+                <UserText>{existing.account_name}</UserText> has account{' '}
+                <Link href={`/accounts/${existing.account_number}`}>{existing.account_number}</Link>.
               </p>
             </Alert>
           ) : otherError ? (

@@ -1,10 +1,11 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useId, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { Credit, VirtualAccount } from '@/lib/api/partner-types';
 import { formatNaira, parseNairaInput } from '@/lib/money';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';

@@ -1,10 +1,11 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form, Link } from 'react-aria-components';
 import { HomeLayout } from '@/components/layout/home-layout';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, describeWait, errorMessage } from '@/lib/api/api-error';
+import { describeWait, errorMessage, retryAfterSeconds } from '@/lib/api/api-error';
 import { validationMessage } from '@/lib/validation-message';
 import { useForgotPassword } from '../api/account';
 import { AuthCard, JourneySteps } from './auth-card';
@@ -43,8 +44,8 @@ export function ForgotPasswordPage({ onCodeSent }: { onCodeSent: (email: string)
               {forgot.error ? (
                 <Alert tone="error">
                   <p>
-                    {forgot.error instanceof ApiError && forgot.error.code === 'RATE_LIMITED'
-                      ? `A code was sent a moment ago. Try again in ${describeWait(forgot.error.retryAfterSeconds ?? 60)}.`
+                    {forgot.error instanceof ApiError && forgot.error.errorCode === 'RATE_LIMITED'
+                      ? `A code was sent a moment ago. Try again in ${describeWait(retryAfterSeconds(forgot.error) ?? 60)}.`
                       : errorMessage(forgot.error)}
                   </p>
                 </Alert>

@@ -1,5 +1,17 @@
+import { ApiError, type ErrorCode } from '@baas/sdk';
 import { TextField } from '@/components/ui/text-field';
 import { validationMessage } from '@/lib/validation-message';
+
+const CODE_ERRORS: Partial<Record<ErrorCode, string>> = {
+  OTP_INVALID: 'That code is not right. Check it against the latest e-mail we sent you.',
+  OTP_EXPIRED: 'That code has expired. Send a new code and enter it here.',
+  OTP_ATTEMPTS_EXCEEDED: 'Too many wrong codes: this code no longer works. Send a new code.',
+};
+
+/** What a refused code means, saying what to do next; null for any other error. */
+export function codeErrorMessage(error: unknown): string | null {
+  return error instanceof ApiError && error.errorCode ? (CODE_ERRORS[error.errorCode] ?? null) : null;
+}
 
 /**
  * The e-mailed 6-digit code in one input, so a pasted code ("123 456", or a whole sentence around

@@ -1,6 +1,7 @@
+import { ApiError } from '@baas/sdk';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { ApiError, describeWait, errorMessage } from '@/lib/api/api-error';
+import { describeWait, errorMessage, retryAfterSeconds } from '@/lib/api/api-error';
 
 export interface ResendCodeProps {
   onResend: () => void;
@@ -26,8 +27,8 @@ export function ResendCode({ onResend, isPending, isSuccess, error, email }: Res
       {error ? (
         <Alert tone="error">
           <p>
-            {error instanceof ApiError && error.code === 'RATE_LIMITED'
-              ? `A new code can be sent once a minute. Try again in ${describeWait(error.retryAfterSeconds ?? 60)}.`
+            {error instanceof ApiError && error.errorCode === 'RATE_LIMITED'
+              ? `A new code can be sent once a minute. Try again in ${describeWait(retryAfterSeconds(error) ?? 60)}.`
               : errorMessage(error)}
           </p>
         </Alert>

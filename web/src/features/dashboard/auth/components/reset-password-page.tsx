@@ -1,21 +1,16 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form, Link } from 'react-aria-components';
 import { HomeLayout } from '@/components/layout/home-layout';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
 import { useForgotPassword, useResetPassword } from '../api/account';
 import { AuthCard, JourneySteps } from './auth-card';
-import { OtpField } from './otp-field';
+import { codeErrorMessage, OtpField } from './otp-field';
 import { ResendCode } from './resend-code';
-
-const CODE_ERRORS: Record<string, string> = {
-  OTP_INVALID: 'That code is not right. Check it against the latest e-mail we sent you.',
-  OTP_EXPIRED: 'That code has expired. Send a new code and enter it here.',
-  OTP_ATTEMPTS_EXCEEDED: 'Too many wrong codes: this code no longer works. Send a new code.',
-};
 
 const LABELS = {
   email: 'E-mail address',
@@ -53,7 +48,6 @@ export function ResetPasswordPage({ email: knownEmail, onReset }: { email: strin
       },
     );
   };
-  const codeError = reset.error instanceof ApiError ? CODE_ERRORS[reset.error.code] : undefined;
   const fieldErrors = reset.error instanceof ApiError && Object.keys(reset.error.errors).length > 0;
 
   return (
@@ -107,7 +101,7 @@ export function ResetPasswordPage({ email: knownEmail, onReset }: { email: strin
               />
               {reset.error && !fieldErrors ? (
                 <Alert tone="error">
-                  <p>{codeError ?? errorMessage(reset.error)}</p>
+                  <p>{codeErrorMessage(reset.error) ?? errorMessage(reset.error)}</p>
                 </Alert>
               ) : null}
               <Button type="submit" isPending={reset.isPending}>

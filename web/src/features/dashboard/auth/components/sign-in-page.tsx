@@ -1,10 +1,11 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form, Link } from 'react-aria-components';
 import { HomeLayout } from '@/components/layout/home-layout';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, describeWait, errorMessage } from '@/lib/api/api-error';
+import { describeWait, errorMessage, retryAfterSeconds } from '@/lib/api/api-error';
 import { validationMessage } from '@/lib/validation-message';
 import { useSignIn } from '../api/session';
 import { AuthCard, JourneySteps } from './auth-card';
@@ -101,7 +102,7 @@ export function SignInPage({ notice, defaultEmail, onSignedIn }: SignInPageProps
 }
 
 function SignInError({ error, email }: { error: Error; email: string }) {
-  if (error instanceof ApiError && error.code === 'ACCOUNT_NOT_VERIFIED') {
+  if (error instanceof ApiError && error.errorCode === 'ACCOUNT_NOT_VERIFIED') {
     return (
       <Alert tone="warning" title="Your e-mail address is not verified yet.">
         <p>
@@ -111,8 +112,9 @@ function SignInError({ error, email }: { error: Error; email: string }) {
       </Alert>
     );
   }
-  if (error instanceof ApiError && error.code === 'RATE_LIMITED') {
-    const wait = error.retryAfterSeconds === null ? 'a while' : describeWait(error.retryAfterSeconds);
+  if (error instanceof ApiError && error.errorCode === 'RATE_LIMITED') {
+    const seconds = retryAfterSeconds(error);
+    const wait = seconds === null ? 'a while' : describeWait(seconds);
     return (
       <Alert tone="error">
         <p>Too many sign-in attempts for this account. Wait {wait}, then try again.</p>

@@ -1,10 +1,11 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form, Link } from 'react-aria-components';
 import { HomeLayout } from '@/components/layout/home-layout';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
 import { type Registration, useRegister } from '../api/account';
 import { AuthCard, JourneySteps } from './auth-card';

@@ -1,21 +1,16 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form, Link } from 'react-aria-components';
 import { HomeLayout } from '@/components/layout/home-layout';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import { validationMessage } from '@/lib/validation-message';
 import { useResendCode, useVerifyEmail } from '../api/account';
 import { AuthCard, JourneySteps } from './auth-card';
-import { OtpField } from './otp-field';
+import { codeErrorMessage, OtpField } from './otp-field';
 import { ResendCode } from './resend-code';
-
-const CODE_ERRORS: Record<string, string> = {
-  OTP_INVALID: 'That code is not right. Check it against the latest e-mail we sent you.',
-  OTP_EXPIRED: 'That code has expired. Send a new code and enter it here.',
-  OTP_ATTEMPTS_EXCEEDED: 'Too many wrong codes: this code no longer works. Send a new code.',
-};
 
 export interface VerifyPageProps {
   /** The address just registered (from the sign-up page or the link in sign-in), if known. */
@@ -38,7 +33,7 @@ export function VerifyPage({ email: knownEmail, justRegistered, onVerified }: Ve
     verify.mutate({ email: email.trim(), otp: code }, { onSuccess: (data) => onVerified(data.email) });
   };
   const alreadyVerified =
-    verify.error instanceof ApiError && verify.error.code === 'ACCOUNT_ALREADY_VERIFIED';
+    verify.error instanceof ApiError && verify.error.errorCode === 'ACCOUNT_ALREADY_VERIFIED';
 
   return (
     <>
@@ -84,11 +79,7 @@ export function VerifyPage({ email: knownEmail, justRegistered, onVerified }: Ve
                       This account is already verified. <Link href="/sign-in">Sign in</Link>
                     </p>
                   ) : (
-                    <p>
-                      {verify.error instanceof ApiError
-                        ? (CODE_ERRORS[verify.error.code] ?? errorMessage(verify.error))
-                        : errorMessage(verify.error)}
-                    </p>
+                    <p>{codeErrorMessage(verify.error) ?? errorMessage(verify.error)}</p>
                   )}
                 </Alert>
               ) : null}

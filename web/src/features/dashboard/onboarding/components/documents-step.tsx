@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
@@ -6,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
 import { ProgressBar } from '@/components/ui/progress-bar';
 import { userText } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile, PartnerDocument, PartnerDocumentType } from '@/lib/api/partner-types';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
 import { useUploadDocument } from '../api/uploads';

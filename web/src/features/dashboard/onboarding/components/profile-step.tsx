@@ -1,10 +1,11 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { TextField } from '@/components/ui/text-field';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { BusinessType, OnboardingProfile } from '@/lib/api/partner-types';
 import { BUSINESS_TYPE_LABELS } from '@/lib/onboarding-labels';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';

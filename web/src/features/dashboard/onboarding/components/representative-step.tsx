@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
@@ -7,7 +8,7 @@ import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { TextField } from '@/components/ui/text-field';
 import { UserText, visibleControls } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile, RepresentativeResult } from '@/lib/api/partner-types';
 import {
   DESIGNATION_OPTIONS,

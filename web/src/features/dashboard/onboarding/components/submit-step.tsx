@@ -1,6 +1,7 @@
+import { ApiError } from '@baas/sdk';
 import { Alert, FieldErrorList } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile } from '@/lib/api/partner-types';
 import { requirementLabel } from '@/lib/onboarding-labels';
 import { useSubmitApplication } from '../api/profile';

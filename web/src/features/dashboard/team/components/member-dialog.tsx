@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form, Link } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
@@ -7,7 +8,7 @@ import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { TextField } from '@/components/ui/text-field';
 import { visibleControls } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { TeamMember } from '@/lib/api/partner-types';
 import {
   DESIGNATION_OPTIONS,
@@ -68,7 +69,7 @@ export function MemberDialog({ isOpen, onOpenChange, member, onSaved }: MemberDi
     }
   };
   const error = mutation.error;
-  const representativeMissing = error instanceof ApiError && error.code === 'REPRESENTATIVE_REQUIRED';
+  const representativeMissing = error instanceof ApiError && error.errorCode === 'REPRESENTATIVE_REQUIRED';
   const otherError = error && !(error instanceof ApiError && Object.keys(error.errors).length > 0);
 
   return (

@@ -1,5 +1,6 @@
+import { ApiError } from '@baas/sdk';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
-import { ApiError, unwrap } from '@/lib/api/api-error';
+import { unwrap } from '@/lib/api/api-error';
 import { partnerApi } from '@/lib/api/partner-api';
 import type { EventType } from '@/lib/api/partner-types';
 import { partnerKeys } from '@/lib/partner-query-keys';

@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import { Cell, Column, Link, Row, TableBody, TableHeader } from 'react-aria-components';
@@ -11,7 +12,7 @@ import { QueryView } from '@/components/ui/query-view';
 import { SectionHeader } from '@/components/ui/section-header';
 import { SelectField } from '@/components/ui/select-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { EventType, PartnerEvent } from '@/lib/api/partner-types';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { eventsQuery, useRedeliverEvent } from '../api/webhooks';
@@ -68,7 +69,8 @@ export function EventsPage() {
       </div>
       {redeliver.error ? (
         <Alert tone="error" title="The event was not redelivered.">
-          {redeliver.error instanceof ApiError && redeliver.error.code === 'WEBHOOK_ENDPOINT_REQUIRED' ? (
+          {redeliver.error instanceof ApiError &&
+          redeliver.error.errorCode === 'WEBHOOK_ENDPOINT_REQUIRED' ? (
             <p>
               No webhook endpoint is set for this environment.{' '}
               <Link href="/developers/webhooks">Set one</Link> first.

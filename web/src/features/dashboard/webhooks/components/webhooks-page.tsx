@@ -1,3 +1,4 @@
+import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Cell, Column, Form, Row, TableBody, TableHeader } from 'react-aria-components';
@@ -15,7 +16,7 @@ import { SectionHeader } from '@/components/ui/section-header';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
-import { ApiError, errorMessage } from '@/lib/api/api-error';
+import { errorMessage } from '@/lib/api/api-error';
 import type { DeliveryAttempt, Environment, WebhookEndpoint } from '@/lib/api/partner-types';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
