@@ -35,6 +35,9 @@ export default defineConfig({
     // browser the apps support has native modulepreload.
     modulePreload: { polyfill: false },
     cssCodeSplit: true,
+    // Which chunks each page loads (.vite/manifest.json, never served): scripts/build.mjs reports
+    // their sizes from it.
+    manifest: true,
     sourcemap: false,
   },
   server: {
