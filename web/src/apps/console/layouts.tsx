@@ -47,8 +47,9 @@ export function ConsoleLayout() {
 
 /** The pages behind sign-in: without a session, sign-in first and back here after. */
 export function RequireOperator() {
+  const session = useOperatorSession();
   return (
-    <RequireSession query={useOperatorSession()} appName="console" signedOutPages={SIGNED_OUT_PAGES}>
+    <RequireSession query={session} appName="console" signedOutPages={SIGNED_OUT_PAGES}>
       {(session) => <Outlet context={session.operator} />}
     </RequireSession>
   );

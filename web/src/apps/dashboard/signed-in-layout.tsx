@@ -14,8 +14,9 @@ export interface PartnerContext {
 
 /** The pages behind sign-in: without a session, sign-in first and back here after. */
 export function RequirePartner() {
+  const session = usePartnerSession();
   return (
-    <RequireSession query={usePartnerSession()} appName="dashboard" signedOutPages={SIGNED_OUT_PAGES}>
+    <RequireSession query={session} appName="dashboard" signedOutPages={SIGNED_OUT_PAGES}>
       {(session) => <SignedInOutlet session={session} />}
     </RequireSession>
   );

@@ -1,10 +1,7 @@
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { Navigate, useLocation } from 'react-router';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Loading } from '@/components/ui/loading';
-import { errorMessage } from '@/lib/api/api-error';
+import { QueryView } from '@/components/ui/query-view';
 import type { SessionState } from '@/lib/api/session-channel';
 import { signInPath } from '@/lib/return-path';
 
@@ -33,21 +30,22 @@ export function RequireSession<Session>({
   children,
 }: RequireSessionProps<Session>) {
   const location = useLocation();
-  if (query.isPending) return <Loading />;
-  if (query.isError) {
-    return (
-      <Alert tone="error" title={`The ${appName} could not reach the service.`}>
-        <p>{errorMessage(query.error)}</p>
-        <Button variant="secondary" size="small" onPress={() => query.refetch()}>
-          Try again
-        </Button>
-      </Alert>
-    );
-  }
-  const { session, gone } = query.data;
-  if (session) return children(session);
-  const to =
-    gone === 'signed-out' ? '/sign-in' : signInPath(`${location.pathname}${location.search}`, signedOutPages);
-  const notice: SessionNotice | null = gone === 'ended' ? 'session-ended' : gone;
-  return <Navigate to={to} replace state={notice ? { notice } : null} />;
+  return (
+    <QueryView
+      query={query}
+      loading="Loading…"
+      errorTitle={`The ${appName} could not reach the service.`}
+      canRetry
+    >
+      {({ session, gone }) => {
+        if (session) return children(session);
+        const to =
+          gone === 'signed-out'
+            ? '/sign-in'
+            : signInPath(`${location.pathname}${location.search}`, signedOutPages);
+        const notice: SessionNotice | null = gone === 'ended' ? 'session-ended' : gone;
+        return <Navigate to={to} replace state={notice ? { notice } : null} />;
+      }}
+    </QueryView>
+  );
 }

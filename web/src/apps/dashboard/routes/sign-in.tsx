@@ -1,5 +1,5 @@
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { Loading } from '@/components/ui/loading';
+import { QueryView } from '@/components/ui/query-view';
 import { usePartnerSession } from '@/features/dashboard/auth/api/session';
 import { type SignInNotice, SignInPage } from '@/features/dashboard/auth/components/sign-in-page';
 import { safeReturnPath } from '@/lib/return-path';
@@ -13,9 +13,7 @@ export function SignInRoute() {
   const next = safeReturnPath(searchParams.get('next'), SIGNED_OUT_PAGES) ?? '/overview';
   const state = (location.state as { notice?: SignInNotice; email?: string } | null) ?? {};
 
-  if (session.isPending) return <Loading />;
-  if (session.data?.session) return <Navigate to={next} replace />;
-  return (
+  const form = (
     <SignInPage
       // A new notice (signed out, then ended again) starts the form afresh.
       key={location.key}
@@ -25,5 +23,11 @@ export function SignInRoute() {
       defaultEmail={state.email}
       onSignedIn={() => navigate(next, { replace: true })}
     />
+  );
+  // A failed check shows the form too: signing in then says what is wrong.
+  return (
+    <QueryView query={session} loading="Loading…" renderError={() => form}>
+      {(data) => (data.session ? <Navigate to={next} replace /> : form)}
+    </QueryView>
   );
 }

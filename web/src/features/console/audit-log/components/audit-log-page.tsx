@@ -2,17 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Cell, Column, Form, Link, Row, TableBody, TableHeader } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
-import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
 import { SelectField } from '@/components/ui/select-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
-import { errorMessage } from '@/lib/api/api-error';
 import type { ActorType, AuditEvent } from '@/lib/api/operator-types';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { type AuditFilters, auditEventsQuery } from '../api/audit-events';
@@ -72,20 +70,20 @@ export function AuditLogPage() {
         }}
         onClear={filtered ? () => setSearchParams({}) : undefined}
       />
-      {events.isError ? (
-        <Alert tone="error" title="The audit log could not be loaded.">
-          <p>{errorMessage(events.error)}</p>
-        </Alert>
-      ) : events.isPending ? (
-        <Loading label="Loading the audit log…" />
-      ) : (
-        <>
-          <div className="audit-log__results" aria-busy={events.isPlaceholderData}>
-            <AuditTable events={events.data.items} filtered={filtered} />
-          </div>
-          <Pager label="Audit log pages" pages={pages} nextCursor={events.data.next_cursor} />
-        </>
-      )}
+      <QueryView
+        query={events}
+        loading="Loading the audit log…"
+        errorTitle="The audit log could not be loaded."
+      >
+        {(data) => (
+          <>
+            <div className="audit-log__results" aria-busy={events.isPlaceholderData}>
+              <AuditTable events={data.items} filtered={filtered} />
+            </div>
+            <Pager label="Audit log pages" pages={pages} nextCursor={data.next_cursor} />
+          </>
+        )}
+      </QueryView>
     </div>
   );
 }

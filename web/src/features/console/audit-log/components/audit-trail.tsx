@@ -1,13 +1,11 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-aria-components';
-import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DateTime } from '@/components/ui/date-time';
-import { Loading } from '@/components/ui/loading';
+import { QueryView } from '@/components/ui/query-view';
 import { UserText } from '@/components/ui/user-text';
-import { errorMessage } from '@/lib/api/api-error';
 import { auditTrailQuery } from '../api/audit-events';
 import { actionLabel, actorLabel, eventDetails } from './describe-event';
 import './audit.css';
@@ -16,7 +14,6 @@ import './audit.css';
 export function AuditTrail({ companyId }: { companyId: number }) {
   const headingId = useId();
   const trail = useInfiniteQuery(auditTrailQuery(companyId));
-  const events = trail.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <Card labelledBy={headingId} className="audit-trail">
       <div className="audit-trail__head">
@@ -25,36 +22,35 @@ export function AuditTrail({ companyId }: { companyId: number }) {
           Open in the audit log
         </Link>
       </div>
-      {trail.isPending ? (
-        <Loading label="Loading the history…" />
-      ) : trail.isError ? (
-        <Alert tone="error">
-          <p>{errorMessage(trail.error)}</p>
-        </Alert>
-      ) : events.length === 0 ? (
-        <p className="muted">Nothing recorded yet.</p>
-      ) : (
-        <ol className="audit-trail__list">
-          {events.map((event) => (
-            <li key={event.id} className="audit-trail__item" data-actor={event.actor.type}>
-              <div className="audit-trail__when">
-                <DateTime value={event.created_at} variant="relative" />
-              </div>
-              <div className="audit-trail__what">
-                <p className="audit-trail__action">{actionLabel(event.action)}</p>
-                <p className="audit-trail__actor">
-                  by <UserText>{actorLabel(event.actor)}</UserText>
-                </p>
-                {eventDetails(event).map((detail) => (
-                  <p key={detail.key} className="audit-trail__detail">
-                    {detail.content}
-                  </p>
-                ))}
-              </div>
-            </li>
-          ))}
-        </ol>
-      )}
+      <QueryView query={trail} loading="Loading the history…">
+        {(data) => {
+          const events = data.pages.flatMap((page) => page.items);
+          return events.length === 0 ? (
+            <p className="muted">Nothing recorded yet.</p>
+          ) : (
+            <ol className="audit-trail__list">
+              {events.map((event) => (
+                <li key={event.id} className="audit-trail__item" data-actor={event.actor.type}>
+                  <div className="audit-trail__when">
+                    <DateTime value={event.created_at} variant="relative" />
+                  </div>
+                  <div className="audit-trail__what">
+                    <p className="audit-trail__action">{actionLabel(event.action)}</p>
+                    <p className="audit-trail__actor">
+                      by <UserText>{actorLabel(event.actor)}</UserText>
+                    </p>
+                    {eventDetails(event).map((detail) => (
+                      <p key={detail.key} className="audit-trail__detail">
+                        {detail.content}
+                      </p>
+                    ))}
+                  </div>
+                </li>
+              ))}
+            </ol>
+          );
+        }}
+      </QueryView>
       {trail.hasNextPage ? (
         <Button
           variant="secondary"

@@ -17,9 +17,9 @@ import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
-import { Loading } from '@/components/ui/loading';
 import { ModalDialog } from '@/components/ui/modal-dialog';
 import { PageHeader } from '@/components/ui/page-header';
+import { QueryView } from '@/components/ui/query-view';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
 import { UserText, visibleControls } from '@/components/ui/user-text';
@@ -59,31 +59,21 @@ export function OperatorsPage({ currentOperatorId }: { currentOperatorId: string
       />
       <section aria-labelledby="operators-heading" className="operators-page__section">
         <h2 id="operators-heading">Operators</h2>
-        {operators.isError ? (
-          <Alert tone="error">
-            <p>{errorMessage(operators.error)}</p>
-          </Alert>
-        ) : operators.isPending ? (
-          <Loading label="Loading operators…" />
-        ) : (
-          <OperatorTable
-            operators={operators.data.items}
-            currentOperatorId={currentOperatorId}
-            onAction={(kind, operator) => setAction({ kind, operator })}
-          />
-        )}
+        <QueryView query={operators} loading="Loading operators…">
+          {(data) => (
+            <OperatorTable
+              operators={data.items}
+              currentOperatorId={currentOperatorId}
+              onAction={(kind, operator) => setAction({ kind, operator })}
+            />
+          )}
+        </QueryView>
       </section>
       <section aria-labelledby="invitations-heading" className="operators-page__section">
         <h2 id="invitations-heading">Pending invitations</h2>
-        {invitations.isError ? (
-          <Alert tone="error">
-            <p>{errorMessage(invitations.error)}</p>
-          </Alert>
-        ) : invitations.isPending ? (
-          <Loading label="Loading invitations…" />
-        ) : (
-          <InvitationTable invitations={invitations.data.items} />
-        )}
+        <QueryView query={invitations} loading="Loading invitations…">
+          {(data) => <InvitationTable invitations={data.items} />}
+        </QueryView>
       </section>
       {action?.kind === 'deactivate' ? (
         <DeactivateDialog operator={action.operator} onClose={() => setAction(null)} />

@@ -6,7 +6,9 @@ import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
 import { Alert } from '@/components/ui/alert';
 import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
+import { QueryView } from '@/components/ui/query-view';
 import { errorMessage } from '@/lib/api/api-error';
+import type { PartnerRecord } from '@/lib/api/operator-types';
 import { BUSINESS_TYPE_LABELS } from '@/lib/onboarding-labels';
 import { partnerQuery } from '../api/partner';
 import { DecisionPanel } from './decision-panel';
@@ -32,30 +34,46 @@ const BackLink = () => (
 /** Everything a reviewer needs to decide on one partner, and the decisions themselves. */
 export function PartnerPage({ companyId, isAdmin, history }: PartnerPageProps) {
   const partner = useQuery(partnerQuery(companyId));
+  return (
+    <QueryView
+      query={partner}
+      loading={
+        <PartnerHeading title="Partner">
+          <Loading label="Loading the partner…" />
+        </PartnerHeading>
+      }
+      renderError={(error) => {
+        const missing = error instanceof ApiError && error.status === 404;
+        return (
+          <PartnerHeading title={missing ? 'Partner not found' : 'Partner'}>
+            <Alert tone={missing ? 'warning' : 'error'}>
+              <p>{missing ? `There is no partner with company ID ${companyId}.` : errorMessage(error)}</p>
+            </Alert>
+          </PartnerHeading>
+        );
+      }}
+    >
+      {(record) => <PartnerReview record={record} isAdmin={isAdmin} history={history} />}
+    </QueryView>
+  );
+}
 
-  if (partner.isPending) {
-    return (
-      <>
-        <title>Partner · Operator console</title>
-        <PageHeader eyebrow={<BackLink />} title="Partner" />
-        <Loading label="Loading the partner…" />
-      </>
-    );
-  }
-  if (partner.isError) {
-    const missing = partner.error instanceof ApiError && partner.error.status === 404;
-    return (
-      <>
-        <title>Partner · Operator console</title>
-        <PageHeader eyebrow={<BackLink />} title={missing ? 'Partner not found' : 'Partner'} />
-        <Alert tone={missing ? 'warning' : 'error'}>
-          <p>{missing ? `There is no partner with company ID ${companyId}.` : errorMessage(partner.error)}</p>
-        </Alert>
-      </>
-    );
-  }
+/** The page while there is no record to show: loading, or why not. */
+function PartnerHeading({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <>
+      <title>Partner · Operator console</title>
+      <PageHeader eyebrow={<BackLink />} title={title} />
+      {children}
+    </>
+  );
+}
 
-  const record = partner.data;
+function PartnerReview({
+  record,
+  isAdmin,
+  history,
+}: { record: PartnerRecord } & Omit<PartnerPageProps, 'companyId'>) {
   return (
     <div className="partner-page">
       <title>{`${visibleControls(record.business_name)} · Operator console`}</title>

@@ -2,15 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { Cell, Column, Row, TableBody, TableHeader } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
-import { Alert } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { DateTime } from '@/components/ui/date-time';
-import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
 import { SelectField } from '@/components/ui/select-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
-import { errorMessage } from '@/lib/api/api-error';
 import type { PartnerSummary } from '@/lib/api/operator-types';
 import { ONBOARDING_STATUS_LABELS, requirementLabel } from '@/lib/onboarding-labels';
 import { useCursorPages } from '@/lib/use-cursor-pages';
@@ -65,20 +63,16 @@ export function ReviewQueue() {
           </p>
         ) : null}
       </div>
-      {partners.isError ? (
-        <Alert tone="error" title="The queue could not be loaded.">
-          <p>{errorMessage(partners.error)}</p>
-        </Alert>
-      ) : partners.isPending ? (
-        <Loading label="Loading the queue…" />
-      ) : (
-        <>
-          <div className="review-queue__results" aria-busy={partners.isPlaceholderData}>
-            <QueueTable items={partners.data.items} filter={filter} />
-          </div>
-          <Pager label="Queue pages" pages={pages} nextCursor={partners.data.next_cursor} />
-        </>
-      )}
+      <QueryView query={partners} loading="Loading the queue…" errorTitle="The queue could not be loaded.">
+        {(data) => (
+          <>
+            <div className="review-queue__results" aria-busy={partners.isPlaceholderData}>
+              <QueueTable items={data.items} filter={filter} />
+            </div>
+            <Pager label="Queue pages" pages={pages} nextCursor={data.next_cursor} />
+          </>
+        )}
+      </QueryView>
     </div>
   );
 }

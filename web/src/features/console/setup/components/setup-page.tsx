@@ -8,6 +8,7 @@ import { Card } from '@/components/ui/card';
 import { CopyButton } from '@/components/ui/copy-button';
 import { DateTime } from '@/components/ui/date-time';
 import { Loading } from '@/components/ui/loading';
+import { QueryView } from '@/components/ui/query-view';
 import { TextField } from '@/components/ui/text-field';
 import { errorMessage } from '@/lib/api/api-error';
 import type { Invitation, SecondFactorEnrolment } from '@/lib/api/operator-types';
@@ -48,19 +49,33 @@ export function SetupPage({ token, onFinished }: SetupPageProps) {
 
 function SetupWithToken({ token, onFinished }: { token: string; onFinished: () => void }) {
   const invitation = useQuery(invitationQuery(token));
+  return (
+    <QueryView
+      query={invitation}
+      loading={
+        <SetupFrame title="Set-up link" heading="Checking your set-up link">
+          <Loading label="Checking the link…" />
+        </SetupFrame>
+      }
+      renderError={(error) => <InvalidLink error={error} />}
+    >
+      {(details) => <SetupSteps token={token} details={details} onFinished={onFinished} />}
+    </QueryView>
+  );
+}
+
+/** The steps of a set-up link that works, from what it is for. */
+function SetupSteps({
+  token,
+  details,
+  onFinished,
+}: {
+  token: string;
+  details: Invitation;
+  onFinished: () => void;
+}) {
   const enrolment = useStartEnrolment(token);
   const acceptance = useAcceptInvitation(token);
-
-  if (invitation.isPending) {
-    return (
-      <SetupFrame title="Set-up link" heading="Checking your set-up link">
-        <Loading label="Checking the link…" />
-      </SetupFrame>
-    );
-  }
-  if (invitation.isError) return <InvalidLink error={invitation.error} />;
-
-  const details = invitation.data;
   const reset = details.purpose === 'reset_second_factor';
   const heading = reset ? 'Set up a new authenticator' : 'Set up your operator account';
   const steps = reset

@@ -3,14 +3,13 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DateTime } from '@/components/ui/date-time';
 import { DetailList } from '@/components/ui/detail-list';
 import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
+import { QueryError, QueryView } from '@/components/ui/query-view';
 import { UserText, userText } from '@/components/ui/user-text';
-import { errorMessage } from '@/lib/api/api-error';
 import type { Environment, VirtualAccount } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
 import { accountQuery } from '../api/accounts';
@@ -37,41 +36,44 @@ export function AccountPage({ accountNumber, environment, justCreated }: Account
     </Link>
   );
 
-  if (account.isPending) {
-    return (
-      <>
-        <title>{`Account ${accountNumber} · Partner dashboard`}</title>
-        <PageHeader title={`Account ${accountNumber}`} eyebrow={back} />
-        <Loading label="Loading the account…" />
-      </>
-    );
-  }
-  if (account.isError) {
-    const notFound = account.error instanceof ApiError && account.error.status === 404;
-    return (
-      <>
-        <title>{`Account ${accountNumber} · Partner dashboard`}</title>
-        <PageHeader title={`Account ${accountNumber}`} eyebrow={back} />
-        <Alert
-          tone={notFound ? 'warning' : 'error'}
-          title={notFound ? 'No such account here.' : 'The account could not be loaded.'}
-        >
-          <p>
-            {notFound
-              ? `There is no account ${accountNumber} in the ${environment} environment. Accounts of the other environment are not shown here.`
-              : errorMessage(account.error)}
-          </p>
-          {notFound ? null : (
-            <Button variant="secondary" size="small" onPress={() => account.refetch()}>
-              Try again
-            </Button>
-          )}
-        </Alert>
-      </>
-    );
-  }
+  const heading = (
+    <>
+      <title>{`Account ${accountNumber} · Partner dashboard`}</title>
+      <PageHeader title={`Account ${accountNumber}`} eyebrow={back} />
+    </>
+  );
   return (
-    <AccountDetails account={account.data} environment={environment} justCreated={justCreated} back={back} />
+    <QueryView
+      query={account}
+      loading={
+        <>
+          {heading}
+          <Loading label="Loading the account…" />
+        </>
+      }
+      renderError={(error) => (
+        <>
+          {heading}
+          {error instanceof ApiError && error.status === 404 ? (
+            <Alert tone="warning" title="No such account here.">
+              <p>
+                {`There is no account ${accountNumber} in the ${environment} environment. Accounts of the other environment are not shown here.`}
+              </p>
+            </Alert>
+          ) : (
+            <QueryError
+              error={error}
+              title="The account could not be loaded."
+              onRetry={() => account.refetch()}
+            />
+          )}
+        </>
+      )}
+    >
+      {(data) => (
+        <AccountDetails account={data} environment={environment} justCreated={justCreated} back={back} />
+      )}
+    </QueryView>
   );
 }
 

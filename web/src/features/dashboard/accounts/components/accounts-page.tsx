@@ -6,15 +6,15 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
-import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { TextField } from '@/components/ui/text-field';
 import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
-import type { Environment, VirtualAccountStatus } from '@/lib/api/partner-types';
+import type { Environment, VirtualAccount, VirtualAccountStatus } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { type AccountFilters, accountsQuery } from '../api/accounts';
@@ -102,82 +102,29 @@ export function AccountsPage({ environment }: { environment: Environment }) {
           ) : null}
         </div>
       </Form>
-      {accounts.isPending ? (
-        <Loading label="Loading accounts…" />
-      ) : accounts.isError ? (
-        <Alert tone="error" title="The accounts could not be loaded.">
-          <p>
-            {accounts.error instanceof ApiError && accounts.error.errorCode === 'VALIDATION_FAILED'
-              ? Object.values(accounts.error.errors).flat().join(' ') || errorMessage(accounts.error)
-              : errorMessage(accounts.error)}
-          </p>
-        </Alert>
-      ) : (
-        <>
-          <p className="accounts__count" role="status">
-            {describeCount(
-              accounts.data.items.length,
-              pages.page,
-              Boolean(accounts.data.next_cursor),
-              filtered,
-            )}
-          </p>
-          <DataTable aria-label="Virtual accounts">
-            <TableHeader>
-              <Column isRowHeader>Account</Column>
-              <Column>Customer</Column>
-              <Column>Status</Column>
-              <Column>Balance</Column>
-              <Column>Created</Column>
-            </TableHeader>
-            <TableBody
-              items={accounts.data.items}
-              renderEmptyState={() => (
-                <p className="data-table__empty">
-                  {filtered
-                    ? 'No account matches these filters.'
-                    : 'No accounts yet. Create one for a customer.'}
-                </p>
-              )}
-            >
-              {(account) => (
-                <Row
-                  id={account.account_number}
-                  href={`/accounts/${account.account_number}`}
-                  textValue={visibleControls(
-                    `${account.account_number} ${account.customer.first_name} ${account.customer.last_name}`,
-                  )}
-                >
-                  <Cell>
-                    <span className="data-table__primary accounts__number">{account.account_number}</span>
-                    <span className="data-table__secondary">{account.bank_name}</span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Customer</CellLabel>
-                    <UserText>{`${account.customer.first_name} ${account.customer.last_name}`}</UserText>
-                    <span className="data-table__secondary">
-                      <UserText>{account.customer.email}</UserText>
-                    </span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Status</CellLabel>
-                    <AccountStatusBadge status={account.status as VirtualAccountStatus} />
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Balance</CellLabel>
-                    <span className="accounts__amount">{formatNaira(account.balance_kobo)}</span>
-                  </Cell>
-                  <Cell>
-                    <CellLabel>Created</CellLabel>
-                    <DateTime value={account.created_at} />
-                  </Cell>
-                </Row>
-              )}
-            </TableBody>
-          </DataTable>
-          <Pager label="Account pages" pages={pages} nextCursor={accounts.data.next_cursor} />
-        </>
-      )}
+      <QueryView
+        query={accounts}
+        loading="Loading accounts…"
+        renderError={(error) => (
+          <Alert tone="error" title="The accounts could not be loaded.">
+            <p>
+              {error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED'
+                ? Object.values(error.errors).flat().join(' ') || errorMessage(error)
+                : errorMessage(error)}
+            </p>
+          </Alert>
+        )}
+      >
+        {(data) => (
+          <>
+            <p className="accounts__count" role="status">
+              {describeCount(data.items.length, pages.page, Boolean(data.next_cursor), filtered)}
+            </p>
+            <AccountsTable items={data.items} filtered={filtered} />
+            <Pager label="Account pages" pages={pages} nextCursor={data.next_cursor} />
+          </>
+        )}
+      </QueryView>
       <CreateAccountDialog
         isOpen={creating}
         onOpenChange={setCreating}
@@ -196,4 +143,60 @@ function describeCount(count: number, page: number, more: boolean, filtered: boo
   const accounts = count === 1 ? '1 account' : `${count} accounts`;
   const which = filtered ? ' matching the filters' : '';
   return more || page > 1 ? `${accounts}${which} on page ${page}` : `${accounts}${which}`;
+}
+
+function AccountsTable({ items, filtered }: { items: VirtualAccount[]; filtered: boolean }) {
+  return (
+    <DataTable aria-label="Virtual accounts">
+      <TableHeader>
+        <Column isRowHeader>Account</Column>
+        <Column>Customer</Column>
+        <Column>Status</Column>
+        <Column>Balance</Column>
+        <Column>Created</Column>
+      </TableHeader>
+      <TableBody
+        items={items}
+        renderEmptyState={() => (
+          <p className="data-table__empty">
+            {filtered ? 'No account matches these filters.' : 'No accounts yet. Create one for a customer.'}
+          </p>
+        )}
+      >
+        {(account) => (
+          <Row
+            id={account.account_number}
+            href={`/accounts/${account.account_number}`}
+            textValue={visibleControls(
+              `${account.account_number} ${account.customer.first_name} ${account.customer.last_name}`,
+            )}
+          >
+            <Cell>
+              <span className="data-table__primary accounts__number">{account.account_number}</span>
+              <span className="data-table__secondary">{account.bank_name}</span>
+            </Cell>
+            <Cell>
+              <CellLabel>Customer</CellLabel>
+              <UserText>{`${account.customer.first_name} ${account.customer.last_name}`}</UserText>
+              <span className="data-table__secondary">
+                <UserText>{account.customer.email}</UserText>
+              </span>
+            </Cell>
+            <Cell>
+              <CellLabel>Status</CellLabel>
+              <AccountStatusBadge status={account.status as VirtualAccountStatus} />
+            </Cell>
+            <Cell>
+              <CellLabel>Balance</CellLabel>
+              <span className="accounts__amount">{formatNaira(account.balance_kobo)}</span>
+            </Cell>
+            <Cell>
+              <CellLabel>Created</CellLabel>
+              <DateTime value={account.created_at} />
+            </Cell>
+          </Row>
+        )}
+      </TableBody>
+    </DataTable>
+  );
 }

@@ -1,11 +1,8 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
-import { Alert } from '@/components/ui/alert';
-import { Button } from '@/components/ui/button';
-import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
-import { errorMessage } from '@/lib/api/api-error';
+import { QueryView } from '@/components/ui/query-view';
 import type { OnboardingProfile } from '@/lib/api/partner-types';
 import { useProfile } from '../api/profile';
 import { stepStates } from '../steps';
@@ -29,18 +26,14 @@ export function OnboardingPage() {
         aside={profile.data ? <OnboardingStatusBadge status={profile.data.onboarding_status} /> : null}
         description="Tell us about your business so our compliance team can approve you for live. Each step is saved as you go."
       />
-      {profile.isPending ? (
-        <Loading label="Loading your application…" />
-      ) : profile.isError ? (
-        <Alert tone="error" title="Your application could not be loaded.">
-          <p>{errorMessage(profile.error)}</p>
-          <Button variant="secondary" size="small" onPress={() => profile.refetch()}>
-            Try again
-          </Button>
-        </Alert>
-      ) : (
-        <OnboardingSteps profile={profile.data} />
-      )}
+      <QueryView
+        query={profile}
+        loading="Loading your application…"
+        errorTitle="Your application could not be loaded."
+        canRetry
+      >
+        {(data) => <OnboardingSteps profile={data} />}
+      </QueryView>
     </div>
   );
 }
