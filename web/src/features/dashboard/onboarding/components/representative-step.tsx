@@ -1,39 +1,19 @@
 import { ApiError } from '@baas/sdk';
 import { type FormEvent, useState } from 'react';
 import { Form } from 'react-aria-components';
+import { PersonFields, readPerson } from '@/components/person-fields';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ProgressBar } from '@/components/ui/progress-bar';
-import { RadioGroupField } from '@/components/ui/radio-group-field';
-import { SelectFormField } from '@/components/ui/select-form-field';
-import { TextField } from '@/components/ui/text-field';
 import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile, RepresentativeResult } from '@/lib/api/partner-types';
-import {
-  DESIGNATION_OPTIONS,
-  GENDER_OPTIONS,
-  ID_TYPE_OPTIONS,
-  PERSON_FIELD_LABELS,
-} from '@/lib/person-labels';
-import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
+import { PERSON_FIELD_LABELS } from '@/lib/person-labels';
+import { fieldErrorSentences } from '@/lib/validation-message';
 import { type RepresentativeFields, useSaveRepresentative } from '../api/uploads';
 import { canChangeOnboarding, type StepState } from '../steps';
 import { DocumentSourceField, type SourceMode } from './document-source-field';
 import { StepCard } from './step-card';
-
-const FIELDS = [
-  'first_name',
-  'last_name',
-  'email',
-  'phone',
-  'dob',
-  'gender',
-  'designation',
-  'bvn',
-  'id_type',
-  'address',
-] as const;
 
 /**
  * Step 2: the person who answers for compliance, checked against the BVN registry (KYC) as soon as
@@ -156,9 +136,7 @@ function RepresentativeForm({
       setFileError('Choose the ID document to upload, or give a link to it.');
       return;
     }
-    const fields = Object.fromEntries(
-      FIELDS.map((name) => [name, String(form.get(name) ?? '').trim()]),
-    ) as unknown as RepresentativeFields;
+    const fields = readPerson(form) as RepresentativeFields;
     setFileError(null);
     setServerErrors({});
     setProgress(0);
@@ -185,97 +163,13 @@ function RepresentativeForm({
 
   return (
     <Form className="onboarding-form" onSubmit={submit} validationErrors={serverErrors}>
-      <div className="form-grid">
-        <TextField
-          name="first_name"
-          label="First name"
-          autoComplete="off"
-          maxLength={100}
-          isRequired
-          errorMessage={validationMessage('Enter the first name.')}
-        />
-        <TextField
-          name="last_name"
-          label="Last name"
-          autoComplete="off"
-          maxLength={100}
-          isRequired
-          errorMessage={validationMessage('Enter the last name.')}
-        />
-        <TextField
-          name="email"
-          type="email"
-          label="E-mail address"
-          autoComplete="off"
-          isRequired
-          errorMessage={validationMessage(
-            'Enter their e-mail address.',
-            'Enter an e-mail address like name@example.com.',
-          )}
-        />
-        <TextField
-          name="phone"
-          type="tel"
-          label="Phone number"
-          autoComplete="off"
-          minLength={7}
-          maxLength={20}
-          pattern="[0-9+\(\) \-]+"
-          isRequired
-          errorMessage={validationMessage(
-            'Enter their phone number.',
-            'Enter 7 to 20 digits; spaces, +, -, ( and ) are allowed.',
-          )}
-        />
-        <TextField
-          name="dob"
-          type="date"
-          label="Date of birth"
-          isRequired
-          description="They must be at least 18."
-          errorMessage={validationMessage('Enter their date of birth.')}
-        />
-        <RadioGroupField
-          name="gender"
-          label="Gender"
-          options={GENDER_OPTIONS}
-          isRequired
-          errorMessage={validationMessage('Choose one.')}
-        />
-        <SelectFormField
-          name="designation"
-          label="Role in the business"
-          options={DESIGNATION_OPTIONS}
-          isRequired
-          errorMessage={validationMessage('Choose their role.')}
-        />
-        <TextField
-          name="bvn"
-          label="BVN"
-          inputMode="numeric"
-          autoComplete="off"
-          pattern="[0-9]{11}"
-          maxLength={11}
-          isRequired
-          description="Bank Verification Number, 11 digits. Stored encrypted and never shown in full. In the sandbox, a BVN starting with 22 passes."
-          errorMessage={validationMessage('Enter their BVN.', 'A BVN has exactly 11 digits.')}
-        />
-        <SelectFormField
-          name="id_type"
-          label="ID type"
-          options={ID_TYPE_OPTIONS}
-          isRequired
-          errorMessage={validationMessage('Choose the type of ID.')}
-        />
-        <TextField
-          name="address"
-          label="Residential address"
-          autoComplete="off"
-          maxLength={255}
-          isRequired
-          errorMessage={validationMessage('Enter their address.')}
-        />
-        <div className="form-grid__wide">
+      <PersonFields
+        addressLabel="Residential address"
+        bvn={{
+          description:
+            'Bank Verification Number, 11 digits. Stored encrypted and never shown in full. In the sandbox, a BVN starting with 22 passes.',
+        }}
+        idDocument={
           <DocumentSourceField
             label="ID document"
             urlName="id_file_url"
@@ -292,8 +186,8 @@ function RepresentativeForm({
             fileError={fileError}
             isDisabled={save.isPending}
           />
-        </div>
-      </div>
+        }
+      />
       {progress !== null && mode === 'file' ? (
         <ProgressBar label="Uploading the ID document" value={progress} />
       ) : null}
