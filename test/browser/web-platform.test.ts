@@ -289,6 +289,32 @@ describe('web apps', () => {
         }
       });
 
+      it('submits with the first click once the errors are corrected: an error goes as its field is fixed', async () => {
+        const recorded = await newPage(browser, context.t.url, { handledStatuses: handled(app.name) });
+        const { page } = recorded;
+        try {
+          await page.goto(app.name === 'console' ? '/console' : '/dashboard/sign-in');
+          const signIn = page.getByRole('button', { name: 'Sign in' });
+          await signIn.click();
+          await page.getByText('Enter your e-mail address.').waitFor();
+          await page.getByText('Enter your password.').waitFor();
+
+          // Focus stays in each field: its error goes as it is corrected, not when focus leaves.
+          await page.getByLabel('E-mail address').fill('ada@acme.ng');
+          await page.getByText('Enter your e-mail address.').waitFor({ state: 'detached' });
+          await page.getByLabel('Password').fill('Kobo-Ledger-Sunrise-42');
+          await page.getByText('Enter your password.').waitFor({ state: 'detached' });
+          assert.equal(await focused(page), 'textbox "Password"');
+
+          // So nothing moves between pressing the button and releasing it: one click signs in.
+          await signIn.click();
+          await page.getByRole('alert').getByText('The e-mail address or password is incorrect.').waitFor();
+          recorded.assertClean(`/${app.name} corrected form`);
+        } finally {
+          await recorded.close();
+        }
+      });
+
       it('moves focus to the new page on a client-side navigation', async () => {
         const recorded = await newPage(browser, context.t.url, { handledStatuses: handled(app.name) });
         const { page } = recorded;
