@@ -10,6 +10,7 @@ const app = (process.env['WEB_APP'] ?? 'console') as WebApp;
 if (!WEB_APPS.includes(app)) throw new Error(`WEB_APP must be one of ${WEB_APPS.join(', ')}, not ${app}`);
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
+const sdkDir = fileURLToPath(new URL('../sdk/', import.meta.url));
 const apiServer = process.env['API_URL'] ?? 'http://127.0.0.1:3000';
 
 export default defineConfig({
@@ -17,7 +18,14 @@ export default defineConfig({
   base: `/${app}/`,
   publicDir: false,
   plugins: [react()],
-  resolve: { alias: { '@': `${webDir}src` } },
+  resolve: {
+    alias: [
+      { find: /^@\//, replacement: `${webDir}src/` },
+      // The SDK from its sources (its package points at a dist/ that only its own build makes): the
+      // apps take its error type from the package root, the partner API's types from /generated.
+      { find: /^@baas\/sdk$/, replacement: `${sdkDir}src/index.ts` },
+    ],
+  },
   build: {
     outDir: `${webDir}dist/${app}`,
     emptyOutDir: true,
@@ -27,10 +35,13 @@ export default defineConfig({
     // browser the apps support has native modulepreload.
     modulePreload: { polyfill: false },
     cssCodeSplit: true,
+    // Which chunks each page loads (.vite/manifest.json, never served): scripts/build.mjs reports
+    // their sizes from it.
+    manifest: true,
     sourcemap: false,
   },
   server: {
-    fs: { allow: [webDir] },
+    fs: { allow: [webDir, `${sdkDir}src`] },
     proxy: { '/baas': apiServer, '/readyz': apiServer, '/healthz': apiServer },
   },
 });

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Writable } from 'node:stream';
@@ -15,6 +15,8 @@ const PAGE_CSP =
   "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; " +
   "connect-src 'self'; worker-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 const IMMUTABLE = 'public, max-age=31536000, immutable';
+/** What a sign-in page may load of JavaScript, gzipped (as web/scripts/build.mjs compresses it). */
+const SIGN_IN_BUDGET_BYTES = 150_000;
 
 const APPS = [
   // Both apps' pages are behind sign-in, except the console's set-up page (here without its link's
@@ -161,6 +163,32 @@ describe('web apps', () => {
         }
       });
 
+      it(`loads at most ${SIGN_IN_BUDGET_BYTES / 1000} kB of gzipped JavaScript before the visitor can sign in`, async () => {
+        const recorded = await newPage(browser, context.t.url, { handledStatuses: handled(app.name) });
+        // Every script the browser fetched, as the network log has it.
+        const scripts = new Set<string>();
+        recorded.page.on('response', (response) => {
+          const { pathname } = new URL(response.url());
+          if (/\.m?js$/.test(pathname)) scripts.add(pathname);
+        });
+        try {
+          await recorded.page.goto(`/${app.name}`);
+          await recorded.page.getByRole('button', { name: 'Sign in' }).waitFor();
+          const sizes = [...scripts].map((pathname) => {
+            assert.match(pathname, new RegExp(`^/${app.name}/assets/[\\w.-]+$`));
+            return { pathname, gzipped: statSync(path.join(WEB_DIST, `${pathname.slice(1)}.gz`)).size };
+          });
+          const total = sizes.reduce((sum, script) => sum + script.gzipped, 0);
+          assert.ok(
+            total <= SIGN_IN_BUDGET_BYTES,
+            `${total} bytes of gzipped JavaScript:\n${sizes.map((script) => `  ${script.gzipped} ${script.pathname}`).join('\n')}`,
+          );
+          recorded.assertClean(`/${app.name} first load`);
+        } finally {
+          await recorded.close();
+        }
+      });
+
       for (const width of [1280, 375]) {
         it(`loads at ${width} px without a CSP violation, a console error or a serious axe violation`, async () => {
           const recorded = await newPage(browser, context.t.url, {
@@ -256,6 +284,32 @@ describe('web apps', () => {
           assert.equal(await page.getByText('Enter your e-mail address.').count(), 0);
           await screenshot(page, `${app.name}-sign-in-submitted-1280`);
           recorded.assertClean(`/${app.name} keyboard sign-in`);
+        } finally {
+          await recorded.close();
+        }
+      });
+
+      it('submits with the first click once the errors are corrected: an error goes as its field is fixed', async () => {
+        const recorded = await newPage(browser, context.t.url, { handledStatuses: handled(app.name) });
+        const { page } = recorded;
+        try {
+          await page.goto(app.name === 'console' ? '/console' : '/dashboard/sign-in');
+          const signIn = page.getByRole('button', { name: 'Sign in' });
+          await signIn.click();
+          await page.getByText('Enter your e-mail address.').waitFor();
+          await page.getByText('Enter your password.').waitFor();
+
+          // Focus stays in each field: its error goes as it is corrected, not when focus leaves.
+          await page.getByLabel('E-mail address').fill('ada@acme.ng');
+          await page.getByText('Enter your e-mail address.').waitFor({ state: 'detached' });
+          await page.getByLabel('Password').fill('Kobo-Ledger-Sunrise-42');
+          await page.getByText('Enter your password.').waitFor({ state: 'detached' });
+          assert.equal(await focused(page), 'textbox "Password"');
+
+          // So nothing moves between pressing the button and releasing it: one click signs in.
+          await signIn.click();
+          await page.getByRole('alert').getByText('The e-mail address or password is incorrect.').waitFor();
+          recorded.assertClean(`/${app.name} corrected form`);
         } finally {
           await recorded.close();
         }

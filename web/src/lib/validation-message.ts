@@ -1,6 +1,6 @@
+import { ApiError } from '@baas/sdk';
 import { useMemo } from 'react';
 import type { ValidationResult } from 'react-aria-components';
-import { ApiError } from './api/api-error';
 
 /**
  * A field's error text: ours for the browser's own checks (a missing value, a wrong format), the
@@ -50,7 +50,7 @@ const capitalized = (message: string) =>
 export function useFieldErrors(error: unknown): Record<string, string[]> {
   return useMemo(
     () =>
-      error instanceof ApiError && error.code === 'VALIDATION_FAILED'
+      error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED'
         ? Object.fromEntries(
             Object.entries(error.errors).map(([field, messages]) => [field, messages.map(capitalized)]),
           )

@@ -1,5 +1,5 @@
+import { ApiError } from '@baas/sdk';
 import { QueryClient } from '@tanstack/react-query';
-import { ApiError } from '@/lib/api/api-error';
 
 /**
  * The dashboard's query client: like the console's, except that an answer the server gave on

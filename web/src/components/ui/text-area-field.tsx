@@ -7,6 +7,7 @@ import {
   Text,
   TextArea,
 } from 'react-aria-components';
+import { recheckShownError } from './text-field';
 import './ui.css';
 
 export interface TextAreaFieldProps extends Omit<AriaTextFieldProps, 'children'> {
@@ -21,7 +22,7 @@ export function TextAreaField({ label, description, errorMessage, rows = 4, ...p
   return (
     <AriaTextField {...props} className="field">
       <Label className="field__label">{label}</Label>
-      <TextArea className="field__input field__textarea" rows={rows} />
+      <TextArea className="field__input field__textarea" rows={rows} onInput={recheckShownError} />
       {description ? (
         <Text slot="description" className="field__description">
           {description}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { FormEvent, ReactNode } from 'react';
 import {
   TextField as AriaTextField,
   type TextFieldProps as AriaTextFieldProps,
@@ -18,12 +18,23 @@ export interface TextFieldProps extends Omit<AriaTextFieldProps, 'children'> {
   placeholder?: string;
 }
 
+/**
+ * Once a field shows an error, what is typed into it is checked at once, not when focus leaves it
+ * (React Aria commits a field's validation on the native change event, which text inputs fire on
+ * blur). Otherwise the error would vanish as the pointer presses the form's button, moving the
+ * button up from under it before the release: the first click would miss.
+ */
+export function recheckShownError(event: FormEvent<HTMLInputElement | HTMLTextAreaElement>): void {
+  const field = event.currentTarget;
+  if (field.getAttribute('aria-invalid') === 'true') field.dispatchEvent(new Event('change'));
+}
+
 /** Label, input, description and error, associated for assistive technology by React Aria. */
 export function TextField({ label, description, errorMessage, placeholder, ...props }: TextFieldProps) {
   return (
     <AriaTextField {...props} className="field">
       <Label className="field__label">{label}</Label>
-      <Input className="field__input" placeholder={placeholder} />
+      <Input className="field__input" placeholder={placeholder} onInput={recheckShownError} />
       {description ? (
         <Text slot="description" className="field__description">
           {description}

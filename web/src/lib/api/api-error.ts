@@ -1,35 +1,15 @@
-/** The API's error envelope (CONTRACT 1) as the console reads it. */
-export interface ErrorEnvelope {
-  status?: string;
-  message?: string;
-  error_code?: string;
-  errors?: Record<string, string[]>;
-}
+import { ApiError } from '@baas/sdk';
 
-/**
- * A failed API call: the HTTP status, the envelope's code, message and `errors`, and for 429 the
- * wait the server asked for (Retry-After, in seconds).
+/*
+ * A failed API call is the SDK's ApiError (status, errorCode, errors, data, headers): the apps and
+ * the SDK read the API's error envelope one way. Here, what the apps add: turning openapi-fetch's
+ * answers into it, and saying it to a person.
  */
-export class ApiError extends Error {
-  readonly status: number;
-  readonly code: string;
-  readonly errors: Record<string, string[]>;
-  readonly retryAfterSeconds: number | null;
-
-  constructor(status: number, body: ErrorEnvelope | undefined, retryAfter: string | null) {
-    super(body?.message || `The service answered ${status}.`);
-    this.name = 'ApiError';
-    this.status = status;
-    this.code = body?.error_code ?? 'UNKNOWN';
-    this.errors = body?.errors ?? {};
-    const seconds = retryAfter === null ? Number.NaN : Number(retryAfter);
-    this.retryAfterSeconds = Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : null;
-  }
-}
 
 interface FetchResult<T> {
   /** The success envelope; `data` is absent on answers that carry only a message. */
   data?: { status?: string; data?: T };
+  /** The parsed error body (the envelope, or text when the answer was not JSON). */
   error?: unknown;
   response: Response;
 }
@@ -38,11 +18,14 @@ interface FetchResult<T> {
 export async function unwrap<T>(request: Promise<FetchResult<T>>): Promise<T> {
   const { data, error, response } = await request;
   if (data !== undefined && response.ok) return data.data as T;
-  throw new ApiError(
-    response.status,
-    (error ?? undefined) as ErrorEnvelope | undefined,
-    response.headers.get('retry-after'),
-  );
+  throw ApiError.from(response, error);
+}
+
+/** The wait a 429 asked for (Retry-After, in whole seconds), or null when it named none. */
+export function retryAfterSeconds(error: ApiError): number | null {
+  const header = error.headers.get('retry-after');
+  const seconds = header === null ? Number.NaN : Number(header);
+  return Number.isFinite(seconds) && seconds >= 0 ? Math.ceil(seconds) : null;
 }
 
 /** "5 minutes", "1 minute", "30 seconds": a wait as a person reads it. */
@@ -52,13 +35,16 @@ export function describeWait(seconds: number): string {
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
 
-/** What to tell a person about an error the console does not explain in its own words. */
+/** What to tell a person about an error the page does not explain in its own words. */
 export function errorMessage(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.code === 'RATE_LIMITED' && error.retryAfterSeconds !== null) {
-      return `Too many requests. Try again in ${describeWait(error.retryAfterSeconds)}.`;
+    const wait = retryAfterSeconds(error);
+    if (error.errorCode === 'RATE_LIMITED' && wait !== null) {
+      return `Too many requests. Try again in ${describeWait(wait)}.`;
     }
     if (error.status >= 500) return 'Something went wrong on our side. Try again in a moment.';
+    // Not the API's envelope (a proxy's page): its status is all there is to say.
+    if (error.errorCode === null) return `The service answered ${error.status}.`;
     return error.message;
   }
   return 'The service could not be reached. Check your connection and try again.';

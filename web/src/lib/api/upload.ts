@@ -1,5 +1,5 @@
-import { ApiError, type ErrorEnvelope } from './api-error';
-import { antiForgeryHeaders, notePartnerResponse } from './partner-session';
+import { ApiError } from '@baas/sdk';
+import { partnerSession } from './partner-api';
 
 export interface UploadOptions {
   /** Fraction of the body sent so far, 0 to 1. */
@@ -19,24 +19,25 @@ export function uploadMultipart<T>(path: string, body: FormData, options: Upload
     request.open('POST', path);
     request.responseType = 'text';
     request.setRequestHeader('Accept', 'application/json');
-    for (const [name, value] of Object.entries(antiForgeryHeaders())) request.setRequestHeader(name, value);
+    for (const [name, value] of Object.entries(partnerSession.antiForgeryHeaders()))
+      request.setRequestHeader(name, value);
 
     request.upload.addEventListener('progress', (event) => {
       if (event.lengthComputable && event.total > 0) options.onProgress?.(event.loaded / event.total);
     });
     request.addEventListener('load', () => {
-      notePartnerResponse(path, request.status);
-      let envelope: (ErrorEnvelope & { data?: T }) | undefined;
+      partnerSession.noteResponse(path, request.status);
+      let body: unknown = request.responseText;
       try {
-        envelope = JSON.parse(request.responseText) as ErrorEnvelope & { data?: T };
+        body = JSON.parse(request.responseText);
       } catch {
-        envelope = undefined;
+        // Not JSON (a proxy's page): the text is what the error carries.
       }
-      if (request.status >= 200 && request.status < 300 && envelope) {
+      if (request.status >= 200 && request.status < 300 && typeof body === 'object' && body !== null) {
         options.onProgress?.(1);
-        resolve(envelope.data as T);
+        resolve((body as { data?: T }).data as T);
       } else {
-        reject(new ApiError(request.status, envelope, request.getResponseHeader('retry-after')));
+        reject(ApiError.from(responseOf(request), body));
       }
     });
     request.addEventListener('error', () => reject(new TypeError('The upload could not reach the service.')));
@@ -46,4 +47,17 @@ export function uploadMultipart<T>(path: string, body: FormData, options: Upload
     options.signal?.addEventListener('abort', () => request.abort(), { once: true });
     request.send(body);
   });
+}
+
+/** The XHR's answer as a fetch Response (status and headers), which the SDK's ApiError is read from. */
+function responseOf(request: XMLHttpRequest): Response {
+  const headers = new Headers();
+  for (const line of request
+    .getAllResponseHeaders()
+    .trim()
+    .split(/[\r\n]+/)) {
+    const colon = line.indexOf(':');
+    if (colon > 0) headers.append(line.slice(0, colon).trim(), line.slice(colon + 1).trim());
+  }
+  return new Response(null, { status: request.status, statusText: request.statusText, headers });
 }

@@ -1,4 +1,4 @@
-import { AccountPage } from '@/features/operator-account/components/account-page';
+import { AccountPage } from '@/features/console/account/components/account-page';
 import { useOperator } from '../layouts';
 
 export function AccountRoute() {

@@ -1,4 +1,4 @@
-import { AuditLogPage } from '@/features/audit-log/components/audit-log-page';
+import { AuditLogPage } from '@/features/console/audit-log/components/audit-log-page';
 
 export function AuditRoute() {
   return <AuditLogPage />;

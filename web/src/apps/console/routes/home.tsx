@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
-import { Loading } from '@/components/ui/loading';
-import { useOperatorSession } from '@/features/operator-session/api/session';
+import { QueryView } from '@/components/ui/query-view';
+import { useOperatorSession } from '@/features/console/auth/api/session';
 import { SignInRoute } from './sign-in';
 
 /**
@@ -9,6 +9,10 @@ import { SignInRoute } from './sign-in';
  */
 export function HomeRoute() {
   const session = useOperatorSession();
-  if (session.isPending) return <Loading />;
-  return session.data?.session ? <Navigate to="/review" replace /> : <SignInRoute />;
+  // A failed check shows sign-in too: signing in then says what is wrong.
+  return (
+    <QueryView query={session} loading="Loading…" renderError={() => <SignInRoute />}>
+      {(data) => (data.session ? <Navigate to="/review" replace /> : <SignInRoute />)}
+    </QueryView>
+  );
 }

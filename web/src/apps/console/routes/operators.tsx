@@ -1,6 +1,6 @@
 import { Alert } from '@/components/ui/alert';
 import { PageHeader } from '@/components/ui/page-header';
-import { OperatorsPage } from '@/features/operators/components/operators-page';
+import { OperatorsPage } from '@/features/console/operators/components/operators-page';
 import { useOperator } from '../layouts';
 
 export function OperatorsRoute() {

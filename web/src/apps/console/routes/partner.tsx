@@ -1,7 +1,7 @@
 import { useParams } from 'react-router';
 import { NotFoundPage } from '@/components/not-found-page';
-import { AuditTrail } from '@/features/audit-log/components/audit-trail';
-import { PartnerPage } from '@/features/partner-review/components/partner-page';
+import { AuditTrail } from '@/features/console/audit-log/components/audit-trail';
+import { PartnerPage } from '@/features/console/partner-review/components/partner-page';
 import { APP_NAME, useOperator } from '../layouts';
 
 export function PartnerRoute() {

@@ -1,4 +1,4 @@
-import { ReviewQueue } from '@/features/review-queue/components/review-queue';
+import { ReviewQueue } from '@/features/console/review-queue/components/review-queue';
 
 export function ReviewRoute() {
   return <ReviewQueue />;

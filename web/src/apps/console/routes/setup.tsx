@@ -1,5 +1,5 @@
 import { useLocation, useNavigate } from 'react-router';
-import { SetupPage } from '@/features/operator-setup/components/setup-page';
+import { SetupPage } from '@/features/console/setup/components/setup-page';
 
 /** The token travels in the link's fragment (#token=…), which browsers never send to a server. */
 const tokenFrom = (hash: string) => new URLSearchParams(hash.replace(/^#/, '')).get('token');

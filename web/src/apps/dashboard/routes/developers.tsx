@@ -1,10 +1,7 @@
 import { Outlet } from 'react-router';
 import { LinkTabs } from '@/components/ui/link-tabs';
 import { PageHeader } from '@/components/ui/page-header';
-import { ApiKeysPage } from '@/features/dashboard-api-keys/components/api-keys-page';
-import { EventsPage } from '@/features/dashboard-webhooks/components/events-page';
-import { WebhooksPage } from '@/features/dashboard-webhooks/components/webhooks-page';
-import { usePartner } from '../layouts';
+import { usePartner } from '../signed-in-layout';
 
 const TABS = [
   { href: '/developers/api-keys', label: 'API keys' },
@@ -26,20 +23,4 @@ export function DevelopersLayout() {
       </LinkTabs>
     </div>
   );
-}
-
-export function ApiKeysRoute() {
-  const { session, profile } = usePartner();
-  return (
-    <ApiKeysPage environment={session.environment} liveAllowed={profile?.onboarding_status === 'active'} />
-  );
-}
-
-export function WebhooksRoute() {
-  const { session } = usePartner();
-  return <WebhooksPage environment={session.environment} />;
-}
-
-export function EventsRoute() {
-  return <EventsPage />;
 }

@@ -1,4 +1,4 @@
-import { OnboardingPage } from '@/features/dashboard-onboarding/components/onboarding-page';
+import { OnboardingPage } from '@/features/dashboard/onboarding/components/onboarding-page';
 
 export function OnboardingRoute() {
   return <OnboardingPage />;

@@ -1,5 +1,5 @@
-import { OverviewPage } from '@/features/dashboard-overview/components/overview-page';
-import { usePartner } from '../layouts';
+import { OverviewPage } from '@/features/dashboard/overview/components/overview-page';
+import { usePartner } from '../signed-in-layout';
 
 export function OverviewRoute() {
   const { session, profile } = usePartner();

@@ -1,5 +1,5 @@
-import { TeamPage } from '@/features/dashboard-team/components/team-page';
-import { usePartner } from '../layouts';
+import { TeamPage } from '@/features/dashboard/team/components/team-page';
+import { usePartner } from '../signed-in-layout';
 
 export function TeamRoute() {
   const { profile } = usePartner();

@@ -1,0 +1,21 @@
+import { useLocation, useParams } from 'react-router';
+import { NotFoundPage } from '@/components/not-found-page';
+import { AccountPage } from '@/features/dashboard/accounts/components/account-page';
+import { APP_NAME } from '../layouts';
+import { usePartner } from '../signed-in-layout';
+
+export function AccountRoute() {
+  const { session } = usePartner();
+  const { accountNumber = '' } = useParams();
+  const location = useLocation();
+  if (!/^[0-9]{10}$/.test(accountNumber)) return <NotFoundPage appName={APP_NAME} />;
+  return (
+    <AccountPage
+      // Another account, or the same one in the other environment, starts afresh.
+      key={`${session.environment}:${accountNumber}`}
+      accountNumber={accountNumber}
+      environment={session.environment}
+      justCreated={(location.state as { created?: boolean } | null)?.created === true}
+    />
+  );
+}

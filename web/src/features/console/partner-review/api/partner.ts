@@ -1,0 +1,119 @@
+import { ApiError } from '@baas/sdk';
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '@/lib/api/api-error';
+import { operatorApi } from '@/lib/api/operator-api';
+import { adminKeys } from '@/lib/operator-query-keys';
+
+export const partnerQuery = (companyId: number) =>
+  queryOptions({
+    queryKey: [...adminKeys.partners, 'record', companyId],
+    queryFn: ({ signal }) =>
+      unwrap(
+        operatorApi.GET('/baas/api/v1/admin/partners/{company_id}', {
+          params: { path: { company_id: companyId } },
+          signal,
+        }),
+      ),
+    // A decision is made on what the partner has on file now.
+    staleTime: 0,
+  });
+
+/**
+ * The stored file, always served as an attachment: a link to it downloads the file, and the image
+ * preview's <img> loads it (an image element runs nothing, whatever the bytes).
+ */
+export const documentFileUrl = (companyId: number, documentId: string) =>
+  `/baas/api/v1/admin/partners/${companyId}/documents/${encodeURIComponent(documentId)}/file`;
+
+/**
+ * A PDF's bytes for the preview, read with the console's session (so an ended session is noticed
+ * as on any other request) and drawn by pdf.js in the page: never handed to the browser's viewer.
+ */
+export const documentFileQuery = (companyId: number, documentId: string) =>
+  queryOptions({
+    queryKey: [...adminKeys.documentFiles, companyId, documentId],
+    queryFn: async ({ signal }) => {
+      const { data, error, response } = await operatorApi.GET(
+        '/baas/api/v1/admin/partners/{company_id}/documents/{document_id}/file',
+        {
+          params: { path: { company_id: companyId, document_id: documentId } },
+          parseAs: 'arrayBuffer',
+          signal,
+        },
+      );
+      if (!response.ok || data === undefined) throw ApiError.from(response, error);
+      return data;
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+
+/** After a decision: the partner's record, the queue and the audit trail have changed. */
+function useInvalidateAfterDecision() {
+  const queryClient = useQueryClient();
+  return () =>
+    Promise.all([
+      queryClient.invalidateQueries({ queryKey: adminKeys.partners }),
+      queryClient.invalidateQueries({ queryKey: adminKeys.auditEvents }),
+    ]);
+}
+
+export type DocumentDecision =
+  | { documentId: string; decision: 'approve' }
+  | {
+      documentId: string;
+      decision: 'reject';
+      reason: string;
+    };
+
+export function useDecideDocument(companyId: number) {
+  const invalidate = useInvalidateAfterDecision();
+  return useMutation({
+    mutationFn: (input: DocumentDecision) => {
+      const params = { path: { company_id: companyId, document_id: input.documentId } };
+      return input.decision === 'approve'
+        ? unwrap(
+            operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/documents/{document_id}/approve', {
+              params,
+            }),
+          )
+        : unwrap(
+            operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/documents/{document_id}/reject', {
+              params,
+              body: { reason: input.reason },
+            }),
+          );
+    },
+    onSuccess: invalidate,
+  });
+}
+
+export type ApplicationAction = 'approve' | 'request-changes' | 'reject' | 'suspend' | 'reinstate';
+
+export function useDecideApplication(companyId: number) {
+  const invalidate = useInvalidateAfterDecision();
+  return useMutation({
+    mutationFn: ({ action, reason }: { action: ApplicationAction; reason?: string }) => {
+      const params = { path: { company_id: companyId } };
+      const body = { reason: reason ?? '' };
+      switch (action) {
+        case 'approve':
+          return unwrap(operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/approve', { params }));
+        case 'request-changes':
+          return unwrap(
+            operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/request-changes', { params, body }),
+          );
+        case 'reject':
+          return unwrap(
+            operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/reject', { params, body }),
+          );
+        case 'suspend':
+          return unwrap(
+            operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/suspend', { params, body }),
+          );
+        case 'reinstate':
+          return unwrap(operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/reinstate', { params }));
+      }
+    },
+    onSuccess: invalidate,
+  });
+}

@@ -1,0 +1,242 @@
+import { ApiError } from '@baas/sdk';
+import { useEffect, useId, useRef, useState } from 'react';
+import { Alert, FieldErrorList } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card } from '@/components/ui/card';
+import { UserText, visibleControls } from '@/components/ui/user-text';
+import { errorMessage } from '@/lib/api/api-error';
+import type { OnboardingStatus, PartnerRecord } from '@/lib/api/operator-types';
+import { requirementLabel } from '@/lib/onboarding-labels';
+import { type ApplicationAction, useDecideApplication } from '../api/partner';
+import { DecisionDialog } from './decision-dialog';
+
+interface ActionInfo {
+  label: string;
+  title: string;
+  description: (name: string) => string;
+  confirm: string;
+  tone: 'primary' | 'danger';
+  variant: 'primary' | 'secondary' | 'danger';
+  reason?: string;
+  adminOnly: boolean;
+  done: string;
+}
+
+const ACTIONS: Record<ApplicationAction, ActionInfo> = {
+  approve: {
+    label: 'Approve application',
+    title: 'Approve the application?',
+    description: (name) =>
+      `${name} becomes active: it can switch to live and create live API keys. Every required document must be approved and the KYC check passed.`,
+    confirm: 'Approve application',
+    tone: 'primary',
+    variant: 'primary',
+    adminOnly: true,
+    done: 'The application was approved. The partner can now go live.',
+  },
+  'request-changes': {
+    label: 'Request changes',
+    title: 'Request changes?',
+    description: (name) => `The application goes back to ${name} to change and submit again.`,
+    confirm: 'Request changes',
+    tone: 'primary',
+    variant: 'secondary',
+    reason: 'What should the partner change?',
+    adminOnly: false,
+    done: 'Changes were requested. The partner sees your reason.',
+  },
+  reject: {
+    label: 'Reject application',
+    title: 'Reject the application?',
+    description: (name) => `Rejection is final: ${name} cannot submit again.`,
+    confirm: 'Reject application',
+    tone: 'danger',
+    variant: 'danger',
+    reason: 'Reason for rejecting',
+    adminOnly: true,
+    done: 'The application was rejected.',
+  },
+  suspend: {
+    label: 'Suspend partner',
+    title: 'Suspend the partner?',
+    description: (name) =>
+      `${name} keeps the sandbox, but its live sessions and live API keys are refused until it is reinstated.`,
+    confirm: 'Suspend partner',
+    tone: 'danger',
+    variant: 'danger',
+    reason: 'Reason for suspending',
+    adminOnly: true,
+    done: 'The partner was suspended.',
+  },
+  reinstate: {
+    label: 'Reinstate partner',
+    title: 'Reinstate the partner?',
+    description: (name) => `${name} becomes active again, and its live credentials work again.`,
+    confirm: 'Reinstate partner',
+    tone: 'primary',
+    variant: 'primary',
+    adminOnly: true,
+    done: 'The partner was reinstated.',
+  },
+};
+
+const BY_STATUS: Record<OnboardingStatus, ApplicationAction[]> = {
+  under_review: ['approve', 'request-changes', 'reject'],
+  active: ['suspend'],
+  suspended: ['reinstate'],
+  in_progress: [],
+  rejected: [],
+};
+
+const SITUATION: Record<OnboardingStatus, string> = {
+  under_review:
+    'The partner submitted the application. Decide each document, then approve the application, request changes or reject it.',
+  in_progress: 'The partner is preparing the application. There is nothing to decide until it is submitted.',
+  active: 'The partner is active. New documents it uploads wait here for a decision.',
+  suspended: 'The partner is suspended: it keeps the sandbox, and its live credentials are refused.',
+  rejected: 'The application was rejected. This decision is final.',
+};
+
+/**
+ * What the partner still owes, what awaits the operator, and the decisions the operator may take
+ * now (an admin's are not offered to a reviewer; the server refuses them anyway), each confirmed
+ * in a dialog.
+ */
+export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; isAdmin: boolean }) {
+  const headingId = useId();
+  const heading = useRef<HTMLHeadingElement>(null);
+  const decide = useDecideApplication(partner.company_id);
+  const [open, setOpen] = useState<ApplicationAction | null>(null);
+  const [done, setDone] = useState<{ action: ApplicationAction; count: number } | null>(null);
+
+  useEffect(() => {
+    if (done) heading.current?.focus();
+  }, [done]);
+
+  const possible = BY_STATUS[partner.onboarding_status];
+  const offered = possible.filter((action) => isAdmin || !ACTIONS[action].adminOnly);
+  const withheld = possible.length - offered.length;
+  const { currently_due: due, pending_review: waiting, errors } = partner.requirements;
+  const dialogError =
+    decide.error instanceof ApiError && decide.error.errorCode === 'VALIDATION_FAILED' ? decide.error : null;
+  const panelError = decide.error && !dialogError ? decide.error : null;
+
+  return (
+    <Card labelledBy={headingId} className="partner-section decision-panel">
+      <h2 id={headingId} ref={heading} tabIndex={-1}>
+        Review and decision
+      </h2>
+      <p className="decision-panel__situation">
+        {partner.onboarding_status === 'under_review' && !isAdmin
+          ? 'The partner submitted the application. Decide each document, and request changes if something must change; an admin approves or rejects the application.'
+          : SITUATION[partner.onboarding_status]}
+      </p>
+      {partner.review_notes ? (
+        <p className="decision-panel__notes">
+          <span className="decision-panel__notes-label">Last review notes:</span>{' '}
+          <UserText>{partner.review_notes}</UserText>
+        </p>
+      ) : null}
+      <div className="requirements">
+        <RequirementList title="Waiting for your review" items={waiting} empty="Nothing." />
+        <RequirementList title="Still due from the partner" items={due} empty="Nothing." />
+        {errors.length > 0 ? (
+          <div className="requirements__group">
+            <h3 className="requirements__title">Problems to fix</h3>
+            <ul className="requirements__list">
+              {errors.map((error) => (
+                <li key={`${error.requirement}:${error.reason}`}>
+                  <strong>{requirementLabel(error.requirement)}</strong>: <UserText>{error.reason}</UserText>
+                </li>
+              ))}
+            </ul>
+          </div>
+        ) : null}
+      </div>
+      {done && !panelError ? (
+        <Alert tone="success" className="decision-panel__result">
+          <p>{ACTIONS[done.action].done}</p>
+        </Alert>
+      ) : null}
+      {offered.length > 0 ? (
+        <div className="decision-panel__actions">
+          {offered.map((action) => (
+            <Button
+              key={action}
+              variant={ACTIONS[action].variant}
+              onPress={() => {
+                decide.reset();
+                setOpen(action);
+              }}
+            >
+              {ACTIONS[action].label}…
+            </Button>
+          ))}
+        </div>
+      ) : null}
+      {withheld > 0 ? (
+        <p className="decision-panel__role-note muted">
+          Approving, rejecting, suspending and reinstating a partner are for admins.
+        </p>
+      ) : null}
+      {panelError ? (
+        <Alert
+          tone="error"
+          title={
+            open === null && decide.variables ? `${ACTIONS[decide.variables.action].label} failed` : undefined
+          }
+        >
+          <p>{errorMessage(panelError)}</p>
+          {panelError instanceof ApiError ? (
+            <FieldErrorList errors={panelError.errors} label={requirementLabel} />
+          ) : null}
+        </Alert>
+      ) : null}
+      {possible.map((action) => (
+        <DecisionDialog
+          key={action}
+          isOpen={open === action}
+          onOpenChange={(isOpen) => setOpen(isOpen ? action : null)}
+          title={ACTIONS[action].title}
+          description={ACTIONS[action].description(visibleControls(partner.business_name))}
+          confirmLabel={ACTIONS[action].confirm}
+          tone={ACTIONS[action].tone}
+          {...(ACTIONS[action].reason ? { reasonLabel: ACTIONS[action].reason } : {})}
+          isPending={decide.isPending}
+          error={dialogError}
+          onConfirm={(reason) =>
+            decide.mutate(
+              { action, ...(ACTIONS[action].reason ? { reason } : {}) },
+              {
+                onSuccess: () => {
+                  setOpen(null);
+                  setDone({ action, count: (done?.count ?? 0) + 1 });
+                },
+                onError: (error) => {
+                  if (!(error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED')) setOpen(null);
+                },
+              },
+            )
+          }
+        />
+      ))}
+    </Card>
+  );
+}
+
+function RequirementList({ title, items, empty }: { title: string; items: string[]; empty: string }) {
+  return (
+    <div className="requirements__group">
+      <h3 className="requirements__title">{title}</h3>
+      {items.length > 0 ? (
+        <ul className="requirements__list">
+          {items.map((item) => (
+            <li key={item}>{requirementLabel(item)}</li>
+          ))}
+        </ul>
+      ) : (
+        <p className="muted requirements__empty">{empty}</p>
+      )}
+    </div>
+  );
+}

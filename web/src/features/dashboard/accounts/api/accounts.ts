@@ -1,0 +1,149 @@
+import { ApiError } from '@baas/sdk';
+import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { unwrap } from '@/lib/api/api-error';
+import { partnerApi, partnerSession } from '@/lib/api/partner-api';
+import type { VirtualAccount, VirtualAccountStatus } from '@/lib/api/partner-types';
+import { saveBlob } from '@/lib/download';
+import { partnerKeys } from '@/lib/partner-query-keys';
+
+const ACCOUNTS = '/baas/api/v1/services/virtual-account';
+
+export interface AccountFilters {
+  status?: VirtualAccountStatus;
+  email?: string;
+  /** YYYY-MM-DD, inclusive, whole days in UTC. */
+  created_from?: string;
+  created_to?: string;
+}
+
+export const accountsQuery = (filters: AccountFilters, cursor: string | undefined) =>
+  queryOptions({
+    queryKey: [...partnerKeys.accounts, 'list', { ...filters, cursor }],
+    queryFn: ({ signal }) =>
+      unwrap(
+        partnerApi.GET(ACCOUNTS, {
+          params: { query: { limit: 20, ...filters, ...(cursor ? { cursor } : {}) } },
+          signal,
+        }),
+      ),
+    placeholderData: keepPreviousData,
+  });
+
+export const accountQuery = (accountNumber: string) =>
+  queryOptions({
+    queryKey: [...partnerKeys.accounts, 'detail', accountNumber],
+    queryFn: ({ signal }) =>
+      unwrap(
+        partnerApi.GET(`${ACCOUNTS}/{account_number}`, {
+          params: { path: { account_number: accountNumber } },
+          signal,
+        }),
+      ),
+  });
+
+export const transactionsQuery = (accountNumber: string, cursor: string | undefined) =>
+  queryOptions({
+    queryKey: [...partnerKeys.accounts, 'transactions', accountNumber, { cursor }],
+    queryFn: ({ signal }) =>
+      unwrap(
+        partnerApi.GET(`${ACCOUNTS}/{account_number}/transactions`, {
+          params: {
+            path: { account_number: accountNumber },
+            query: { limit: 20, ...(cursor ? { cursor } : {}) },
+          },
+          signal,
+        }),
+      ),
+  });
+
+/** 409 VIRTUAL_ACCOUNT_EXISTS: the customer's e-mail already has an account here, which comes with it. */
+export function existingAccount(error: unknown): VirtualAccount | null {
+  return error instanceof ApiError && error.errorCode === 'VIRTUAL_ACCOUNT_EXISTS' && error.data
+    ? (error.data as VirtualAccount)
+    : null;
+}
+
+export interface NewAccount {
+  first_name: string;
+  last_name: string;
+  email: string;
+  phone: string;
+  bvn?: string;
+}
+
+/**
+ * Issues an account. The Idempotency-Key is made once per form (the caller's `attempt`), so a
+ * retried click after a lost answer cannot issue a second account.
+ */
+export function useCreateAccount() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ body, attempt }: { body: NewAccount; attempt: string }) =>
+      unwrap(
+        partnerApi.POST(`${ACCOUNTS}/create`, { body, params: { header: { 'idempotency-key': attempt } } }),
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: partnerKeys.accounts }),
+  });
+}
+
+/** Sandbox only: credits the account as if a transfer had arrived. */
+export function useSimulateCredit(accountNumber: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ amount, narration, attempt }: { amount: string; narration?: string; attempt: string }) =>
+      unwrap(
+        partnerApi.POST(`${ACCOUNTS}/{account_number}/simulate-credit`, {
+          params: { path: { account_number: accountNumber }, header: { 'idempotency-key': attempt } },
+          body: { amount, ...(narration ? { narration } : {}) },
+        }),
+      ),
+    onSuccess: async (credit) => {
+      queryClient.setQueryData(accountQuery(accountNumber).queryKey, credit.account);
+      await queryClient.invalidateQueries({ queryKey: partnerKeys.accounts });
+      await queryClient.invalidateQueries({ queryKey: partnerKeys.events });
+    },
+  });
+}
+
+export type StatusAction = 'deactivate' | 'reactivate' | 'close';
+
+export function useChangeAccountStatus(accountNumber: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ action, reason }: { action: StatusAction; reason: string }) => {
+      const params = { path: { account_number: accountNumber } };
+      if (action === 'reactivate') {
+        return unwrap(partnerApi.POST(`${ACCOUNTS}/{account_number}/reactivate`, { params }));
+      }
+      if (action === 'close') {
+        return unwrap(partnerApi.POST(`${ACCOUNTS}/{account_number}/close`, { params, body: { reason } }));
+      }
+      return unwrap(partnerApi.POST(`${ACCOUNTS}/{account_number}/deactivate`, { params, body: { reason } }));
+    },
+    onSuccess: async (account) => {
+      queryClient.setQueryData(accountQuery(accountNumber).queryKey, account);
+      await queryClient.invalidateQueries({ queryKey: partnerKeys.accounts });
+    },
+  });
+}
+
+/**
+ * The statement of a period as CSV (`Accept: text/csv`), saved as a file. Fetched rather than
+ * linked: the session cookie goes with a same-origin fetch, and an error comes back as JSON to show.
+ */
+export function useDownloadStatement(accountNumber: string) {
+  return useMutation({
+    mutationFn: async ({ from, to }: { from: string; to: string }) => {
+      const query = new URLSearchParams({ from, to });
+      const url = `${ACCOUNTS}/${encodeURIComponent(accountNumber)}/statement?${query}`;
+      const response = await fetch(url, { headers: { Accept: 'text/csv' }, credentials: 'same-origin' });
+      partnerSession.noteResponse(url, response.status);
+      if (!response.ok) {
+        throw ApiError.from(response, await response.json().catch(() => undefined));
+      }
+      const fileName = `statement-${accountNumber}-${from}-to-${to}.csv`;
+      saveBlob(await response.blob(), fileName);
+      return fileName;
+    },
+  });
+}

@@ -1,0 +1,151 @@
+import { ApiError } from '@baas/sdk';
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { Cell, Column, Link, Row, TableBody, TableHeader } from 'react-aria-components';
+import { useSearchParams } from 'react-router';
+import { Alert } from '@/components/ui/alert';
+import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { DateTime } from '@/components/ui/date-time';
+import { Pager } from '@/components/ui/pager';
+import { QueryView } from '@/components/ui/query-view';
+import { SectionHeader } from '@/components/ui/section-header';
+import { SelectField } from '@/components/ui/select-field';
+import { CellLabel, DataTable } from '@/components/ui/table';
+import { errorMessage } from '@/lib/api/api-error';
+import type { EventType, PartnerEvent } from '@/lib/api/partner-types';
+import { useCursorPages } from '@/lib/use-cursor-pages';
+import { eventsQuery, useRedeliverEvent } from '../api/webhooks';
+import { EVENT_TYPE_OPTIONS, eventSummary, eventTypeLabel } from '../event-labels';
+import './webhooks.css';
+
+const DELIVERY_BADGES: Record<PartnerEvent['delivery']['status'], { tone: BadgeTone; label: string }> = {
+  pending: { tone: 'info', label: 'Pending' },
+  delivered: { tone: 'success', label: 'Delivered' },
+  failed: { tone: 'danger', label: 'Failed' },
+  skipped: { tone: 'neutral', label: 'Skipped: no endpoint' },
+};
+
+const FILTERS = [{ id: 'all', label: 'All event types' }, ...EVENT_TYPE_OPTIONS];
+const isEventType = (value: string | null): value is EventType =>
+  EVENT_TYPE_OPTIONS.some((option) => option.id === value);
+
+/** The events of the last 30 days in this environment, filtered by type (kept in ?type=), with redelivery. */
+export function EventsPage() {
+  const [searchParams, setSearchParams] = useSearchParams();
+  const shown = searchParams.get('type');
+  const type = isEventType(shown) ? shown : undefined;
+  const pages = useCursorPages(type ?? 'all');
+  const events = useQuery(eventsQuery(type, pages.cursor));
+  const redeliver = useRedeliverEvent();
+  const [queued, setQueued] = useState<PartnerEvent | null>(null);
+  const headingId = useId();
+
+  return (
+    <section aria-labelledby={headingId}>
+      <title>Events · Partner dashboard</title>
+      <SectionHeader
+        id={headingId}
+        title="Events"
+        description={
+          <p>
+            What happened in this environment over the last 30 days, newest first: the same payloads your
+            webhook endpoint receives. Redeliver an event you missed; it keeps its webhook-id, so your
+            receiver can deduplicate it.
+          </p>
+        }
+      />
+      <div className="events__toolbar">
+        <SelectField
+          label="Event type"
+          name="type"
+          options={FILTERS}
+          value={type ?? 'all'}
+          onChange={(value) => setSearchParams(value === 'all' ? {} : { type: value }, { replace: true })}
+        />
+      </div>
+      <div role="status" className="webhooks__status">
+        {queued ? `${eventTypeLabel(queued.type)} ${queued.id} is queued for redelivery.` : ''}
+      </div>
+      {redeliver.error ? (
+        <Alert tone="error" title="The event was not redelivered.">
+          {redeliver.error instanceof ApiError &&
+          redeliver.error.errorCode === 'WEBHOOK_ENDPOINT_REQUIRED' ? (
+            <p>
+              No webhook endpoint is set for this environment.{' '}
+              <Link href="/developers/webhooks">Set one</Link> first.
+            </p>
+          ) : (
+            <p>{errorMessage(redeliver.error)}</p>
+          )}
+        </Alert>
+      ) : null}
+      <QueryView query={events} loading="Loading events…" errorTitle="The events could not be loaded.">
+        {(data) => (
+          <>
+            <DataTable aria-label="Events">
+              <TableHeader>
+                <Column isRowHeader>Event</Column>
+                <Column>Summary</Column>
+                <Column>Delivery</Column>
+                <Column>Time</Column>
+                <Column>
+                  <span className="visually-hidden">Actions</span>
+                </Column>
+              </TableHeader>
+              <TableBody
+                items={data.items}
+                renderEmptyState={() => (
+                  <p className="data-table__empty">
+                    {type ? 'No events of this type in the last 30 days.' : 'No events in the last 30 days.'}
+                  </p>
+                )}
+              >
+                {(event) => (
+                  <Row id={event.id} textValue={`${eventTypeLabel(event.type)} ${event.id}`}>
+                    <Cell>
+                      <span className="data-table__primary">{eventTypeLabel(event.type)}</span>
+                      <code className="data-table__secondary">{event.id}</code>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Summary</CellLabel>
+                      <span className="events__summary">{eventSummary(event)}</span>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Delivery</CellLabel>
+                      <Badge tone={DELIVERY_BADGES[event.delivery.status].tone}>
+                        {DELIVERY_BADGES[event.delivery.status].label}
+                      </Badge>
+                      <span className="data-table__secondary">
+                        {event.delivery.attempts === 1 ? '1 attempt' : `${event.delivery.attempts} attempts`}
+                      </span>
+                    </Cell>
+                    <Cell>
+                      <CellLabel>Time</CellLabel>
+                      <DateTime value={event.created_at} />
+                    </Cell>
+                    <Cell>
+                      <Button
+                        variant="secondary"
+                        size="small"
+                        aria-label={`Redeliver ${eventTypeLabel(event.type)} ${event.id}`}
+                        isPending={redeliver.isPending && redeliver.variables === event.id}
+                        onPress={() => {
+                          setQueued(null);
+                          redeliver.mutate(event.id, { onSuccess: () => setQueued(event) });
+                        }}
+                      >
+                        Redeliver
+                      </Button>
+                    </Cell>
+                  </Row>
+                )}
+              </TableBody>
+            </DataTable>
+            <Pager label="Event pages" pages={pages} nextCursor={data.next_cursor} />
+          </>
+        )}
+      </QueryView>
+    </section>
+  );
+}
