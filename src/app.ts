@@ -251,7 +251,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(virtualAccountsRoutes, { virtualAccounts });
       await api.register(webhooksRoutes, { webhooks, schemas: eventSchemas });
       await api.register(eventsRoutes, { webhooks, schemas: eventSchemas });
-      // CONTRACT 5: without ADMIN_API_KEY the back office (console sessions included) answers 404.
+      // Without ADMIN_API_KEY the back office (console sessions included) answers 404
+      // (docs/operator-guide.md).
       if (config.ADMIN_API_KEY) {
         await api.register(adminRoutes, { review, audit });
         await api.register(operatorsRoutes, { operators, cookie: consoleCookie });

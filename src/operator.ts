@@ -14,8 +14,8 @@ const USAGE = 'usage: npm run operator -- invite --email <e-mail> --role <review
 
 /**
  * `npm run operator -- invite --email <e> --role admin`: invites an operator from the command line
- * (CONTRACT 5: how the first admin comes to be) and prints the one-time set-up link. Exits non-zero
- * with a message on bad arguments or a refused invitation.
+ * (docs/operator-guide.md, "Who may call it": how the first admin comes to be) and prints the one-time
+ * set-up link. Exits non-zero with a message on bad arguments or a refused invitation.
  */
 async function main(): Promise<number> {
   let parsed: { positionals: string[]; values: { email?: string | undefined; role?: string | undefined } };

@@ -56,7 +56,7 @@ export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 /** A rotation's answer: `secret` is null in an idempotent replay (shown only in the first answer). */
 export type RotatedWebhookEndpoint = Schemas['RotatedWebhookEndpoint'];
-/** The error envelope (CONTRACT 1). */
+/** The error envelope (docs/partner-guide.md, "Responses and errors"). */
 export type ErrorEnvelope = Schemas['Error'];
 /** Every `error_code` the API documents. */
 export type ErrorCode = Schemas['ErrorCode'];

@@ -12,9 +12,9 @@ function instant(value: string, end: boolean): number | undefined {
 }
 
 /**
- * The inclusive `created_at` bounds of a list filter (CONTRACT 4.3, 4.6): a date alone means that
- * whole day, UTC. A bound that names no real instant, or a range that ends before it starts, is 422
- * naming the field.
+ * The inclusive `created_at` bounds of a list filter (docs/decisions.md, "List filters"): a date
+ * alone means that whole day, UTC. A bound that names no real instant, or a range that ends before it
+ * starts, is 422 naming the field.
  */
 export function createdRange(query: { created_from?: string; created_to?: string }): {
   from?: number;

@@ -1014,7 +1014,7 @@ export interface components {
         };
         /**
          * Error
-         * @description The envelope of every error (CONTRACT 1).
+         * @description The envelope of every error.
          */
         Error: {
             /** @constant */

@@ -38,7 +38,10 @@ export interface RetryEvent {
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE']);
 const RETRIED_SERVER_ERRORS = new Set([500, 502, 503, 504]);
 
-/** POST under /services/ honours Idempotency-Key (CONTRACT 4.4): the SDK always sends one. */
+/**
+ * POST under /services/ honours Idempotency-Key (docs/partner-guide.md, "Authentication"): the SDK
+ * always sends one.
+ */
 export function needsIdempotencyKey(request: Request): boolean {
   return request.method === 'POST' && new URL(request.url).pathname.includes('/services/');
 }

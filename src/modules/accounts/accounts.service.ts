@@ -29,7 +29,7 @@ const OTP_TTL_MS = 10 * 60 * 1000;
 const RESEND_WINDOW_MS = 60 * 1000;
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const LOGIN_MAX_FAILURES = 10;
-/** CONTRACT 2: at most 10 codes of any purpose to one address in 24 hours. */
+/** At most 10 codes of any purpose to one address in 24 hours (docs/partner-guide.md, "Your account"). */
 const CODE_BUDGET = { max: 10, windowMs: 24 * 60 * 60 * 1000 };
 /** Unverified accounts are deleted this long after their last code. */
 export const UNVERIFIED_TTL_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import type { KycProvider } from './kyc.provider.js';
 
-/** Contract rule: in the sandbox, a BVN starting with 22 passes and any other is not found. */
+/** In the sandbox, a BVN starting with 22 passes and any other is not found (docs/decisions.md, "KYC"). */
 export const sandboxKycProvider: KycProvider = {
   name: 'sandbox',
   async verifyBvn(subject) {

@@ -1,7 +1,10 @@
 import type { BusinessType, OnboardingStatus } from '../partners/partners.schemas.js';
 import type { DocumentType } from './onboarding.schemas.js';
 
-/** CONTRACT 3.4: the documents each business type must provide. */
+/**
+ * The documents each business type must provide: the table of docs/partner-guide.md,
+ * "Onboarding: profile, representative, documents".
+ */
 export const CHECKLISTS: Record<BusinessType, readonly DocumentType[]> = {
   limited_liability: ['cac_certificate', 'memart', 'valid_id'],
   public_limited: ['cac_certificate', 'memart', 'cac_status_report', 'board_resolution', 'valid_id'],
@@ -32,7 +35,10 @@ export function checklistOf(state: OnboardingState): Record<string, ChecklistSta
   return checklist;
 }
 
-/** What stands between the partner and submission, keyed as in `requirements` (CONTRACT 3.2). */
+/**
+ * What stands between the partner and submission, keyed as in `requirements` (docs/partner-guide.md,
+ * "Onboarding status").
+ */
 export function submissionGaps(state: OnboardingState): Record<string, string[]> {
   const gaps: Record<string, string[]> = {};
   if (!state.businessType) gaps['business_type'] = ['missing'];

@@ -42,8 +42,9 @@ const clientMeta = (request: FastifyRequest): ClientMeta =>
   extend(requestMeta(request), { userAgent: request.headers['user-agent'] ?? null });
 
 /**
- * The operators of the back office (CONTRACT 5 and 7): sign-in with a password and a TOTP code into
- * a console session cookie, set-up through one-time invitations, and their management by admins.
+ * The operators of the back office (docs/operator-guide.md, "Who may call it"): sign-in with a
+ * password and a TOTP code into a console session cookie, set-up through one-time invitations, and
+ * their management by admins.
  */
 export const operatorsRoutes: FastifyPluginAsyncTypebox<{
   operators: OperatorsService;

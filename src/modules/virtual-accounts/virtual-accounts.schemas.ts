@@ -30,7 +30,7 @@ export type EntryType = (typeof ENTRY_TYPES)[number];
 export const ENTRY_KINDS = ['inbound_transfer', 'transfer', 'fee', 'reversal', 'book_transfer'] as const;
 export type EntryKind = (typeof ENTRY_KINDS)[number];
 
-/** The longest statement period, in days (CONTRACT 4.3). */
+/** The longest statement period, in days (docs/partner-guide.md, "Virtual accounts"). */
 export const MAX_STATEMENT_DAYS = 366;
 
 export const CreateVirtualAccountBody = Type.Object(

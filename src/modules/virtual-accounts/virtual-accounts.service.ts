@@ -52,7 +52,7 @@ export interface CreditResult {
   account: Static<typeof VirtualAccount>;
 }
 
-/** Credits and changes need an active account (CONTRACT 4.3). */
+/** Credits and changes need an active account (docs/partner-guide.md, "Virtual accounts"). */
 function refuseUnlessActive(status: AccountStatus): void {
   if (status === 'inactive') throw new AppError('ACCOUNT_INACTIVE');
   if (status === 'closed') throw new AppError('ACCOUNT_CLOSED');

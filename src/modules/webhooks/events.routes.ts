@@ -10,7 +10,10 @@ import type { WebhooksService } from './webhooks.service.js';
 const tags = ['Events'];
 const PATH = '/services/events';
 
-/** CONTRACT 4.6: every webhook-worthy change as a resource, kept 30 days, redeliverable. */
+/**
+ * Every webhook-worthy change as a resource, kept 30 days, redeliverable (docs/partner-guide.md,
+ * "Webhooks").
+ */
 export const eventsRoutes: FastifyPluginAsyncTypebox<{
   webhooks: WebhooksService;
   schemas: EventSchemas;

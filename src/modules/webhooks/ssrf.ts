@@ -10,9 +10,10 @@ import type { Environment } from '../../platform/environment.js';
 export type AddressPolicy = 'public-only' | 'no-link-local' | 'any';
 
 /**
- * The SSRF guard (CONTRACT 4.5). Live endpoints must be public. Sandbox endpoints may be private (a
- * developer's tunnel or local receiver) but never link-local, where cloud metadata services live;
- * in production sandbox is public-only too, or it would let any sign-up probe the operator's network.
+ * The SSRF guard (docs/partner-guide.md, "Webhooks"; docs/decisions.md, "Webhooks"). Live endpoints
+ * must be public. Sandbox endpoints may be private (a developer's tunnel or local receiver) but never
+ * link-local, where cloud metadata services live; in production sandbox is public-only too, or it
+ * would let any sign-up probe the operator's network.
  */
 export function addressPolicy(
   environment: Environment,

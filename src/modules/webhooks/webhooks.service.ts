@@ -273,8 +273,8 @@ export function createWebhooksService({
 
   /**
    * Queues one more delivery of the event to the environment's current endpoint, with the same
-   * webhook-id (CONTRACT 4.6); the worker sends it at once and it shows in the delivery log. An
-   * event being delivered at this moment is left to that attempt.
+   * webhook-id (docs/partner-guide.md, "Webhooks"); the worker sends it at once and it shows in the
+   * delivery log. An event being delivered at this moment is left to that attempt.
    */
   async function redeliverEvent(credential: PartnerCredential, eventId: string, meta: RequestMeta) {
     const scope = scopeOf(credential);

@@ -39,8 +39,9 @@ export const partnerActor = (partnerId: number): AuditActor => ({
 });
 
 /**
- * Who acts in the back office (CONTRACT 5): a signed-in operator, named by id, or ADMIN_API_KEY,
- * which appears as actor `api_key`; `partnerId` is the partner record it acts on, if any.
+ * Who acts in the back office (docs/operator-guide.md, "Who may call it"): a signed-in operator,
+ * named by id, or ADMIN_API_KEY, which appears as actor `api_key`; `partnerId` is the partner record
+ * it acts on, if any.
  */
 export const operatorActor = (partnerId: number | null, operator: OperatorCredential): AuditActor =>
   operator.kind === 'operator'

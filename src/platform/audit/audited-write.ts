@@ -93,8 +93,8 @@ export interface AuditedWrite<E extends string = string> {
 
 /**
  * The one way a service changes state: the change, its audit event and its webhook events commit
- * together or not at all (CONTRACT 4.5: no event is lost by a crash), with `audit`/`emit` bound to the
- * actor and the request. Unique violations are mapped (or retried) in one place.
+ * together or not at all (docs/partner-guide.md, "Webhooks": no event is lost by a crash), with
+ * `audit`/`emit` bound to the actor and the request. Unique violations are mapped (or retried) in one place.
  */
 export function createAuditedWrite(
   db: Kysely<Database>,

@@ -1,6 +1,7 @@
 /**
- * The one table of error codes: each code has exactly one HTTP status and a default message
- * (CONTRACT.md section 1). Services throw AppError with a code; the error handler renders the envelope.
+ * The one table of error codes: each code has exactly one HTTP status and a default message (the
+ * error table of docs/partner-guide.md, "Responses and errors", is printed from it). Services throw
+ * AppError with a code; the error handler renders the envelope.
  */
 export const ERROR_REGISTRY = {
   MALFORMED_REQUEST: { status: 400, message: 'The request could not be parsed.' },
@@ -45,7 +46,7 @@ export const ERROR_REGISTRY = {
     message: 'The virtual account is inactive: it takes no credits or changes until it is reactivated.',
   },
   ACCOUNT_CLOSED: { status: 409, message: 'The virtual account is closed: it can no longer change.' },
-  /** Not in the contract's table: CONTRACT 4.6 asks a 409 of redelivery without an endpoint but names no code. */
+  /** A redelivery while no endpoint is set (docs/decisions.md, "`WEBHOOK_ENDPOINT_REQUIRED` (409)"). */
   WEBHOOK_ENDPOINT_REQUIRED: {
     status: 409,
     message:
@@ -60,7 +61,7 @@ export const ERROR_REGISTRY = {
     status: 409,
     message: 'Start the set-up first: it gives the secret for your authenticator app.',
   },
-  /** Not in the contract's table: an operator invitation link past its 72 hours (CONTRACT 5 names no code). */
+  /** An operator invitation link past its 72 hours (docs/decisions.md, "Operator roles"). */
   INVITATION_EXPIRED: {
     status: 410,
     message: 'This invitation link has expired: ask an admin for a new one.',
@@ -85,10 +86,13 @@ export const ERROR_REGISTRY = {
     message: 'Too many wrong codes: this code no longer works. Request a new one.',
   },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
-  /** Not in the contract's table: only /readyz answers it, as load balancers expect a 503 there. */
+  /**
+   * Only /readyz answers it, as load balancers expect a 503 there (docs/decisions.md,
+   * "`SERVICE_UNAVAILABLE` (503)").
+   */
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready.' },
   /**
-   * Not in the contract's table: a write the disk had no room for (docs/decisions.md, "A full disk").
+   * A write the disk had no room for (docs/decisions.md, "A full disk").
    * Nothing of the request was kept, and the same request succeeds once space is freed.
    */
   STORAGE_FULL: {

@@ -109,8 +109,9 @@ function credentialReaders(options: AuthOptions) {
   const adminDigest = options.adminApiKey ? digest(options.adminApiKey) : undefined;
 
   /**
-   * CONTRACT 7, for both apps' cookies: a state-changing request made with one must also carry the
-   * session's anti-forgery token and come from this origin, so another site cannot ride on the cookie.
+   * For both apps' cookies: a state-changing request made with one must also carry the session's
+   * anti-forgery token and come from this origin, so another site cannot ride on the cookie
+   * (docs/partner-guide.md, "Authentication"; docs/operator-guide.md, "Who may call it").
    */
   const assertCookieProof = (request: FastifyRequest, sessionToken: string) => {
     if (isStateChanging(request)) assertAntiForgery(request, options.antiForgery(sessionToken));
@@ -155,7 +156,8 @@ function credentialReaders(options: AuthOptions) {
       }
       if (fromCookie) assertCookieProof(request, token);
       request.sessionToken = token;
-      // CONTRACT 5: a suspended partner keeps the sandbox; a live session may only leave live or log out.
+      // A suspended partner keeps the sandbox; a live session may only leave live or log out
+      // (docs/decisions.md, "Suspension").
       if (session.environment === 'live' && session.partnerSuspended && !config.suspendedLiveSession) {
         throw new AppError('PARTNER_SUSPENDED');
       }

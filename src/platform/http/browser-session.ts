@@ -3,8 +3,9 @@ import type { FastifyReply } from 'fastify';
 import { extend } from '../objects.js';
 
 /**
- * A browser session cookie (CONTRACT 7): HttpOnly (page scripts cannot read it), SameSite=Strict,
- * host-only; `__Host-` prefixed and Secure in production, plain over http in local development.
+ * A browser session cookie: HttpOnly (page scripts cannot read it), SameSite=Strict, host-only;
+ * `__Host-` prefixed and Secure in production, plain over http in local development
+ * (docs/partner-guide.md, "Authentication"; docs/operator-guide.md, "Who may call it").
  */
 export interface BrowserCookie {
   name: string;

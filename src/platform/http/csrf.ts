@@ -32,8 +32,9 @@ export function assertSameOrigin(request: FastifyRequest): void {
 }
 
 /**
- * CONTRACT 7: a cookie-authenticated request that changes state carries the session's anti-forgery
- * token in X-CSRF-Token (a header only the page's own script can set) and this site's Origin.
+ * A cookie-authenticated request that changes state carries the session's anti-forgery token in
+ * X-CSRF-Token (a header only the page's own script can set) and this site's Origin
+ * (docs/partner-guide.md, "Authentication"; docs/operator-guide.md, "Who may call it").
  */
 export function assertAntiForgery(request: FastifyRequest, expected: string): void {
   assertSameOrigin(request);

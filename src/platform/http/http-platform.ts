@@ -166,7 +166,8 @@ export function sendError(request: FastifyRequest, reply: FastifyReply, error: A
 
 /**
  * An answer written straight to the socket, for the cases Node handles before a request object
- * exists: the contract's envelope with the headers of every API answer, then the connection closes.
+ * exists: the error envelope (docs/partner-guide.md, "Responses and errors") with the headers of
+ * every API answer, then the connection closes.
  */
 function rawErrorAnswer(error: AppError): string {
   const body = JSON.stringify(errorBody(error));
@@ -212,7 +213,7 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
 /**
  * Node answers some requests itself, outside Fastify, with its own bodies (or none): an unknown
  * `Expect` (417), CONNECT (connection dropped) and an HTTP/1.1 request without Host (400). These
- * give them the contract's envelope and headers too. `Upgrade` needs nothing: with no 'upgrade'
+ * give them the same envelope and headers too. `Upgrade` needs nothing: with no 'upgrade'
  * listener Node hands such requests to Fastify like any other, which answers them as plain HTTP.
  */
 function registerProtocolEdges(app: FastifyInstance): void {
@@ -313,7 +314,10 @@ export class AccessLogController extends LogController {
   }
 }
 
-/** Cross-cutting HTTP behaviour of the contract's section 1; registered on the root instance. */
+/**
+ * Cross-cutting HTTP behaviour (docs/partner-guide.md, "Responses and errors"); registered on the root
+ * instance.
+ */
 export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatformOptions): void {
   app.decorateRequest('errorCode', undefined);
   registerProtocolEdges(app);

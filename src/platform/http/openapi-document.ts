@@ -118,7 +118,7 @@ function errorSchema(): Json {
   return {
     title: 'Error',
     type: 'object',
-    description: 'The envelope of every error (CONTRACT 1).',
+    description: 'The envelope of every error.',
     required: ['status', 'message', 'error_code'],
     properties: {
       status: { type: 'string', const: 'error' },

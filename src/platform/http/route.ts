@@ -82,7 +82,10 @@ interface OperationSpec<B, Q, P, H> {
    * verified in the last minute is then checked by the write itself instead of a lookup before it.
    */
   keyCheckedByWrite?: boolean;
-  /** A live session of a suspended partner may call it (CONTRACT 5 refuses every other live use). */
+  /**
+   * A live session of a suspended partner may call it; every other live use is refused
+   * (docs/decisions.md, "Suspension").
+   */
   suspendedLiveSession?: boolean;
   /** The body an idempotent replay answers, made from the first one; stored instead of it. */
   replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;

@@ -63,7 +63,7 @@ export const DateOnly = (options: SchemaOptions = {}): TString =>
     ...options,
   });
 
-/** The success envelope of a handler's answer (CONTRACT 1). */
+/** The success envelope of a handler's answer (docs/partner-guide.md, "Responses and errors"). */
 export const success = <T>(message: string, data: T) => ({ status: 'success' as const, message, data });
 
 /** The success envelope without data (logout, resend-otp…). */

@@ -199,14 +199,15 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 
 /**
- * Applies the contract's input rules before validation: fields the schema does not list are dropped
- * (never assigned; ajv would drop them too, but only after counting them against `minProperties`, so
- * a body of unknown fields alone passed as a change), strings are trimmed (a string that is blank
- * after trimming is absent), e-mails are lower-cased, NUL characters are refused (PostgreSQL cannot
- * store them), so are bidirectional controls and control characters (textProblem), and file parts are
- * accepted only where the schema has `format: binary`. Path values (`trim` false) are identifiers and
- * are taken as sent: ` 0123456789` names no account. A string the schema takes exactly as sent
- * (`x-trim: false`: passwords, never shown to anyone) is neither trimmed nor checked by textProblem.
+ * Applies the input rules of docs/partner-guide.md, "Responses and errors", before validation: fields
+ * the schema does not list are dropped (never assigned; ajv would drop them too, but only after
+ * counting them against `minProperties`, so a body of unknown fields alone passed as a change),
+ * strings are trimmed (a string that is blank after trimming is absent), e-mails are lower-cased, NUL
+ * characters are refused (PostgreSQL cannot store them), so are bidirectional controls and control
+ * characters (textProblem), and file parts are accepted only where the schema has `format: binary`.
+ * Path values (`trim` false) are identifiers and are taken as sent: ` 0123456789` names no account. A
+ * string the schema takes exactly as sent (`x-trim: false`: passwords, never shown to anyone) is
+ * neither trimmed nor checked by textProblem.
  */
 function normalize(
   schema: JsonSchema,

@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/errors.js';
 import { projectPath } from '../project-files.js';
 
-/** The browser apps (CONTRACT.md section 7), each a single-page app under its own path. */
+/** The browser apps (web/README.md), each a single-page app under its own path. */
 export const WEB_APPS = ['console', 'dashboard'] as const;
 export type WebApp = (typeof WEB_APPS)[number];
 export const WEB_APP_PREFIXES: readonly string[] = WEB_APPS.map((name) => `/${name}`);

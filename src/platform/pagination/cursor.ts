@@ -12,10 +12,11 @@ const invalid = () =>
   });
 
 /**
- * Opaque, authenticated keyset cursors (CONTRACT 4.7): `<position>.<mac>`, the MAC binding the
- * position to the list and to whose list it is (partner, environment). A cursor the service did not
- * issue for exactly this list (altered, forged, another list's or another partner's) is refused
- * before anything reaches SQL, so no crafted value (a NUL byte, an out-of-range number) can.
+ * Opaque, authenticated keyset cursors (docs/partner-guide.md, "Pagination"; docs/decisions.md,
+ * "Pagination cursors"): `<position>.<mac>`, the MAC binding the position to the list and to whose
+ * list it is (partner, environment). A cursor the service did not issue for exactly this list
+ * (altered, forged, another list's or another partner's) is refused before anything reaches SQL, so
+ * no crafted value (a NUL byte, an out-of-range number) can.
  */
 export function keysetCursor<K extends Kind>(key: Buffer, list: string, scope: string | number, kind: K) {
   const mac = (payload: string) =>

@@ -1,6 +1,9 @@
 import { formatBytes } from './format';
 
-/** What the API takes as a document (CONTRACT 3.3/3.4): PDF, JPEG or PNG by content, at most 5 MiB. */
+/**
+ * What the API takes as a document: PDF, JPEG or PNG by content, at most 5 MiB (docs/partner-guide.md,
+ * "Onboarding: profile, representative, documents").
+ */
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 export const ACCEPTED_FILE_TYPES = ['application/pdf', 'image/jpeg', 'image/png'] as const;
 

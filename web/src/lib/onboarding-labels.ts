@@ -1,6 +1,9 @@
 import type { DocumentType, OnboardingStatus } from './api/operator-types';
 
-/** Names of the API's onboarding values (CONTRACT 3) as a compliance reviewer reads them. */
+/**
+ * Names of the API's onboarding values as a compliance reviewer reads them: docs/partner-guide.md,
+ * "Onboarding status" and "Onboarding: profile, representative, documents".
+ */
 
 export const DOCUMENT_TYPE_LABELS: Record<DocumentType, string> = {
   cac_certificate: 'CAC certificate',

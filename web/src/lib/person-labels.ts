@@ -1,4 +1,7 @@
-/** Names of the API's enums about people (CONTRACT 3.3, 4.2): representatives and team members. */
+/**
+ * Names of the API's enums about people: representatives and team members (docs/partner-guide.md,
+ * "Onboarding: profile, representative, documents" and "API keys and team members").
+ */
 
 export const DESIGNATION_OPTIONS = [
   { id: 'director', label: 'Director' },

@@ -1,9 +1,9 @@
 import { useState } from 'react';
 
 /**
- * Where a cursor-paginated list is (CONTRACT 4.7): the cursors of the pages seen so far, so
- * "Previous" goes back without the server knowing pages. Starts over when `resetKey` (the filters)
- * changes.
+ * Where a cursor-paginated list is (docs/partner-guide.md, "Pagination"): the cursors of the pages
+ * seen so far, so "Previous" goes back without the server knowing pages. Starts over when `resetKey`
+ * (the filters) changes.
  */
 export function useCursorPages(resetKey: string) {
   const [state, setState] = useState<{ key: string; cursors: Array<string | undefined> }>({

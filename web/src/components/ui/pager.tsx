@@ -11,7 +11,7 @@ export interface PagerProps {
   label: string;
 }
 
-/** Previous and next through a cursor-paginated list (CONTRACT 4.7). */
+/** Previous and next through a cursor-paginated list (docs/partner-guide.md, "Pagination"). */
 export function Pager({ pages, nextCursor, label }: PagerProps) {
   if (!pages.hasPrevious && !nextCursor) return null;
   return (

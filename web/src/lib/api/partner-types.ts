@@ -25,7 +25,7 @@ export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 export type PartnerEvent = Schemas['Event'];
 export type EventType = DeliveryAttempt['event_type'];
 
-/** A page of a cursor-paginated list (CONTRACT 4.7). */
+/** A page of a cursor-paginated list (docs/partner-guide.md, "Pagination"). */
 export interface Page<T> {
   items: T[];
   next_cursor: string | null;

@@ -226,7 +226,7 @@ function EndpointForm({
   );
 }
 
-/** The attempt's generic error (CONTRACT 4.5) as an operator of the receiver reads it. */
+/** The attempt's generic error (docs/decisions.md, "Webhooks") as an operator of the receiver reads it. */
 function deliveryError(error: string | null): string {
   if (!error) return 'error';
   const status = /^http_(\d{3})$/.exec(error)?.[1];
