@@ -18,7 +18,7 @@ function setCookie(headers: Headers): { name: string; value: string; attributes:
 }
 
 for (const dialect of DIALECTS) {
-  describe(`dashboard browser sessions (CONTRACT 7) [${dialect.name}]`, { skip: dialect.skip }, () => {
+  describe(`dashboard browser sessions [${dialect.name}]`, { skip: dialect.skip }, () => {
     const suite = useApp(dialect.name);
     const origin = () => suite.t.url;
 

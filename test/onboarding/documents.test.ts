@@ -5,7 +5,7 @@ import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, UUID } from '../support/assertions.js';
 import { fileOfSize, JPEG_BYTES, MIB, PDF_BYTES, PNG_BYTES } from '../support/factories.js';
 import {
-  CONTRACT_DOCUMENT_TYPES,
+  GUIDE_DOCUMENT_TYPES,
   postDocument,
   postRepresentative,
   profileOf,
@@ -82,9 +82,9 @@ for (const dialect of DIALECTS) {
       assert.equal(row?.content_type, null);
     });
 
-    it('accepts every document type of the contract enum', async () => {
+    it('accepts every document type the partner guide names', async () => {
       const partner = await newPartner(suite, 'signed-in');
-      for (const documentType of CONTRACT_DOCUMENT_TYPES) {
+      for (const documentType of GUIDE_DOCUMENT_TYPES) {
         const response = await postDocument(suite.t, partner.token, {
           document_type: documentType,
           file_url: `https://files.acme.ng/${documentType}.pdf`,
@@ -94,7 +94,7 @@ for (const dialect of DIALECTS) {
       const profile = await profileOf(suite.t, partner.token);
       assert.deepEqual(
         profile.documents.map((document: { document_type: string }) => document.document_type).sort(),
-        [...CONTRACT_DOCUMENT_TYPES].sort(),
+        [...GUIDE_DOCUMENT_TYPES].sort(),
       );
     });
 

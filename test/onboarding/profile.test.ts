@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { adminPost } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
-import { CONTRACT_BUSINESS_TYPES, CONTRACT_CHECKLISTS, profileOf } from '../support/onboarding.js';
+import { GUIDE_BUSINESS_TYPES, GUIDE_CHECKLISTS, profileOf } from '../support/onboarding.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { adminPartnerUrl, BUSINESS_INFO } from '../support/paths.js';
 import { auditActions } from '../support/records.js';
@@ -61,12 +61,10 @@ for (const dialect of DIALECTS) {
       assert.equal((await profileOf(suite.t, partner.token)).business_type, null);
     });
 
-    it('gives exactly the CONTRACT 3.4 checklist for each business_type', async () => {
+    it("gives exactly the partner guide's checklist for each business_type", async () => {
       const partner = await newPartner(suite, 'signed-in');
-      for (const businessType of CONTRACT_BUSINESS_TYPES) {
-        const expected = Object.fromEntries(
-          CONTRACT_CHECKLISTS[businessType].map((type) => [type, 'missing']),
-        );
+      for (const businessType of GUIDE_BUSINESS_TYPES) {
+        const expected = Object.fromEntries(GUIDE_CHECKLISTS[businessType].map((type) => [type, 'missing']));
         const updated = await suite.t.api.put(
           BUSINESS_INFO,
           { business_type: businessType },
@@ -77,7 +75,7 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(updated.body.data.document_checklist, expected, businessType);
         const read = await profileOf(suite.t, partner.token);
         assert.deepEqual(read.document_checklist, expected, businessType);
-        for (const type of CONTRACT_CHECKLISTS[businessType]) {
+        for (const type of GUIDE_CHECKLISTS[businessType]) {
           assert.ok(
             read.requirements.currently_due.includes(`documents.${type}`),
             `${businessType}: ${type}`,

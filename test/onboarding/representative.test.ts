@@ -110,7 +110,7 @@ for (const dialect of DIALECTS) {
         assert.equal(row.address, '12 Marina, Lagos');
       });
 
-      it('accepts each designation, gender and id_type of the contract', async () => {
+      it('accepts each documented designation, gender and id_type', async () => {
         const partner = await newPartner(suite, 'signed-in');
         const designations = [
           'director',

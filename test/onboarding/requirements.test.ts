@@ -10,10 +10,10 @@ import {
 } from '../../src/modules/onboarding/requirements.js';
 import { BUSINESS_TYPES } from '../../src/modules/partners/partners.schemas.js';
 import {
-  CONTRACT_BUSINESS_TYPES,
-  CONTRACT_CHECKLISTS,
-  CONTRACT_DOCUMENT_TYPES,
-  type ContractBusinessType,
+  GUIDE_BUSINESS_TYPES,
+  GUIDE_CHECKLISTS,
+  GUIDE_DOCUMENT_TYPES,
+  type GuideBusinessType,
 } from '../support/onboarding.js';
 
 type DocumentStatus = 'pending_review' | 'approved' | 'rejected';
@@ -33,20 +33,16 @@ function state(overrides: Partial<OnboardingState> = {}): OnboardingState {
 }
 
 /** Every checklist document of the type, in one status. */
-function documentsOf(
-  type: ContractBusinessType,
-  status: DocumentStatus,
-  rejectionReason: string | null = null,
-) {
-  return CONTRACT_CHECKLISTS[type].map((documentType) => ({ documentType, status, rejectionReason }));
+function documentsOf(type: GuideBusinessType, status: DocumentStatus, rejectionReason: string | null = null) {
+  return GUIDE_CHECKLISTS[type].map((documentType) => ({ documentType, status, rejectionReason }));
 }
 
 const sorted = (values: Iterable<string>) => [...values].sort();
 
 describe('onboarding requirements (pure logic)', () => {
-  it('knows exactly the business types and document types of CONTRACT 3.4', () => {
-    assert.deepEqual(sorted(BUSINESS_TYPES), sorted(CONTRACT_BUSINESS_TYPES));
-    assert.deepEqual(sorted(DOCUMENT_TYPES), sorted(CONTRACT_DOCUMENT_TYPES));
+  it('knows exactly the business types and document types the partner guide lists', () => {
+    assert.deepEqual(sorted(BUSINESS_TYPES), sorted(GUIDE_BUSINESS_TYPES));
+    assert.deepEqual(sorted(DOCUMENT_TYPES), sorted(GUIDE_DOCUMENT_TYPES));
   });
 
   describe('checklistOf', () => {
@@ -59,10 +55,10 @@ describe('onboarding requirements (pure logic)', () => {
       );
     });
 
-    for (const type of CONTRACT_BUSINESS_TYPES) {
+    for (const type of GUIDE_BUSINESS_TYPES) {
       it(`lists exactly the ${type} documents, all missing before any upload`, () => {
         const checklist = checklistOf(state({ businessType: type }));
-        assert.deepEqual(sorted(Object.keys(checklist)), sorted(CONTRACT_CHECKLISTS[type]));
+        assert.deepEqual(sorted(Object.keys(checklist)), sorted(GUIDE_CHECKLISTS[type]));
         assert.ok(Object.values(checklist).every((entry) => entry === 'missing'));
       });
 
@@ -75,7 +71,7 @@ describe('onboarding requirements (pure logic)', () => {
           const checklist = checklistOf(state({ businessType: type, documents: documentsOf(type, status) }));
           assert.deepEqual(
             checklist,
-            Object.fromEntries(CONTRACT_CHECKLISTS[type].map((documentType) => [documentType, expected])),
+            Object.fromEntries(GUIDE_CHECKLISTS[type].map((documentType) => [documentType, expected])),
             `${type} with every document ${status}`,
           );
         }
@@ -115,13 +111,13 @@ describe('onboarding requirements (pure logic)', () => {
       }
     });
 
-    for (const type of CONTRACT_BUSINESS_TYPES) {
+    for (const type of GUIDE_BUSINESS_TYPES) {
       it(`names each missing ${type} document as documents.<type>`, () => {
         const gaps = submissionGaps(state({ businessType: type, representative: PASSED }));
         assert.deepEqual(
           gaps,
           Object.fromEntries(
-            CONTRACT_CHECKLISTS[type].map((documentType) => [`documents.${documentType}`, ['missing']]),
+            GUIDE_CHECKLISTS[type].map((documentType) => [`documents.${documentType}`, ['missing']]),
           ),
         );
       });
@@ -152,7 +148,7 @@ describe('onboarding requirements (pure logic)', () => {
   });
 
   describe('approvalGaps', () => {
-    for (const type of CONTRACT_BUSINESS_TYPES) {
+    for (const type of GUIDE_BUSINESS_TYPES) {
       it(`names every ${type} document still pending review as not approved`, () => {
         const gaps = approvalGaps(
           state({
@@ -165,7 +161,7 @@ describe('onboarding requirements (pure logic)', () => {
         assert.deepEqual(
           gaps,
           Object.fromEntries(
-            CONTRACT_CHECKLISTS[type].map((documentType) => [`documents.${documentType}`, ['not approved']]),
+            GUIDE_CHECKLISTS[type].map((documentType) => [`documents.${documentType}`, ['not approved']]),
           ),
         );
       });
@@ -217,12 +213,12 @@ describe('onboarding requirements (pure logic)', () => {
       });
     });
 
-    for (const type of CONTRACT_BUSINESS_TYPES) {
+    for (const type of GUIDE_BUSINESS_TYPES) {
       it(`lists each missing ${type} document as currently due, and only submit once complete`, () => {
         const incomplete = requirementsOf(state({ businessType: type, representative: PASSED }));
         assert.deepEqual(
           sorted(incomplete.currently_due),
-          sorted(CONTRACT_CHECKLISTS[type].map((documentType) => `documents.${documentType}`)),
+          sorted(GUIDE_CHECKLISTS[type].map((documentType) => `documents.${documentType}`)),
         );
         const complete = requirementsOf(
           state({
@@ -234,7 +230,7 @@ describe('onboarding requirements (pure logic)', () => {
         assert.deepEqual(complete.currently_due, ['submit']);
         assert.deepEqual(
           sorted(complete.pending_review),
-          sorted(CONTRACT_CHECKLISTS[type].map((documentType) => `documents.${documentType}`)),
+          sorted(GUIDE_CHECKLISTS[type].map((documentType) => `documents.${documentType}`)),
         );
         assert.deepEqual(complete.errors, []);
       });

@@ -6,7 +6,7 @@ import { type ApiResponse, listAll } from '../support/http.js';
 import { ADMIN_PREFIX, AUDIT_EVENTS } from '../support/paths.js';
 import { nextTotpStep, totp } from '../support/totp.js';
 
-/** The operators of the back office (CONTRACT 5 and 7): paths, a TOTP authenticator, console sessions. */
+/** The back office's operators (docs/operator-guide.md): paths, a TOTP authenticator, console sessions. */
 
 export const SESSION = `${ADMIN_PREFIX}session`;
 export const SESSION_PASSWORD = `${SESSION}/password`;

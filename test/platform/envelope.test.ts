@@ -11,7 +11,10 @@ import { type RawResponse, rawRequest } from '../support/raw-http.js';
 const ENVELOPE_KEYS = new Set(['status', 'message', 'data', 'error_code', 'errors']);
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** The contract's error envelope, with nothing of the framework, the database or a stack in it. */
+/**
+ * The error envelope (docs/partner-guide.md, "Responses and errors"), with nothing of the framework,
+ * the database or a stack in it.
+ */
 function assertCleanError(response: ApiResponse | RawResponse, status: number, errorCode: string): void {
   assert.equal(response.status, status, response.text);
   const body = JSON.parse(response.text) as Record<string, unknown>;

@@ -12,7 +12,7 @@ import { SmtpSink } from '../support/smtp-sink.js';
 
 /**
  * Requests Node would answer by itself, outside the framework (malformed HTTP, unknown Expect,
- * CONNECT, no Host), and protocol upgrades: every answer is the contract's envelope with the
+ * CONNECT, no Host), and protocol upgrades: every answer is the API's error envelope with the
  * security headers of any API answer. The HTTP layer does not depend on the database: SQLite only.
  */
 

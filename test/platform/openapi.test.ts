@@ -180,7 +180,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(all.components.schemas.ErrorCode.enum.sort(), Object.keys(ERROR_REGISTRY).sort());
     });
 
-    it('documents the account endpoints with the contract status codes and error codes', () => {
+    it("documents the account endpoints with the partner guide's status codes and error codes", () => {
       const account = (path: string) => partner.paths[`${API_PREFIX}/client/onboarding/${path}`]!['post'];
       assert.ok(account('register').responses['201'], 'register answers 201');
       assert.ok(errorCodes(account('register'), '422').includes('VALIDATION_FAILED'));

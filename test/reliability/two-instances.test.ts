@@ -14,8 +14,9 @@ import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * README "Several instances": sessions, the login lock, account-number allocation and webhook leases
- * live in PostgreSQL and the per-IP budget in Redis, so two instances behave as one service.
+ * docs/architecture.md, "Several instances": sessions, the login lock, account-number allocation and
+ * webhook leases live in PostgreSQL and the per-IP budget in Redis, so two instances behave as one
+ * service.
  */
 
 type Instance = Awaited<ReturnType<typeof startApp>>;
@@ -26,7 +27,7 @@ const redisSkip = await redisProblem();
 for (const dialect of DIALECTS) {
   const skip =
     dialect.name === 'sqlite'
-      ? 'skipped: several instances need PostgreSQL (SQLite serves one process, README "Several instances")'
+      ? 'skipped: several instances need PostgreSQL (SQLite serves one process, docs/architecture.md, "Several instances")'
       : dialect.skip || (redisSkip ? `skipped: ${redisSkip}` : false);
 
   describe(`two instances on one PostgreSQL and one Redis [${dialect.name}]`, { skip }, () => {

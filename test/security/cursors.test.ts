@@ -19,9 +19,9 @@ import {
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * CONTRACT 4.7: a cursor the server did not issue for that list (altered, forged, another list's,
- * another partner's or environment's) is 422 on `cursor`, on both databases, and no crafted value
- * reaches SQL (PostgreSQL answered 500 to a NUL byte or an out-of-range number).
+ * docs/partner-guide.md, "Pagination": a cursor the server did not issue for that list (altered,
+ * forged, another list's, another partner's or environment's) is 422 on `cursor`, on both databases,
+ * and no crafted value reaches SQL (PostgreSQL answered 500 to a NUL byte or an out-of-range number).
  */
 
 interface ListCase {

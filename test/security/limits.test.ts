@@ -50,8 +50,9 @@ import { SmtpSink } from '../support/smtp-sink.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * SECURITY.md "Resource exhaustion" and CONTRACT 1/4.6: slow clients are cut off, bodies, uploads,
- * URLs, headers and pages are bounded, and every refusal is a 4xx, never a 5xx.
+ * SECURITY.md "Resource exhaustion" and docs/partner-guide.md ("Responses and errors", "Pagination"):
+ * slow clients are cut off, bodies, uploads, URLs, headers and pages are bounded, and every refusal is
+ * a 4xx, never a 5xx.
  * The HTTP layer is the same on both dialects, so this file runs on SQLite.
  */
 
@@ -204,7 +205,7 @@ describe('resource limits: slow clients (buildApp server, timeouts scaled down)'
     assertClientError(result.received);
   });
 
-  it('answers a timed-out request with the contract envelope', async () => {
+  it('answers a timed-out request with the error envelope', async () => {
     const result = await stallingClient(port, ['GET /healthz HTTP/1.1\r\nHost: x\r\n'], HEADERS_TIMEOUT * 5);
     assert.notEqual(result, 'still open');
     if (result === 'still open') return;
@@ -376,7 +377,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     assert.ok(huge.status >= 400 && huge.status < 500, `20 KiB URL: ${huge.status}`);
   });
 
-  it('answers an undecodable path id with 404 NOT_FOUND in the contract envelope', async () => {
+  it('answers an undecodable path id with 404 NOT_FOUND in the error envelope', async () => {
     assertError(await api.get(`${TEAM}/%E0%A4%A`, { token: key }), 404, 'NOT_FOUND');
     assertError(await api.get(`${VIRTUAL_ACCOUNTS}/%zz`, { token: key }), 404, 'NOT_FOUND');
   });
@@ -403,7 +404,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
     assert.ok(oneHuge.status >= 400 && oneHuge.status < 500, `32 KiB header: ${oneHuge.status}`);
   });
 
-  it('answers an oversized URL or header section with 413 PAYLOAD_TOO_LARGE in the contract envelope', async () => {
+  it('answers an oversized URL or header section with 413 PAYLOAD_TOO_LARGE in the error envelope', async () => {
     for (const request of [
       `GET ${API_PREFIX}/${'a'.repeat(20 * KiB)} HTTP/1.1\r\nHost: x\r\n\r\n`,
       `GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: ${'b'.repeat(32 * KiB)}\r\n\r\n`,
@@ -411,7 +412,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       const response = await rawExchange(port, request);
       const envelope = envelopeOf(response.body);
       assert.equal(envelope.error_code, 'PAYLOAD_TOO_LARGE', response.body);
-      assert.equal(response.status, 413, 'the status of PAYLOAD_TOO_LARGE in the contract table');
+      assert.equal(response.status, 413, 'the status of PAYLOAD_TOO_LARGE in the error table');
     }
   });
 

@@ -19,7 +19,7 @@ import { freePort, SmtpSink } from '../support/smtp-sink.js';
 
 /**
  * Multipart bodies that end early, or never end, on the upload endpoints: each is refused with the
- * contract's envelope and the server goes on serving. The server runs as its own process
+ * API's error envelope and the server goes on serving. The server runs as its own process
  * (src/server.ts), because an 'error' event without a listener on any of busboy's streams ends
  * the process, which the test runner would otherwise absorb.
  */

@@ -34,9 +34,10 @@ import {
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
- * CONTRACT 1 and 4: another partner's resource is 404 NOT_FOUND (never 403, never data), data never
- * crosses sandbox/live, and the back office takes only ADMIN_API_KEY. The id-taking operations are
- * read from the OpenAPI document, so a new one without a case here fails the coverage test.
+ * Another partner's resource is 404 NOT_FOUND (never 403, never data), data never crosses
+ * sandbox/live (docs/partner-guide.md, "Responses and errors"), and the back office takes only
+ * ADMIN_API_KEY. The id-taking operations are read from the OpenAPI document, so a new one without a
+ * case here fails the coverage test.
  */
 
 interface PartnerData {

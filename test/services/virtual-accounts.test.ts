@@ -38,7 +38,7 @@ const DEFAULT_BANK_NAME = 'BaaS Partner Bank';
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary payloads.
 type Account = Record<string, any>;
 
-/** The contract's fields of a fresh account (balance_kobo is an addition the contract allows). */
+/** The fields of a fresh account (docs/partner-guide.md, "Virtual accounts"). */
 function assertNewAccount(
   account: Account,
   expected: {
@@ -89,7 +89,7 @@ for (const dialect of DIALECTS) {
       live = await newPartner(suite, 'live');
     });
 
-    it('creates a sandbox account: 201 with the contract fields, a valid NUBAN for BANK_CODE_SANDBOX and balance 0', async () => {
+    it('creates a sandbox account: 201 with the documented fields, a valid NUBAN for BANK_CODE_SANDBOX and balance 0', async () => {
       const { t } = suite;
       const customer = customerBody({ email: `  Tunde.B.${randomInt(1e9)}@Example.COM ` });
       for (const token of [a.sandboxKey, a.token]) {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import type { ApiResponse } from './http.js';
 
-/** Formats the contract promises: an app-made id, and an ISO-8601 UTC instant (any / exactly millisecond precision). */
+/**
+ * Formats the API promises: an app-made id, and an ISO-8601 UTC instant (any / exactly millisecond
+ * precision).
+ */
 export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 export const ISO_INSTANT = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 export const ISO_MILLIS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -16,8 +19,9 @@ export interface ErrorExpectation {
 }
 
 /**
- * The contract's error envelope (CONTRACT.md section 1): this status and error_code, `status: "error"`,
- * a message to show, `errors` naming each field asked about, and no `data` unless the error carries it.
+ * The error envelope (docs/partner-guide.md, "Responses and errors"): this status and error_code,
+ * `status: "error"`, a message to show, `errors` naming each field asked about, and no `data` unless
+ * the error carries it.
  */
 export function assertError(
   response: ApiResponse,
@@ -44,7 +48,7 @@ export function assertError(
   else assert.equal(response.body.data, undefined, `an error carries no data here: ${context}`);
 }
 
-/** Parses a body that must be the contract's envelope; fails with the text otherwise. */
+/** Parses a body that must be the API's envelope; fails with the text otherwise. */
 export function envelopeOf(text: string): { status: string; message: string; error_code?: string } {
   let body: unknown;
   try {
@@ -55,7 +59,7 @@ export function envelopeOf(text: string): { status: string; message: string; err
   const envelope = body as { status?: unknown; message?: unknown; error_code?: unknown };
   assert.ok(
     (envelope.status === 'success' || envelope.status === 'error') && typeof envelope.message === 'string',
-    `not the contract's envelope: ${text.slice(0, 300)}`,
+    `not the API's envelope: ${text.slice(0, 300)}`,
   );
   return envelope as { status: string; message: string; error_code?: string };
 }

@@ -45,7 +45,7 @@ export function representativeFields(overrides: Record<string, string> = {}): Re
   };
 }
 
-/** A valid team-member body (CONTRACT 4.2, interface document 4.6). */
+/** A valid team-member body (docs/partner-guide.md, "API keys and team members"). */
 export function memberBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     first_name: 'Chidi',
@@ -63,7 +63,7 @@ export function memberBody(overrides: Record<string, unknown> = {}): Record<stri
   };
 }
 
-/** A valid virtual-account body for a fresh end user (CONTRACT 4.3). */
+/** A valid virtual-account body for a fresh end user (docs/partner-guide.md, "Virtual accounts"). */
 export function customerBody(overrides: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     first_name: 'Tunde',

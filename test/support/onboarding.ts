@@ -4,18 +4,21 @@ import { type FileSpec, form, PDF_BYTES, PNG_BYTES, representativeFields } from 
 import type { ApiResponse } from './http.js';
 import { BUSINESS_INFO, DOCUMENTS, REPRESENTATIVE, SUBMIT } from './paths.js';
 
-/** CONTRACT 3.4, written out here rather than read from the code under test. */
-export const CONTRACT_CHECKLISTS = {
+/**
+ * The checklists of docs/partner-guide.md, "Onboarding: profile, representative, documents", written
+ * out here rather than read from the code under test.
+ */
+export const GUIDE_CHECKLISTS = {
   limited_liability: ['cac_certificate', 'memart', 'valid_id'],
   public_limited: ['cac_certificate', 'memart', 'cac_status_report', 'board_resolution', 'valid_id'],
   sole_proprietorship: ['cac_certificate', 'cac_status_report', 'valid_id', 'proof_of_address'],
   partnership: ['cac_certificate', 'cac_status_report', 'valid_id', 'proof_of_address'],
   incorporated_trustees: ['cac_certificate', 'constitution', 'scuml_certificate', 'valid_id'],
 } as const;
-export type ContractBusinessType = keyof typeof CONTRACT_CHECKLISTS;
-export const CONTRACT_BUSINESS_TYPES = Object.keys(CONTRACT_CHECKLISTS) as ContractBusinessType[];
-export const CONTRACT_DOCUMENT_TYPES = [
-  ...new Set([...Object.values(CONTRACT_CHECKLISTS).flat(), 'tin_certificate', 'other']),
+export type GuideBusinessType = keyof typeof GUIDE_CHECKLISTS;
+export const GUIDE_BUSINESS_TYPES = Object.keys(GUIDE_CHECKLISTS) as GuideBusinessType[];
+export const GUIDE_DOCUMENT_TYPES = [
+  ...new Set([...Object.values(GUIDE_CHECKLISTS).flat(), 'tin_certificate', 'other']),
 ];
 
 const ID_FILE: Record<string, FileSpec> = {

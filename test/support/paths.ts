@@ -1,6 +1,6 @@
 import { API_PREFIX } from '../../src/app.js';
 
-/** Every API path the tests call, once (CONTRACT.md: all under API_PREFIX). */
+/** Every API path the tests call, once (all under API_PREFIX, as docs/partner-guide.md says). */
 export { API_PREFIX };
 
 const ONBOARDING = `${API_PREFIX}/client/onboarding`;

@@ -8,7 +8,10 @@ import {
   nuban,
 } from '../../src/modules/virtual-accounts/nuban.js';
 
-/** CONTRACT 4.3 written out independently: weights 3,7,3 repeating over the 15 digits code + serial. */
+/**
+ * The check digit of docs/partner-guide.md, "Virtual accounts", written out independently: weights
+ * 3,7,3 repeating over the 15 digits code + serial.
+ */
 function referenceCheckDigit(code6: string, serial: string): number {
   const digits = `${code6}${serial}`;
   assert.equal(digits.length, 15);

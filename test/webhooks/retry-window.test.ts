@@ -173,7 +173,7 @@ describe('webhook retry window', { concurrency: true }, () => {
           const lastAt = attempts.at(-1)!.created_at - event!.created_at;
           assert.ok(
             lastAt >= DAY,
-            `gave up ${(lastAt / HOUR).toFixed(2)} h after the event was created; the contract retries for 24 h`,
+            `gave up ${(lastAt / HOUR).toFixed(2)} h after the event was created; the partner guide promises retries for 24 h`,
           );
         } finally {
           await receiver.stop();

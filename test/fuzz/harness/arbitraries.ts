@@ -357,7 +357,7 @@ export function validObjectArb(
   return fc.record(model, { requiredKeys: [...required].filter((name) => name in properties) });
 }
 
-/** Unknown fields the contract says are ignored: mass-assignment bait and prototype keys. */
+/** Unknown fields the partner guide says are ignored: mass-assignment bait and prototype keys. */
 export const SENTINEL_STRING = 'fuzz-sentinel-7f3a';
 export const SENTINEL_NUMBER = 987654321;
 const EXTRA_FIELDS: Array<[string, () => fc.Arbitrary<unknown>]> = [

@@ -1,10 +1,13 @@
 /**
- * What /work/shared/CONTRACT.md binds, written out independently of src/ so the fuzzer judges the
- * server against the contract rather than against its own tables.
+ * The published API rules (docs/partner-guide.md, docs/operator-guide.md), written out independently
+ * of src/ so the fuzzer judges the server against what is published rather than against its own tables.
  */
 
-/** CONTRACT.md section 1: every error_code a client may see, with its one HTTP status. */
-export const CONTRACT_ERROR_CODES: Readonly<Record<string, number>> = {
+/**
+ * Every error_code a client may see, with its one HTTP status: docs/partner-guide.md,
+ * "Responses and errors" and the sections it refers to; docs/operator-guide.md.
+ */
+export const PUBLISHED_ERROR_CODES: Readonly<Record<string, number>> = {
   MALFORMED_REQUEST: 400,
   UNAUTHENTICATED: 401,
   TOKEN_EXPIRED: 401,
@@ -35,18 +38,23 @@ export const CONTRACT_ERROR_CODES: Readonly<Record<string, number>> = {
   RATE_LIMITED: 429,
   OTP_ATTEMPTS_EXCEEDED: 429,
   INTERNAL_ERROR: 500,
-  // Beyond the contract's table: the operator console's own, for its sign-in and set-up steps
-  // (docs/decisions.md, Operators).
+  // The operator console's own, for its sign-in and set-up steps (docs/decisions.md, "Operators").
   SETUP_NOT_STARTED: 409,
   SIGN_IN_EXPIRED: 422,
 };
 
-/** CONTRACT 4.4: POST endpoints under /services/ honour Idempotency-Key (1-255 chars). */
+/**
+ * POST endpoints under /services/ honour Idempotency-Key, 1-255 chars (docs/partner-guide.md,
+ * "Authentication").
+ */
 export const IDEMPOTENCY_KEY_MAX = 255;
 export const isIdempotentOperation = (method: string, path: string): boolean =>
   method === 'POST' && path.includes('/services/');
 
-/** CONTRACT 1: JSON bodies over 100 KiB are 413; files over 5 MiB are 413. */
+/**
+ * JSON bodies over 100 KiB are 413; files over 5 MiB are 413: docs/partner-guide.md,
+ * "Responses and errors".
+ */
 export const JSON_BODY_LIMIT = 100 * 1024;
 export const FILE_LIMIT = 5 * 1024 * 1024;
 
@@ -67,7 +75,7 @@ export function isRealDate(value: string): boolean {
   return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** ISO-8601 date-time with an explicit offset, as the contract promises ("ISO-8601 UTC timestamp"). */
+/** ISO-8601 date-time with an explicit offset (the documents' `format: date-time`). */
 export const isIsoDateTime = (value: string): boolean =>
   /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,9})?(Z|[+-]\d{2}:\d{2})$/.test(value) &&
   !Number.isNaN(Date.parse(value));

@@ -37,7 +37,10 @@ export interface OperationHints {
   expect?: (body: Record<string, unknown> | undefined, world: FuzzWorld) => Expectation | undefined;
 }
 
-/** CONTRACT 3.3/3.4: exactly one of the file and its URL (a blank URL counts as absent). */
+/**
+ * Exactly one of the file and its URL (a blank URL counts as absent): docs/partner-guide.md,
+ * "Onboarding: profile, representative, documents".
+ */
 const exactlyOne =
   (file: string, url: string) =>
   (body: Record<string, unknown>, choice: number): Record<string, unknown> => {
@@ -63,7 +66,10 @@ const rule = (field: string, set: Record<string, unknown>, remove: string[] = []
   patch: { set, remove },
 });
 
-/** CONTRACT 3.3/3.4: exactly one of the file and its URL; the file a PDF, JPEG or PNG by content. */
+/**
+ * Exactly one of the file and its URL; the file a PDF, JPEG or PNG by content: docs/partner-guide.md,
+ * "Onboarding: profile, representative, documents".
+ */
 const bothOrNeither = (file: string, url: string): Array<fc.Arbitrary<BusinessMutation>> => [
   validFileArb().map((part) => rule(file, { [file]: part, [url]: 'https://files.fuzz.ng/x.pdf' })),
   fc.constant(rule(file, {}, [file, url])),
@@ -163,7 +169,7 @@ export function operationHints(world: FuzzWorld): Record<string, OperationHints>
       refine: (body, choice) =>
         choice % 8 === 0 ? body : { ...body, password_confirmation: body['password'] },
       invalid: [
-        // CONTRACT 2: a taken e-mail (case-insensitive) is 422 naming email.
+        // A taken e-mail (case-insensitive) is 422 naming email (docs/partner-guide.md, "Your account").
         takenEmail([world.main.email, world.unverifiedEmail]),
         fc.constant(rule('password_confirmation', { password_confirmation: 'Different-Password-42' })),
         fc
@@ -222,7 +228,8 @@ export function operationHints(world: FuzzWorld): Record<string, OperationHints>
       invalid: [
         ...bothOrNeither('id_file', 'id_file_url'),
         tooYoungOrOld('dob'),
-        // CONTRACT 3.3: once KYC passed, another BVN is 409 BVN_IMMUTABLE (or ONBOARDING_LOCKED after submit).
+        // Once KYC passed, another BVN is 409 BVN_IMMUTABLE (or ONBOARDING_LOCKED after submit):
+        // docs/partner-guide.md, "Onboarding: profile, representative, documents".
         fc.constant({ ...rule('bvn', { bvn: '22999999999' }), statuses: [409] }),
       ],
     },
@@ -236,19 +243,21 @@ export function operationHints(world: FuzzWorld): Record<string, OperationHints>
     revokeApiKey: { params: { id: ['apiKey'] } },
     createTeamMember: {
       fields: { dob: adultDobArb() },
-      // CONTRACT 4.2: e-mail unique within the team (422).
+      // E-mail unique within the team (422): docs/partner-guide.md, "API keys and team members".
       invalid: [tooYoungOrOld('dob'), takenEmail([world.mainEmails.member])],
     },
     getTeamMember: { params: { memberId: ['teamMember'] } },
     updateTeamMember: {
       params: { memberId: ['teamMember'] },
       fields: { dob: adultDobArb(), bvn: fc.constantFrom('22234567890', '22234567890', '22234567891') },
-      // CONTRACT 4.2: another BVN is 409 BVN_IMMUTABLE (404 when the member is unknown).
+      // Another BVN is 409 BVN_IMMUTABLE (404 when the member is unknown): docs/partner-guide.md,
+      // "API keys and team members".
       invalid: [fc.constant({ ...rule('bvn', { bvn: '22999999999' }), statuses: [404, 409] })],
     },
     deleteTeamMember: { params: { memberId: ['teamMember'] } },
     createVirtualAccount: {
-      // CONTRACT 4.3: one account per end-user e-mail (any case) per environment: 409 with the existing account.
+      // One account per end-user e-mail (any case) per environment: 409 with the existing account
+      // (docs/partner-guide.md, "Virtual accounts").
       invalid: [
         fc
           .constantFrom(

@@ -1,5 +1,5 @@
 import { Ajv, type ValidateFunction } from 'ajv';
-import { CONTRACT_ERROR_CODES, FORMATS } from './contract.js';
+import { FORMATS, PUBLISHED_ERROR_CODES } from './contract.js';
 import type { JsonSchema, Operation } from './openapi.js';
 
 /** The kinds of finding the harness reports; each may be allow-listed by known-issues.ts. */
@@ -64,7 +64,10 @@ const isRecord = (value: unknown): value is Record<string, unknown> =>
 export const isBinaryResponse = (op: Operation, status: number): boolean =>
   op.responses.get(status)?.schema?.['format'] === 'binary';
 
-/** CONTRACT 1: never a 5xx; always the envelope; documented statuses and schemas. */
+/**
+ * Never a 5xx; always the envelope; documented statuses and schemas (docs/partner-guide.md,
+ * "Responses and errors").
+ */
 export function checkResponse(op: Operation, result: HttpResult): Violation[] {
   const violations: Violation[] = [];
   const { status } = result;
@@ -108,7 +111,8 @@ export function checkResponse(op: Operation, result: HttpResult): Violation[] {
       });
     }
   }
-  // CONTRACT 1: RATE_LIMITED comes with Retry-After (OTP_ATTEMPTS_EXCEEDED asks for a resend instead).
+  // RATE_LIMITED comes with Retry-After (docs/partner-guide.md, "Authentication"); OTP_ATTEMPTS_EXCEEDED
+  // asks for a resend instead ("Your account").
   const code =
     typeof result.json === 'object' && result.json !== null
       ? (result.json as Record<string, unknown>)['error_code']
@@ -150,15 +154,15 @@ export function checkEnvelope(result: HttpResult): Violation[] {
     if ('error_code' in body) envelope('a success carries error_code');
   } else {
     const code = body['error_code'];
-    if (typeof code !== 'string' || !(code in CONTRACT_ERROR_CODES)) {
+    if (typeof code !== 'string' || !(code in PUBLISHED_ERROR_CODES)) {
       violations.push({
         check: 'error-code',
-        message: `error_code ${JSON.stringify(code)} is not in the contract`,
+        message: `error_code ${JSON.stringify(code)} is not in the published error table`,
       });
-    } else if (CONTRACT_ERROR_CODES[code] !== result.status) {
+    } else if (PUBLISHED_ERROR_CODES[code] !== result.status) {
       violations.push({
         check: 'error-code',
-        message: `error_code ${code} belongs to HTTP ${CONTRACT_ERROR_CODES[code]}, sent with ${result.status}`,
+        message: `error_code ${code} belongs to HTTP ${PUBLISHED_ERROR_CODES[code]}, sent with ${result.status}`,
       });
     }
     if (result.status === 422 && !isRecord(body['errors'])) {
@@ -204,7 +208,7 @@ export function* objectsIn(value: unknown, depth = 0): Generator<Record<string, 
 
 const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
-/** CONTRACT 1: unknown body fields are ignored, never mass-assigned. */
+/** Unknown body fields are ignored, never mass-assigned (docs/partner-guide.md, "Responses and errors"). */
 export function checkMassAssignment(
   data: unknown,
   extras: ReadonlyArray<readonly [string, unknown]>,
@@ -227,8 +231,9 @@ export function checkMassAssignment(
 }
 
 /**
- * CONTRACT 2/3.3/4.1: passwords, OTPs and credentials never come back; BVNs only masked. Checks the
- * raw response text for the secrets the request carried and for the world's credentials.
+ * Passwords, OTPs and credentials never come back; BVNs only masked: docs/partner-guide.md,
+ * "Your account", "Onboarding: profile, representative, documents", "API keys and team members".
+ * Checks the raw response text for the secrets the request carried and for the world's credentials.
  */
 export function checkSecrets(text: string, secrets: ReadonlyArray<readonly [string, string]>): Violation[] {
   const violations: Violation[] = [];
@@ -240,7 +245,10 @@ export function checkSecrets(text: string, secrets: ReadonlyArray<readonly [stri
   return violations;
 }
 
-/** CONTRACT 4.6: a page holds at most `limit` items (default 20) and a string or null next_cursor. */
+/**
+ * A page holds at most `limit` items (default 20) and a string or null next_cursor
+ * (docs/partner-guide.md, "Pagination").
+ */
 export function checkPage(data: unknown, limit: number): Violation[] {
   if (typeof data !== 'object' || data === null || !Array.isArray((data as Record<string, unknown>)['items']))
     return [];

@@ -6,9 +6,10 @@ import type { FuzzWorld } from './world.js';
 
 /**
  * What a rejected request must leave untouched. Counts (and a few aggregates) of every table the
- * contract lets a request change, plus the full rows of the world's partners and of the resource a
- * request names. Left out on purpose: audit_events, login_attempts, throttles and rate_windows (a
- * rejected login or OTP may add to them) and api_keys.last_used_at (authentication bookkeeping).
+ * published rules let a request change, plus the full rows of the world's partners and of the
+ * resource a request names. Left out on purpose: audit_events, login_attempts, throttles and
+ * rate_windows (a rejected login or OTP may add to them) and api_keys.last_used_at (authentication
+ * bookkeeping).
  */
 const METRICS: Array<[string, string]> = [
   ['partners.count', 'select count(*) from partners'],
@@ -209,9 +210,15 @@ export async function snapshot(world: FuzzWorld, focus: Focus): Promise<Snapshot
 }
 
 export interface DiffAllowance {
-  /** verify-otp, password reset: a wrong code counts an attempt (CONTRACT 2: 5 wrong tries kill it). */
+  /**
+   * verify-otp, password reset: a wrong code counts an attempt (five wrong codes kill it:
+   * docs/partner-guide.md, "Your account").
+   */
   otpAttempts?: boolean;
-  /** The Idempotency-Key sent, if any: its first response is kept for replay (CONTRACT 4.4). */
+  /**
+   * The Idempotency-Key sent, if any: its first response is kept for replay (docs/partner-guide.md,
+   * "Authentication").
+   */
   idempotencyKey?: string;
 }
 

@@ -65,7 +65,7 @@ export type Expectation =
   | {
       kind: 'reject';
       why: string;
-      /** Exact statuses the contract asks for; any 4xx when absent. */
+      /** Exact statuses the published rules ask for; any 4xx when absent. */
       statuses?: number[];
       /** The field a 422 VALIDATION_FAILED must name. */
       field?: string;

@@ -394,7 +394,8 @@ function badAuthArb(op: Operation): fc.Arbitrary<{ auth: AuthChoice; expect: Exp
     ),
   ];
   return fc.tuple(fc.constantFrom(...bad), printable).map(([kind, garbage]) => {
-    // CONTRACT 1: an API key on a dashboard (session-only) endpoint is 403 FORBIDDEN; else 401.
+    // An API key on a dashboard (session-only) endpoint is 403 FORBIDDEN; else 401
+    // (docs/partner-guide.md, "Authentication").
     const forbidden = kind === 'wrong-kind:apiKey' && op.security.includes('sessionToken');
     return {
       auth: { kind: 'bad', bad: kind, garbage },
@@ -661,8 +662,8 @@ function transportCaseArb(ctx: OpContext): fc.Arbitrary<BodyCase> {
 // Idempotency-Key
 
 /**
- * The Idempotency-Key header of an operation: as documented, or (CONTRACT 4.4: every POST under
- * /services/) 1-255 characters when the document leaves it out.
+ * The Idempotency-Key header of an operation: as documented, or (docs/partner-guide.md,
+ * "Authentication": every POST under /services/) 1-255 characters when the document leaves it out.
  */
 export function idempotencyHeader(op: Operation): JsonSchema | undefined {
   const documented = op.headerParams.find((param) => param.name.toLowerCase() === 'idempotency-key');
@@ -767,7 +768,7 @@ export function planArb(ctx: OpContext, property: PropertyName): fc.Arbitrary<Re
       return fc.tuple(base, badIdempotencyKey(idempotencyHeader(op) ?? {})).map(([parts, key]) =>
         plan({ ...parts, idempotencyKey: { literal: key } }, parts.body, {
           kind: 'reject',
-          why: `Idempotency-Key of ${key.length} chars (CONTRACT 4.4: 1-255): 422 naming the header`,
+          why: `Idempotency-Key of ${key.length} chars (1-255 allowed): 422 naming the header`,
           statuses: [422],
           field: 'idempotency-key',
         }),
@@ -832,7 +833,10 @@ function checkExpectation(plan: RequestPlan, result: HttpResult): Violation[] {
   return violations;
 }
 
-/** CONTRACT 1: strings are trimmed, e-mails lower-cased; a 2xx echoing a field shows what was stored. */
+/**
+ * Strings are trimmed, e-mails lower-cased (docs/partner-guide.md, "Responses and errors"); a 2xx
+ * echoing a field shows what was stored.
+ */
 function checkRoundTrip(op: Operation, plan: RequestPlan, result: HttpResult): Violation[] {
   if (plan.property !== 'valid' || result.status >= 300 || result.headers.get('idempotent-replayed'))
     return [];
@@ -878,7 +882,7 @@ function checkRoundTrip(op: Operation, plan: RequestPlan, result: HttpResult): V
 
 const PARTNER_SCHEMES = new Set(['sessionToken', 'apiKey']);
 
-/** CONTRACT 1: a resource of another partner is 404, never served. */
+/** A resource of another partner is 404, never served (docs/partner-guide.md, "Responses and errors"). */
 function checkTenancy(
   op: Operation,
   plan: RequestPlan,
@@ -966,7 +970,7 @@ function focusOf(request: ResolvedRequest): Focus {
   return focus;
 }
 
-/** The limit a list request asked for (CONTRACT 4.6: default 20). */
+/** The limit a list request asked for (default 20: docs/partner-guide.md, "Pagination"). */
 function pageLimit(request: ResolvedRequest): number {
   const values = new URL(request.url).searchParams.getAll('limit');
   const limit = values.length === 1 ? Number(values[0]!.trim()) : Number.NaN;
