@@ -63,7 +63,7 @@ function statements(json: string, jsonArray: string) {
       select ${text('event_id')}, a.partner_id, a.environment, 'virtual_account.created', cast(${json}('id', a.id,
         'account_number', a.account_number, 'account_name', a.account_name, 'bank_name', a.bank_name, 'bank_code',
         a.bank_code, 'currency', a.currency, 'status', a.status, 'status_reason', null, 'status_changed_at', null,
-        'balance', 0, 'balance_kobo', 0, 'environment',
+        'balance', 0, 'balance_kobo', 0, 'available_balance', 0, 'available_balance_kobo', 0, 'environment',
         a.environment, 'customer', ${json}('first_name', a.first_name, 'last_name', a.last_name, 'email',
         a.customer_email, 'phone', a.phone), 'created_at', ${text('created_at')}) as text), a.created_at,
         case when w.partner_id is null then 'skipped' else 'pending' end, 0, a.created_at,
