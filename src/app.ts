@@ -3,6 +3,8 @@ import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
 import { type Config, publicUrlOf } from './config.js';
+// The modules' tables join the platform's Database type here, for every program that builds the app.
+import type {} from './database.js';
 import { EVENTS } from './events.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
