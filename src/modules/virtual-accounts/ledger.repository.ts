@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { greatestOf } from '../../platform/db/dialect.js';
+import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EntryKind, EntryType } from './virtual-accounts.schemas.js';
 import type { AccountTransactionsTable, VirtualAccountsTable } from './virtual-accounts.table.js';
@@ -45,34 +46,67 @@ export type PostedAccount = Selectable<VirtualAccountsTable>;
  * caller writes `entryRow(…)` in the same transaction. Undefined when no active account matched (or
  * the debit did not fit): the caller reads why.
  */
-export function postToAccount(
+export async function postToAccount(
   trx: Transaction<Database>,
   key: AccountKey,
   entry: Pick<NewEntry, 'type' | 'amountKobo'>,
   now: number,
 ): Promise<PostedAccount | undefined> {
   const signed = entry.type === 'credit' ? entry.amountKobo : -entry.amountKobo;
-  let query = trx
+  const rows =
+    'id' in key
+      ? await postById(trx, key.id, signed, Math.max(0, -signed), now)
+      : await postByNumber(
+          trx,
+          key.bankCode,
+          key.accountNumber,
+          key.environment,
+          signed,
+          Math.max(0, -signed),
+          now,
+        );
+  return rows[0] as PostedAccount | undefined;
+}
+
+/** The posting UPDATE of an active account whose balance is at least `minimum`: see postToAccount. */
+function posting(db: Kysely<Database>, signed: number, minimum: number, now: number) {
+  return db
     .updateTable('virtual_accounts')
     .set((eb) => ({
       balance_kobo: eb('balance_kobo', '+', signed),
-      last_entry_at: eb.fn<number>(greatestOf(trx), [
+      last_entry_at: eb.fn<number>(greatestOf(db), [
         eb.val(now),
         eb.fn.coalesce('status_changed_at', eb.val(now)),
         eb(eb.fn.coalesce('last_entry_at', eb.val(-1)), '+', 1),
       ]),
     }))
-    .where('status', '=', 'active');
-  query =
-    'id' in key
-      ? query.where('id', '=', key.id)
-      : query
-          .where('bank_code', '=', key.bankCode)
-          .where('account_number', '=', key.accountNumber)
-          .where('environment', '=', key.environment);
-  if (signed < 0) query = query.where('balance_kobo', '>=', -signed);
-  return query.returningAll().executeTakeFirst();
+    .where('status', '=', 'active')
+    .where('balance_kobo', '>=', minimum);
 }
+
+// Compiled once: a credit is on the hot path of money in.
+const postById = prepare(
+  (db, id: string, signed: number, minimum: number, now: number) =>
+    posting(db, signed, minimum, now).where('id', '=', id).returningAll(),
+  4,
+);
+const postByNumber = prepare(
+  (
+    db,
+    bankCode: string,
+    accountNumber: string,
+    environment: AccountTransactionsTable['environment'],
+    signed: number,
+    minimum: number,
+    now: number,
+  ) =>
+    posting(db, signed, minimum, now)
+      .where('bank_code', '=', bankCode)
+      .where('account_number', '=', accountNumber)
+      .where('environment', '=', environment)
+      .returningAll(),
+  6,
+);
 
 /** The entry `postToAccount` made room for: its balance_after and time are the account's, as posted. */
 export function entryRow(account: PostedAccount, entry: NewEntry): EntryRow {
