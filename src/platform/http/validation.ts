@@ -252,13 +252,17 @@ function normalize(
       const trimmed = !trim || asSent ? value : value.trim();
       const problem = asSent ? undefined : textProblem(trimmed, property);
       if (problem) addFieldError(errors, field, problem);
-      else if (trimmed.trim() === '') delete data[key];
+      // Blank text is an absent text field; for an object or a list it is the wrong type (ajv says so).
+      else if (trimmed.trim() === '' && !STRUCTURED.has(property['type'] as string)) delete data[key];
       else data[key] = property['format'] === 'email' ? trimmed.toLowerCase() : trimmed;
     } else if (isPlainObject(value)) {
       normalize(property, value, field, errors, trim);
     }
   }
 }
+
+/** Types whose value is never text: a blank string there is not an absent field but a wrong one. */
+const STRUCTURED: ReadonlySet<string> = new Set(['object', 'array']);
 
 /** Plain decimal digits without a leading zero (`0` itself aside): one spelling per number. */
 const DECIMAL_DIGITS = /^(?:0|[1-9][0-9]*)$/;
