@@ -2,7 +2,7 @@ import path from 'node:path';
 import fastifyCookie from '@fastify/cookie';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
 import type { DestinationStream } from 'pino';
-import { type Config, publicUrlOf } from './config.js';
+import { type Config, parseAllowList, publicUrlOf } from './config.js';
 // The modules' tables join the platform's Database type here, for every program that builds the app.
 import type {} from './database.js';
 import { EVENTS } from './events.js';
@@ -11,6 +11,8 @@ import { createAccountsService } from './modules/accounts/accounts.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
+import { bankAdminRoutes, bankConnectorRoutes } from './modules/bank/bank.routes.js';
+import { createBankService } from './modules/bank/bank.service.js';
 import { createKycProvider } from './modules/kyc/kyc.js';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
 import { createOnboardingService } from './modules/onboarding/onboarding.service.js';
@@ -193,7 +195,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keys,
     bankCodes: { sandbox: config.BANK_CODE_SANDBOX, live: config.BANK_CODE_LIVE },
     bankName: config.BANK_NAME,
+    clock,
   });
+  const bank = createBankService({ db: database.db, clock, keys, virtualAccounts });
+  if (config.NODE_ENV === 'development' && !config.BANK_CONNECTOR_URL) {
+    log.warn(
+      'BANK_CONNECTOR_URL is not set: live accounts use the built-in bank simulator, no real money moves (set BANK_CONNECTOR_URL and BANK_CONNECTOR_SECRET for the sponsor bank)',
+    );
+  }
 
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
@@ -253,10 +262,22 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(virtualAccountsRoutes, { virtualAccounts });
       await api.register(webhooksRoutes, { webhooks, schemas: eventSchemas });
       await api.register(eventsRoutes, { webhooks, schemas: eventSchemas });
+      // Without BANK_CONNECTOR_SECRET no one can sign: /bank/* answers 404 (docs/operator-guide.md).
+      if (config.BANK_CONNECTOR_SECRET) {
+        await api.register(bankConnectorRoutes, {
+          bank,
+          secret: config.BANK_CONNECTOR_SECRET,
+          allowList: config.BANK_CONNECTOR_ALLOWED_IPS
+            ? parseAllowList(config.BANK_CONNECTOR_ALLOWED_IPS).list
+            : undefined,
+          clock,
+        });
+      }
       // Without ADMIN_API_KEY the back office (console sessions included) answers 404
       // (docs/operator-guide.md).
       if (config.ADMIN_API_KEY) {
         await api.register(adminRoutes, { review, audit });
+        await api.register(bankAdminRoutes, { bank });
         await api.register(operatorsRoutes, { operators, cookie: consoleCookie });
       }
     },

@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import { BlockList, isIP } from 'node:net';
 import path from 'node:path';
 import { type Static, Type } from '@sinclair/typebox';
 import { Value } from '@sinclair/typebox/value';
@@ -58,6 +59,27 @@ export const ConfigSchema = Type.Object({
   BANK_CODE_SANDBOX: BankCode('999999', 'institution code of sandbox accounts'),
   BANK_CODE_LIVE: BankCode('090999', 'institution code of live accounts; set your own'),
   BANK_NAME: Type.String({ minLength: 1, maxLength: 100, default: 'BaaS Partner Bank' }),
+  BANK_CONNECTOR_URL: Type.Optional(
+    Type.String({
+      pattern: '^https?://[^?#]+$',
+      description: "the sponsor bank connector's base URL (transfers call it); required in production",
+    }),
+  ),
+  BANK_CONNECTOR_SECRET: Type.Optional(
+    Type.String({
+      pattern: '^whsec_[A-Za-z0-9+/]+={0,2}$',
+      description:
+        'whsec_ + base64 of at least 24 random bytes: signs the connector calls both ways; unset, /bank/* is 404',
+    }),
+  ),
+  BANK_CONNECTOR_ALLOWED_IPS: Type.Optional(
+    Type.String({ description: 'comma-separated addresses or CIDR ranges allowed to call /bank/*' }),
+  ),
+  BANK_CONNECTOR_TIMEOUT_MS: Type.Integer({
+    minimum: 1,
+    default: 10000,
+    description: 'how long a call to the connector may take before it counts as no answer',
+  }),
   WEBHOOK_ALLOW_PRIVATE: Bool('lift the SSRF guard on webhook URLs (development and tests only)'),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 1, default: 30000 }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000, description: 'per delivery attempt' }),
@@ -105,6 +127,7 @@ const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'DATABASE_URL',
   'KYC_API_KEY',
   'KYC_APP_ID',
+  'BANK_CONNECTOR_SECRET',
 ]);
 
 /** What a configuration message may say about a value: the value itself, or only its length. */
@@ -174,7 +197,28 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     const problem = checkEncryptionKey(raw.DATA_ENCRYPTION_KEY);
     if (problem) problems.push(problem);
   }
+  if (raw.BANK_CONNECTOR_SECRET !== undefined) {
+    const bytes = Buffer.from(raw.BANK_CONNECTOR_SECRET.slice('whsec_'.length), 'base64').length;
+    if (bytes < 24) {
+      problems.push(
+        `BANK_CONNECTOR_SECRET must be whsec_ + base64 of at least 24 random bytes (${bytes} bytes, value not shown)`,
+      );
+    }
+  }
+  if (raw.BANK_CONNECTOR_ALLOWED_IPS !== undefined) {
+    const bad = badAllowListEntries(raw.BANK_CONNECTOR_ALLOWED_IPS);
+    if (bad.length > 0) {
+      problems.push(
+        `BANK_CONNECTOR_ALLOWED_IPS: not an IP address or CIDR range: ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
+      );
+    }
+  }
   if (raw.NODE_ENV === 'production') {
+    if (!raw.BANK_CONNECTOR_URL || !raw.BANK_CONNECTOR_SECRET) {
+      problems.push(
+        'BANK_CONNECTOR_URL and BANK_CONNECTOR_SECRET are required when NODE_ENV=production (live money goes through the sponsor bank)',
+      );
+    }
     if (!raw.SMTP_URL)
       problems.push('SMTP_URL is required when NODE_ENV=production (OTP e-mails must be sent)');
     if (!raw.DATA_ENCRYPTION_KEY) {
@@ -204,6 +248,34 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     TRUST_PROXY: parseTrustProxy(raw.TRUST_PROXY),
   };
 }
+
+/**
+ * An address allow-list (`1.2.3.4, 10.0.0.0/8, ::1`) as a BlockList; `bad` names what is neither an
+ * address nor a CIDR range.
+ */
+export function parseAllowList(value: string): { list: BlockList; bad: string[] } {
+  const list = new BlockList();
+  const bad: string[] = [];
+  for (const entry of value
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')) {
+    const [address = '', prefix, extra] = entry.split('/');
+    const family = isIP(address);
+    const bits = prefix === undefined ? undefined : /^[0-9]{1,3}$/.test(prefix) ? Number(prefix) : -1;
+    const maxBits = family === 6 ? 128 : 32;
+    if (family === 0 || extra !== undefined || (bits !== undefined && (bits < 0 || bits > maxBits))) {
+      bad.push(entry);
+      continue;
+    }
+    const type = family === 6 ? 'ipv6' : 'ipv4';
+    if (bits === undefined) list.addAddress(address, type);
+    else list.addSubnet(address, bits, type);
+  }
+  return { list, bad };
+}
+
+const badAllowListEntries = (value: string) => parseAllowList(value).bad;
 
 /** Reads `.env` from the working directory into process.env (existing variables win). */
 export function readDotEnv(file = '.env'): void {

@@ -10,3 +10,21 @@ export const CONTROL = /\p{Cc}/u;
 
 /** The same in free text, where a line break (LF, or CR right before LF) is text. */
 export const CONTROL_BUT_LINE_BREAK = /(?!\n|\r\n)\p{Cc}/u;
+
+const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+const FOREIGN_UNWANTED = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
+
+/**
+ * Text another system sent us (a bank's narration, a sender's name), made safe to keep and show
+ * instead of refused: a credit must not fail over its narration. Control characters (line breaks
+ * included) and bidirectional controls become spaces, runs of white space one space, lone surrogates
+ * U+FFFD; the result is trimmed and cut to `maxChars` code points.
+ */
+export function sanitizeForeignText(text: string, maxChars: number): string {
+  const clean = text
+    .replace(LONE_SURROGATES, '\uFFFD')
+    .replace(FOREIGN_UNWANTED, ' ')
+    .replace(/\s+/gu, ' ')
+    .trim();
+  return clean.length <= maxChars ? clean : Array.from(clean).slice(0, maxChars).join('').trim();
+}

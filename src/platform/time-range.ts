@@ -20,14 +20,24 @@ export function createdRange(query: { created_from?: string; created_to?: string
   from?: number;
   to?: number;
 } {
-  const from = query.created_from === undefined ? undefined : instant(query.created_from, false);
-  const to = query.created_to === undefined ? undefined : instant(query.created_to, true);
-  if (query.created_from !== undefined && from === undefined)
-    throw validationError({ created_from: ['must be a real date or date-time'] });
-  if (query.created_to !== undefined && to === undefined)
-    throw validationError({ created_to: ['must be a real date or date-time'] });
+  return instantRange(query.created_from, query.created_to, ['created_from', 'created_to']);
+}
+
+/** The inclusive bounds of any two such fields, named in the errors as `fields` says. */
+export function instantRange(
+  fromText: string | undefined,
+  toText: string | undefined,
+  fields: readonly [string, string],
+): { from?: number; to?: number } {
+  const [fromField, toField] = fields;
+  const from = fromText === undefined ? undefined : instant(fromText, false);
+  const to = toText === undefined ? undefined : instant(toText, true);
+  if (fromText !== undefined && from === undefined)
+    throw validationError({ [fromField]: ['must be a real date or date-time'] });
+  if (toText !== undefined && to === undefined)
+    throw validationError({ [toField]: ['must be a real date or date-time'] });
   if (from !== undefined && to !== undefined && from > to)
-    throw validationError({ created_to: ['must not be before created_from'] });
+    throw validationError({ [toField]: [`must not be before ${fromField}`] });
   return { from, to };
 }
 

@@ -9,7 +9,7 @@ import {
   type WebhookVerificationReason,
   webhooks,
 } from '../../sdk/src/index.js';
-import { newWebhookSecret } from '../../src/modules/webhooks/signature.js';
+import { newWebhookSecret } from '../../src/platform/crypto/standard-webhooks.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { customerBody } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';

@@ -131,6 +131,8 @@ export async function createTestDatabase(dialect: DialectName): Promise<TestData
 
 export const TEST_ENCRYPTION_KEY = randomBytes(32).toString('base64');
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdefghijklmnop';
+/** The sponsor bank connector's signing secret of every test app (test/support/bank.ts signs with it). */
+export const TEST_CONNECTOR_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
 /** Builds the real app (same buildApp as production) and listens on a loopback port. */
 export async function startApp(
@@ -143,6 +145,7 @@ export async function startApp(
     RATE_LIMIT_IP_PER_MINUTE: '0',
     DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     ADMIN_API_KEY: TEST_ADMIN_KEY,
+    BANK_CONNECTOR_SECRET: TEST_CONNECTOR_SECRET,
     WEBHOOK_ALLOW_PRIVATE: 'true',
     ...database.env,
     ...options.env,

@@ -37,6 +37,11 @@ export const lifecycleUrl = (accountNumber: string, action: 'deactivate' | 'reac
 export const statementUrl = (accountNumber: string, from: string, to: string) =>
   `${VIRTUAL_ACCOUNTS}/${accountNumber}/statement?from=${from}&to=${to}`;
 
+/** What the sponsor bank's connector calls (docs/operator-guide.md, "The bank connector"). */
+export const BANK_CREDIT_NOTIFICATIONS = `${API_PREFIX}/bank/credit-notifications`;
+export const BANK_TRANSFER_UPDATES = `${API_PREFIX}/bank/transfer-updates`;
+export const ADMIN_CREDIT_NOTIFICATIONS = `${ADMIN_PREFIX}bank/credit-notifications`;
+
 export const EVENTS = `${API_PREFIX}/services/events`;
 export const eventUrl = (eventId: string) => `${EVENTS}/${eventId}`;
 export const redeliverUrl = (eventId: string) => `${EVENTS}/${eventId}/redeliver`;

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { Webhook, WebhookVerificationError } from 'standardwebhooks';
 import { eventBody } from '../../src/modules/webhooks/delivery.js';
-import { newWebhookSecret, sign } from '../../src/modules/webhooks/signature.js';
 import type { EventRow } from '../../src/modules/webhooks/webhooks.repository.js';
+import { newWebhookSecret, sign } from '../../src/platform/crypto/standard-webhooks.js';
 
 /** The vector of the Standard Webhooks reference library's own test suite. */
 const VECTOR = {

@@ -5,6 +5,14 @@ import type { AccountTransactionsTable } from './virtual-accounts.table.js';
 
 export type EntryRow = Selectable<AccountTransactionsTable>;
 
+/** The other bank account of an entry: the sender of money in, the beneficiary of money out. */
+export interface Counterparty {
+  account_name: string;
+  account_number: string;
+  bank_code: string;
+  bank_name: string | null;
+}
+
 /** An entry to post: what moved, why, and with whom; the ledger adds its time and balance_after. */
 export interface NewEntry {
   id: string;
@@ -14,12 +22,7 @@ export interface NewEntry {
   amountKobo: number;
   narration: string | null;
   reference: string;
-  counterparty: {
-    account_name: string;
-    account_number: string;
-    bank_code: string;
-    bank_name: string | null;
-  } | null;
+  counterparty: Counterparty | null;
   sessionId: string | null;
   transferId: string | null;
 }
@@ -96,6 +99,24 @@ export async function postEntry(
   };
   await trx.insertInto('account_transactions').values(row).execute();
   return row;
+}
+
+/**
+ * The entry an inbound transfer's session id credited, if any: live session ids are unique across
+ * the institution, sandbox ones per partner (the partial unique indexes this reads).
+ */
+export function findBySession(
+  db: Kysely<Database>,
+  account: { partner_id: number; environment: EntryRow['environment'] },
+  sessionId: string,
+): Promise<EntryRow | undefined> {
+  let query = db
+    .selectFrom('account_transactions')
+    .selectAll()
+    .where('environment', '=', account.environment)
+    .where('session_id', '=', sessionId);
+  if (account.environment === 'sandbox') query = query.where('partner_id', '=', account.partner_id);
+  return query.executeTakeFirst();
 }
 
 export function listEntries(

@@ -94,3 +94,18 @@ export function lockAccount(trx: Transaction<Database>, accountId: string): Prom
     .returningAll()
     .executeTakeFirstOrThrow();
 }
+
+/** The live account with this number at this institution (the bank connector names accounts so). */
+export function findLiveAccount(db: Kysely<Database>, bankCode: string, accountNumber: string) {
+  return db
+    .selectFrom('virtual_accounts')
+    .selectAll()
+    .where('bank_code', '=', bankCode)
+    .where('account_number', '=', accountNumber)
+    .where('environment', '=', 'live')
+    .executeTakeFirst();
+}
+
+export function findAccountById(db: Kysely<Database>, accountId: string) {
+  return db.selectFrom('virtual_accounts').selectAll().where('id', '=', accountId).executeTakeFirstOrThrow();
+}

@@ -12,6 +12,7 @@ import {
   LifecycleReasonBody,
   ListQuery,
   SimulateCreditBody,
+  SimulateCreditRepeatResponse,
   SimulateCreditResponse,
   StatementQuery,
   StatementResponse,
@@ -109,21 +110,24 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
       operationId: 'simulateVirtualAccountCredit',
       summary: 'Sandbox: simulate an incoming transfer',
       description:
-        'Sandbox only (403 SANDBOX_ONLY in live). The credit is added to the ledger in kobo and a ' +
-        'virtual_account.credited webhook is queued. Send an Idempotency-Key to retry safely.',
+        'Sandbox only (403 SANDBOX_ONLY in live). Runs the very code a live inbound transfer from the sponsor ' +
+        'bank runs: one ledger entry (kind inbound_transfer) with the sender as counterparty and the NIBSS ' +
+        'session id, and a virtual_account.credited webhook. Give originator and session_id to choose them. ' +
+        'An account is credited once per session id: repeating one answers 200 with the earlier credit. ' +
+        'An inactive or closed account refuses credits (409). Send an Idempotency-Key to retry safely.',
       tags,
       auth: 'partner',
       params: AccountParams,
       body: SimulateCreditBody,
       idempotent: true,
-      response: { 201: SimulateCreditResponse },
-      errors: ['SANDBOX_ONLY'],
+      response: { 201: SimulateCreditResponse, 200: SimulateCreditRepeatResponse },
+      errors: ['SANDBOX_ONLY', 'ACCOUNT_INACTIVE', 'ACCOUNT_CLOSED'],
     }),
     async (request, reply) =>
       answerIdempotently(
         request,
         reply,
-        201,
+        (receipt) => (receipt.outcome === 'credited' ? 201 : 200),
         () =>
           virtualAccounts.simulateCredit(
             credentialOf(request),
@@ -131,7 +135,13 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
             request.body,
             requestMeta(request),
           ),
-        (data) => success('Account credited.', data),
+        ({ outcome, transaction, account }) =>
+          success(
+            outcome === 'credited'
+              ? 'Account credited.'
+              : 'This session id was already credited: the earlier credit, not credited again.',
+            { transaction, account },
+          ),
       ),
   );
 

@@ -151,8 +151,47 @@ export const SimulateCreditBody = Type.Object(
       examples: [1500.5],
     }),
     narration: Type.Optional(FreeText({ maxLength: 255, examples: ['Test transfer'] })),
+    originator: Type.Optional(
+      Type.Object(
+        {
+          account_name: Type.String({ minLength: 1, maxLength: 200, examples: ['CHIOMA ADEBAYO'] }),
+          account_number: Type.String({ pattern: '^[0-9]{10}$', examples: ['0123456789'] }),
+          bank_code: Type.String({
+            pattern: '^([0-9]{3}|[0-9]{6})$',
+            description: 'NIP institution code (6 digits) or CBN bank code (3 digits).',
+            examples: ['000013'],
+          }),
+          bank_name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, examples: ['GTBank'] })),
+        },
+        { description: 'Who sent the money; default: the sandbox sender (SANDBOX SENDER, Sandbox Bank).' },
+      ),
+    ),
+    session_id: Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{30}$',
+        description:
+          'The NIBSS session id (30 digits); default: a new one. A session id this partner already credited in ' +
+          'the sandbox is not credited again: the answer is 200 with the earlier credit.',
+        examples: ['999999261127143012123456789012'],
+      }),
+    ),
   },
-  { examples: [{ amount: 1500.5, narration: 'Test transfer' }] },
+  {
+    examples: [
+      { amount: 1500.5, narration: 'Test transfer' },
+      {
+        amount: '25000.00',
+        narration: 'Invoice 118',
+        originator: {
+          account_name: 'CHIOMA ADEBAYO',
+          account_number: '0123456789',
+          bank_code: '000013',
+          bank_name: 'GTBank',
+        },
+        session_id: '000013261127143012123456789012',
+      },
+    ],
+  },
 );
 export type SimulateCreditBody = Static<typeof SimulateCreditBody>;
 
@@ -161,7 +200,10 @@ export const Counterparty = Type.Object(
   {
     account_name: Type.String({ examples: ['CHIOMA ADEBAYO'] }),
     account_number: Type.String({ examples: ['0123456789'] }),
-    bank_code: Type.String({ description: 'NIP institution code (6 digits).', examples: ['000013'] }),
+    bank_code: Type.String({
+      description: 'NIP institution code (6 digits), or the CBN code (3 digits) a sending bank gave.',
+      examples: ['000013'],
+    }),
     bank_name: Nullable(Type.String({ examples: ['GTBank'] })),
   },
   { title: 'Counterparty' },
@@ -203,6 +245,10 @@ export const Transaction = Type.Object(
 /** A credit and the account after it: the answer of simulate-credit and the virtual_account.credited event. */
 export const Credit = Type.Object({ transaction: Transaction, account: VirtualAccount }, { title: 'Credit' });
 export const SimulateCreditResponse = Success(Credit, 'Account credited.');
+export const SimulateCreditRepeatResponse = Success(
+  Credit,
+  'This session id was already credited: the earlier credit, not credited again.',
+);
 export const TransactionListResponse = Success(Page(Transaction), 'Transactions.');
 
 export const Statement = Type.Object(

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
 import type { Kysely } from 'kysely';
-import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { type AuditActor, actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, BatchContext } from '../../platform/audit/audited-write.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/auth/credentials.js';
 import { partnerIdOf } from '../../platform/auth/key-check.js';
-import { toIso } from '../../platform/clock.js';
+import { type Clock, toIso } from '../../platform/clock.js';
 import { sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
@@ -37,6 +37,7 @@ export interface VirtualAccountsDeps {
   keys: KeyRing;
   bankCodes: Record<Environment, string>;
   bankName: string;
+  clock: Clock;
 }
 
 const MAX_ALLOCATION_ATTEMPTS = 10;
@@ -50,6 +51,45 @@ type TransactionView = ReturnType<typeof transactionView>;
 export interface CreditResult {
   transaction: Static<typeof Transaction>;
   account: Static<typeof VirtualAccount>;
+}
+
+/** An inbound transfer to book: from the sponsor bank's connector (live) or simulate-credit (sandbox). */
+export interface InboundCredit {
+  amountKobo: number;
+  narration: string | null;
+  /** Ours, unique: `NIP-<session id>` for the bank's, `SIM-…` for the sandbox's. */
+  reference: string;
+  /** The NIBSS session id: an account is credited once per session id. */
+  sessionId: string;
+  originator: ledger.Counterparty;
+}
+
+/** What an inbound transfer did: credited the account, or repeated the credit of its session id. */
+export interface Receipt extends CreditResult {
+  outcome: 'credited' | 'duplicate';
+}
+
+/** The sender of a sandbox credit that names none. */
+const SANDBOX_ORIGINATOR = {
+  account_name: 'SANDBOX SENDER',
+  account_number: '0000000000',
+  bank_code: '000000',
+  bank_name: 'Sandbox Bank',
+};
+
+/** A unique index refused the session id: the credit happened before. */
+class DuplicateSession extends Error {}
+
+/**
+ * A NIBSS-shaped session id: the sending institution's code, the time (yyMMddHHmmss, UTC) and 12
+ * random digits: 30 digits.
+ */
+export function newSessionId(bankCode: string, now: number): string {
+  const time = new Date(now)
+    .toISOString()
+    .replace(/[^0-9]/g, '')
+    .slice(2, 14);
+  return `${bankCode}${time}${String(randomInt(0, 1_000_000)).padStart(6, '0')}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
 }
 
 /** Credits and changes need an active account (docs/partner-guide.md, "Virtual accounts"). */
@@ -86,7 +126,14 @@ function transactionView(row: ledger.EntryRow) {
   };
 }
 
-export function createVirtualAccountsService({ db, write, keys, bankCodes, bankName }: VirtualAccountsDeps) {
+export function createVirtualAccountsService({
+  db,
+  write,
+  keys,
+  bankCodes,
+  bankName,
+  clock,
+}: VirtualAccountsDeps) {
   function view(row: Omit<repo.VirtualAccountRow, 'partner_id'>) {
     const balanceKobo = Number(row.balance_kobo);
     return {
@@ -233,52 +280,115 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     return kobo;
   }
 
+  /**
+   * An inbound transfer reaches an account: the one way money comes in, for the bank connector's
+   * notifications (live) and simulate-credit (sandbox) alike. Under the account's row lock the
+   * account must be active; the entry (with the sender as counterparty and the NIBSS session id), the
+   * balance, the audit event, `virtual_account.credited` and what the caller `record`s commit in one
+   * transaction. A session id already credited is refused by a unique index (live: across the
+   * institution; sandbox: per partner), concurrently and across instances alike; the transaction
+   * then rolls back and the answer is the entry that session id credited, as a duplicate.
+   */
+  async function receive(
+    account: Pick<repo.VirtualAccountRow, 'id' | 'partner_id' | 'environment'>,
+    credit: InboundCredit,
+    options: {
+      actor: AuditActor;
+      meta: RequestMeta | null;
+      record?: (context: BatchContext<VirtualAccountEventType>, entry: ledger.EntryRow) => void;
+    },
+  ): Promise<Receipt> {
+    try {
+      return await write(
+        { actor: options.actor, meta: options.meta, onUniqueViolation: () => new DuplicateSession() },
+        async (context) => {
+          const { trx, now, audit, emit } = context;
+          const locked = await repo.lockAccount(trx, account.id);
+          refuseUnlessActive(locked.status);
+          const entry = await ledger.postEntry(
+            trx,
+            locked,
+            {
+              id: newId(),
+              type: 'credit',
+              kind: 'inbound_transfer',
+              amountKobo: credit.amountKobo,
+              narration: credit.narration,
+              reference: credit.reference,
+              counterparty: credit.originator,
+              sessionId: credit.sessionId,
+              transferId: null,
+            },
+            now,
+          );
+          const result = {
+            transaction: transactionView(entry),
+            account: view(extend(locked, { balance_kobo: entry.balance_after_kobo })),
+          };
+          audit({
+            action: 'virtual_account.credited',
+            targetType: 'virtual_account',
+            targetId: account.id,
+            metadata: {
+              account_number: locked.account_number,
+              amount_kobo: credit.amountKobo,
+              reference: entry.reference,
+              session_id: credit.sessionId,
+            },
+          });
+          emit({ environments: [account.environment], type: 'virtual_account.credited', data: result });
+          options.record?.(context, entry);
+          return extend(result, { outcome: 'credited' as const });
+        },
+      );
+    } catch (error) {
+      if (!(error instanceof DuplicateSession)) throw error;
+      const earlier = await ledger.findBySession(db, account, credit.sessionId);
+      // The index that refused it names an entry that exists: it is never deleted.
+      if (!earlier) throw new Error(`session ${credit.sessionId} refused as a duplicate but not found`);
+      return {
+        outcome: 'duplicate',
+        transaction: transactionView(earlier),
+        account: view(await repo.findAccountById(db, earlier.account_id)),
+      };
+    }
+  }
+
+  /** The live account a bank notification names, at this institution's live bank code. */
+  async function findLiveAccount(accountNumber: string) {
+    return repo.findLiveAccount(db, bankCodes.live, accountNumber);
+  }
+
+  /**
+   * Sandbox: an inbound transfer as the sponsor bank would report it, through `receive` like a live
+   * one: the given sender and session id, or the sandbox's sender and a new NIBSS-shaped session id.
+   */
   async function simulateCredit(
     credential: PartnerCredential,
     accountNumber: string,
     input: SimulateCreditBody,
     meta: RequestMeta,
-  ) {
+  ): Promise<Receipt> {
     if (credential.environment !== 'sandbox') throw new AppError('SANDBOX_ONLY');
     const amountKobo = creditAmount(input.amount);
     const account = await findAccount(credential, accountNumber);
-    return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit, emit }) => {
-      const locked = await repo.lockAccount(trx, account.id);
-      refuseUnlessActive(locked.status);
-      const entry = await ledger.postEntry(
-        trx,
-        locked,
-        {
-          id: newId(),
-          type: 'credit',
-          kind: 'inbound_transfer',
-          amountKobo,
-          narration: input.narration ?? null,
-          reference: `SIM-${newId()}`,
-          counterparty: null,
-          sessionId: null,
-          transferId: null,
+    const originator = input.originator ?? SANDBOX_ORIGINATOR;
+    return receive(
+      account,
+      {
+        amountKobo,
+        narration: input.narration ?? null,
+        reference: `SIM-${newId()}`,
+        sessionId: input.session_id ?? newSessionId(bankCodes.sandbox, clock.now()),
+        originator: {
+          account_name: originator.account_name,
+          account_number: originator.account_number,
+          bank_code: originator.bank_code,
+          bank_name: originator.bank_name ?? null,
         },
-        now,
-      );
-      const transaction = transactionView(entry);
-      const result = {
-        transaction,
-        account: view(extend(locked, { balance_kobo: entry.balance_after_kobo })),
-      };
-      audit({
-        action: 'virtual_account.credited',
-        targetType: 'virtual_account',
-        targetId: account.id,
-        metadata: {
-          account_number: accountNumber,
-          amount_kobo: amountKobo,
-          reference: entry.reference,
-        },
-      });
-      emit({ environments: [credential.environment], type: 'virtual_account.credited', data: result });
-      return result;
-    });
+      },
+      { actor: actorOf(credential), meta },
+    );
   }
 
   async function transactions(
@@ -397,5 +507,17 @@ export function createVirtualAccountsService({ db, write, keys, bankCodes, bankN
     };
   }
 
-  return { create, get, list, simulateCredit, transactions, deactivate, reactivate, close, statement };
+  return {
+    create,
+    get,
+    list,
+    simulateCredit,
+    receive,
+    findLiveAccount,
+    transactions,
+    deactivate,
+    reactivate,
+    close,
+    statement,
+  };
 }

@@ -1,8 +1,8 @@
 import { toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { decrypt } from '../../platform/crypto/secret-box.js';
+import { sign } from '../../platform/crypto/standard-webhooks.js';
 import { DeliveryError, postJson } from './sender.js';
-import { sign } from './signature.js';
 import type { AddressPolicy } from './ssrf.js';
 import type { EndpointRow, EventRow } from './webhooks.repository.js';
 

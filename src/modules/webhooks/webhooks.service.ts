@@ -6,6 +6,7 @@ import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/auth/c
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { decrypt, encrypt } from '../../platform/crypto/secret-box.js';
+import { newWebhookSecret } from '../../platform/crypto/standard-webhooks.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
@@ -17,7 +18,6 @@ import { createdRange } from '../../platform/time-range.js';
 import { deliver } from './delivery.js';
 import type { EventsQuery } from './events.schemas.js';
 import { checkDestination } from './sender.js';
-import { newWebhookSecret } from './signature.js';
 import type { AddressPolicy } from './ssrf.js';
 import * as repo from './webhooks.repository.js';
 

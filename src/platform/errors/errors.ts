@@ -26,6 +26,11 @@ export const ERROR_REGISTRY = {
     message:
       'This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin).',
   },
+  SIGNATURE_INVALID: {
+    status: 401,
+    message:
+      'The bank connector signature is missing or wrong, or its webhook-timestamp is more than 5 minutes off.',
+  },
   SANDBOX_ONLY: { status: 403, message: 'This operation is available in the sandbox environment only.' },
   NOT_FOUND: { status: 404, message: 'The requested resource was not found.' },
   METHOD_NOT_ALLOWED: { status: 405, message: 'This method is not allowed on this path.' },

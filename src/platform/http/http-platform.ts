@@ -361,6 +361,15 @@ function registerJsonParser(app: FastifyInstance): void {
       done(new AppError('MALFORMED_REQUEST', { message: 'The request body is not valid UTF-8.' }), undefined);
       return;
     }
+    const verifyBody = request.routeOptions.config.verifyBody;
+    if (verifyBody) {
+      try {
+        verifyBody(request, body as Buffer);
+      } catch (error) {
+        done(error as Error, undefined);
+        return;
+      }
+    }
     if (text.trim() === '') return done(null, undefined);
     try {
       done(null, secureJson.parse(text, undefined, { protoAction: 'remove', constructorAction: 'remove' }));

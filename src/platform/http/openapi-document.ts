@@ -6,7 +6,7 @@ type Doc = Json & { paths: Record<string, Record<string, Json>>; components?: Js
 
 const COMPONENT = '#/components/schemas/';
 /** The credentials of the back office; partners' documents do not mention them. */
-const OPERATOR_SCHEMES = new Set(['adminKey', 'consoleSession']);
+const OPERATOR_SCHEMES = new Set(['adminKey', 'consoleSession', 'connectorSignature']);
 const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options']);
 /** A validation-only keyword of ours that is not JSON Schema (`x-trim`, an extension, stays). */
 const PRIVATE_KEYWORDS = ['errorMessage'];
@@ -23,8 +23,10 @@ const isObject = (value: unknown): value is Json =>
 /** Who reads a document: partners (their API and webhooks) or the operator (back office and probes). */
 export type Audience = 'partner' | 'operator';
 
-export const audienceOf = (path: string, adminPrefix: string): Audience =>
-  path.startsWith(adminPrefix) || !path.startsWith('/baas/') ? 'operator' : 'partner';
+export const audienceOf = (path: string, operatorPrefixes: readonly string[]): Audience =>
+  operatorPrefixes.some((prefix) => path.startsWith(prefix)) || !path.startsWith('/baas/')
+    ? 'operator'
+    : 'partner';
 
 /**
  * Turns what @fastify/swagger generates from the route schemas into the two published documents:
@@ -35,7 +37,7 @@ export const audienceOf = (path: string, adminPrefix: string): Audience =>
  */
 export function publishDocuments(
   generated: Json,
-  options: { adminPrefix: string; info: Record<Audience, Json> },
+  options: { operatorPrefixes: readonly string[]; info: Record<Audience, Json> },
 ): Record<Audience, Json> {
   const source = structuredClone(generated) as Doc;
   const components: Record<string, Json> = {
@@ -58,10 +60,10 @@ function documentFor(
   audience: Audience,
   source: Doc,
   components: Record<string, Json>,
-  options: { adminPrefix: string; info: Record<Audience, Json> },
+  options: { operatorPrefixes: readonly string[]; info: Record<Audience, Json> },
 ): Json {
   const paths = Object.fromEntries(
-    Object.entries(source.paths).filter(([path]) => audienceOf(path, options.adminPrefix) === audience),
+    Object.entries(source.paths).filter(([path]) => audienceOf(path, options.operatorPrefixes) === audience),
   );
   const webhooks = audience === 'partner' ? source['webhooks'] : undefined;
   const used = usedComponents({ paths, webhooks }, components);

@@ -10,7 +10,8 @@ import { type Audience, publishDocuments } from './openapi-document.js';
 export const DOCS_PREFIX = '/docs';
 export const OPENAPI_PATH = '/baas/api/v1/openapi.json';
 export const OPERATOR_OPENAPI_PATH = '/baas/api/v1/admin/openapi.json';
-const ADMIN_PREFIX = '/baas/api/v1/admin/';
+/** The back office and the sponsor bank's connector: the operator's document, not the partners'. */
+const OPERATOR_PREFIXES = ['/baas/api/v1/admin/', '/baas/api/v1/bank/'];
 
 /** docs/*.md, wherever the code runs from. */
 const guide = (name: string) => readFileSync(projectPath(`docs/${name}`), 'utf8').trim();
@@ -76,6 +77,11 @@ const TAGS: OpenAPIV3_1.TagObject[] = [
     name: 'Operators',
     description: 'Console sign-in (password and TOTP), set-up from invitations, and operator management.',
   },
+  {
+    name: 'Bank connector',
+    description:
+      "What the sponsor bank's connector calls, signed with BANK_CONNECTOR_SECRET: inward transfers and transfer updates.",
+  },
   { name: 'Operations', description: 'Health and readiness probes.' },
 ];
 
@@ -91,6 +97,15 @@ const SECURITY_SCHEMES: Record<string, OpenAPIV3_1.SecuritySchemeObject> = {
     description:
       'The console session cookie set by the second sign-in step (named baas_console outside production). ' +
       'State-changing requests also send X-CSRF-Token (from the session) and a same-origin Origin.',
+  },
+  connectorSignature: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'webhook-signature',
+    description:
+      "The sponsor bank connector's Standard Webhooks signature: webhook-id, webhook-timestamp (unix seconds, " +
+      'within 5 minutes) and webhook-signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<raw body>">, keyed ' +
+      'with the bytes BANK_CONNECTOR_SECRET encodes). See docs/operator-guide.md, "The bank connector".',
   },
 };
 
@@ -113,7 +128,7 @@ export async function registerOpenApi(
   let published: Record<Audience, Record<string, unknown>> | undefined;
   const documents = () => {
     published ??= publishDocuments(app.swagger() as unknown as Record<string, unknown>, {
-      adminPrefix: ADMIN_PREFIX,
+      operatorPrefixes: OPERATOR_PREFIXES,
       info: info(),
     });
     return published;

@@ -13,7 +13,7 @@ import { errorResponses } from './schemas.js';
  *   anti-forgery proof on state changes);
  * - operator: a console session cookie only (the session itself).
  */
-export type AuthMode = 'none' | 'session' | 'partner' | 'admin' | 'operator';
+export type AuthMode = 'none' | 'session' | 'partner' | 'admin' | 'operator' | 'connector';
 export type BodyKind = 'json' | 'multipart';
 
 declare module 'fastify' {
@@ -33,6 +33,8 @@ declare module 'fastify' {
     rateLimit?: boolean;
     /** Headers that replace the platform's security headers on this route's successful answers. */
     successHeaders?: SuccessHeaders;
+    /** Checks the raw JSON body before it is parsed (a signature over its bytes); throws to refuse. */
+    verifyBody?: (request: FastifyRequest, body: Buffer) => void;
   }
 }
 
@@ -47,6 +49,7 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = 
   partner: [{ sessionToken: [] }, { apiKey: [] }],
   admin: [{ adminKey: [] }, { consoleSession: [] }],
   operator: [{ consoleSession: [] }],
+  connector: [{ connectorSignature: [] }],
 };
 
 const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
@@ -55,6 +58,7 @@ const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
   partner: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'ONBOARDING_NOT_APPROVED', 'PARTNER_SUSPENDED'],
   admin: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'CSRF_REJECTED', 'FORBIDDEN'],
   operator: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'CSRF_REJECTED'],
+  connector: ['SIGNATURE_INVALID', 'FORBIDDEN'],
 };
 
 interface OperationSpec<B, Q, P, H> {

@@ -29,6 +29,23 @@ export const FreeText = (options: SchemaOptions = {}) =>
     }),
   );
 
+/**
+ * Text another system wrote (a sponsor bank's narration, a sender's name): kept, but cleaned rather
+ * than refused (platform/text.ts sanitizeForeignText) and cut to `maxChars` characters.
+ */
+export const ForeignText = (maxChars: number, options: SchemaOptions = {}) =>
+  Type.String(
+    extend(options, {
+      'x-foreign-text': maxChars,
+      description: [
+        options.description,
+        `Control and bidirectional characters become spaces; cut to ${maxChars} characters.`,
+      ]
+        .filter(Boolean)
+        .join(' '),
+    }),
+  );
+
 export const Email = (options: SchemaOptions = {}) =>
   Type.String({
     format: 'email',
@@ -158,7 +175,7 @@ export const Page = <T extends TSchema>(item: T) =>
 export const Environment = StringEnum(ENVIRONMENTS, { description: 'sandbox or live' });
 
 /** An ISO-8601 date (a whole day, UTC) or date-time with a zone. */
-const ISO_DATE_OR_TIME =
+export const ISO_DATE_OR_TIME =
   '^[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2}(\\.[0-9]{1,9})?)?(Z|[+-][0-9]{2}:[0-9]{2}))?$';
 
 /** Bounds of a `created_at` filter, both inclusive: a date alone means that whole day, UTC. */

@@ -2,7 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
 import { extend } from '../objects.js';
-import { BIDI_CONTROL, CONTROL, CONTROL_BUT_LINE_BREAK } from '../text.js';
+import { BIDI_CONTROL, CONTROL, CONTROL_BUT_LINE_BREAK, sanitizeForeignText } from '../text.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -207,7 +207,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * characters (textProblem), and file parts are accepted only where the schema has `format: binary`.
  * Path values (`trim` false) are identifiers and are taken as sent: ` 0123456789` names no account. A
  * string the schema takes exactly as sent (`x-trim: false`: passwords, never shown to anyone) is
- * neither trimmed nor checked by textProblem.
+ * neither trimmed nor checked by textProblem. Text another system wrote (`x-foreign-text`: a bank's
+ * narration) is cleaned instead of refused (sanitizeForeignText), cut to the length the mark gives.
  */
 function normalize(
   schema: JsonSchema,
@@ -234,7 +235,11 @@ function normalize(
       addFieldError(errors, field, 'must be a text field, not a file');
       continue;
     }
-    if (typeof value === 'string') {
+    if (typeof value === 'string' && typeof property['x-foreign-text'] === 'number') {
+      const clean = sanitizeForeignText(value, property['x-foreign-text']);
+      if (clean === '') delete data[key];
+      else data[key] = clean;
+    } else if (typeof value === 'string') {
       if (value.includes('\u0000')) {
         addFieldError(errors, field, 'must not contain NUL characters');
         continue;

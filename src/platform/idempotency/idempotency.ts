@@ -143,21 +143,29 @@ export function registerIdempotency(
 export async function answerIdempotently<T>(
   request: FastifyRequest,
   reply: FastifyReply,
-  status: number,
+  status: number | ((result: T) => number),
   run: () => Promise<T>,
   envelope: (result: T) => unknown,
 ): Promise<FastifyReply> {
-  reply.code(status);
+  const statusOf = typeof status === 'number' ? () => status : status;
   const claimed = request.idempotencyKey;
-  if (!claimed) return reply.send(envelope(await run()));
+  if (!claimed) {
+    const result = await run();
+    return reply.code(statusOf(result)).send(envelope(result));
+  }
   let sent: string | undefined;
   const result = await withCommitHook(async (trx, written) => {
-    const bytes = String(reply.serialize(envelope(written as T)));
-    await claimed.complete(trx, status, bytes);
+    // The response schema that serializes the answer is the one of its status.
+    const code = statusOf(written as T);
+    const bytes = String(reply.code(code).serialize(envelope(written as T)));
+    await claimed.complete(trx, code, bytes);
     sent = bytes;
     claimed.recorded = true;
   }, run);
-  return reply.type('application/json; charset=utf-8').send(sent ?? envelope(result));
+  return reply
+    .code(statusOf(result))
+    .type('application/json; charset=utf-8')
+    .send(sent ?? envelope(result));
 }
 
 /**

@@ -1,0 +1,102 @@
+import type { BlockList } from 'node:net';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Clock } from '../../platform/clock.js';
+import { requestMeta } from '../../platform/http/auth.js';
+import { operation } from '../../platform/http/route.js';
+import { SuccessNoData, success } from '../../platform/http/schemas.js';
+import {
+  CreditNotificationBody,
+  CreditNotificationListResponse,
+  CreditNotificationResponse,
+  CreditNotificationsQuery,
+  TransferUpdateBody,
+} from './bank.schemas.js';
+import type { BankService } from './bank.service.js';
+import { connectorGuard } from './connector-guard.js';
+
+const tags = ['Bank connector'];
+
+/**
+ * What the sponsor bank's connector calls. Registered only when BANK_CONNECTOR_SECRET is set, so
+ * without it every /bank path is an unknown route (404).
+ */
+export const bankConnectorRoutes: FastifyPluginAsyncTypebox<{
+  bank: BankService;
+  secret: string;
+  allowList: BlockList | undefined;
+  clock: Clock;
+}> = async (app, { bank, secret, allowList, clock }) => {
+  const guard = connectorGuard({ secret, allowList, clock });
+  app.addHook('onRequest', guard.onRequest);
+  app.addHook('preValidation', guard.preValidation);
+  const connector = (spec: Parameters<typeof operation>[0]) => {
+    const route = operation(spec);
+    return { ...route, config: { ...route.config, verifyBody: guard.verifyBody } };
+  };
+
+  app.post(
+    '/bank/credit-notifications',
+    connector({
+      operationId: 'notifyCredit',
+      summary: 'Connector: an inward NIP transfer reached a live virtual account',
+      description:
+        'Credits the live virtual account with that number once per NIBSS session_id: 200 credited the first ' +
+        'time; the same session_id again, concurrently or after a crash, 200 duplicate with the earlier ' +
+        'transaction and no second credit. 409 ACCOUNT_INACTIVE / ACCOUNT_CLOSED and 404 NOT_FOUND refuse it: ' +
+        'return the money to the sender. Any other answer or none: retry with the same session_id. Every ' +
+        'notification is kept with its outcome. Text fields are cleaned of control and bidirectional ' +
+        'characters rather than refused.',
+      tags,
+      auth: 'connector',
+      body: CreditNotificationBody,
+      response: { 200: CreditNotificationResponse },
+      errors: ['NOT_FOUND', 'ACCOUNT_INACTIVE', 'ACCOUNT_CLOSED'],
+      rateLimit: false,
+    }),
+    async (request) => {
+      const receipt = await bank.creditNotification(
+        request.body as CreditNotificationBody,
+        requestMeta(request),
+      );
+      return success(receipt.outcome === 'credited' ? 'Credited.' : 'Already credited.', receipt);
+    },
+  );
+
+  app.post(
+    '/bank/transfer-updates',
+    connector({
+      operationId: 'updateTransfer',
+      summary: "Connector: the bank's later word on an outbound transfer",
+      description:
+        'Applied once, in the order the transfer states allow; a repeat changes nothing. Transfers are not ' +
+        'offered yet, so every reference is unknown: 404 NOT_FOUND.',
+      tags,
+      auth: 'connector',
+      body: TransferUpdateBody,
+      response: { 200: SuccessNoData('Transfer updated.') },
+      errors: ['NOT_FOUND'],
+      rateLimit: false,
+    }),
+    async () => bank.transferUpdate(),
+  );
+};
+
+/** The operators' view of the connector's notifications (back office). */
+export const bankAdminRoutes: FastifyPluginAsyncTypebox<{ bank: BankService }> = async (app, { bank }) => {
+  app.get(
+    '/admin/bank/credit-notifications',
+    operation({
+      operationId: 'listCreditNotifications',
+      summary: "The sponsor bank's credit notifications, newest first",
+      description:
+        'Every notification with a well-formed body: credited, duplicate (its session id was credited before) ' +
+        'or refused (error_code NOT_FOUND, ACCOUNT_INACTIVE or ACCOUNT_CLOSED), with the account and partner ' +
+        'it named. from/to bound received_at; a date alone means that whole UTC day.',
+      tags: ['Back office'],
+      auth: 'admin',
+      querystring: CreditNotificationsQuery,
+      response: { 200: CreditNotificationListResponse },
+    }),
+    async (request) => success('Credit notifications.', await bank.listNotifications(request.query)),
+  );
+};

@@ -1,0 +1,188 @@
+import type { Kysely } from 'kysely';
+import type { AuditActor, RequestMeta } from '../../platform/audit/audit.repository.js';
+import { type Clock, toIso } from '../../platform/clock.js';
+import type { KeyRing } from '../../platform/crypto/keys.js';
+import { newId } from '../../platform/crypto/tokens.js';
+import type { Database } from '../../platform/db/schema.js';
+import { AppError, validationError } from '../../platform/errors/errors.js';
+import { keysetCursor } from '../../platform/pagination/cursor.js';
+import { instantRange } from '../../platform/time-range.js';
+import { koboToNaira } from '../virtual-accounts/money.js';
+import type { Receipt, VirtualAccountsService } from '../virtual-accounts/virtual-accounts.service.js';
+import * as repo from './bank.repository.js';
+import type { CreditNotificationBody, CreditNotificationsQuery } from './bank.schemas.js';
+
+export interface BankDeps {
+  db: Kysely<Database>;
+  clock: Clock;
+  keys: KeyRing;
+  virtualAccounts: VirtualAccountsService;
+}
+
+export type BankService = ReturnType<typeof createBankService>;
+
+/** Who books a live credit: the sponsor bank's connector, in the audit trail as a system actor. */
+const connectorActor = (partnerId: number): AuditActor => ({
+  partnerId,
+  actorType: 'system',
+  actorId: 'bank_connector',
+});
+
+/** Refusals the connector acts on (it returns the money to the sender). */
+const REFUSALS = new Set(['NOT_FOUND', 'ACCOUNT_INACTIVE', 'ACCOUNT_CLOSED']);
+
+/** A list item as operators see it. */
+function notificationView(row: repo.NotificationRow) {
+  return {
+    id: row.id,
+    session_id: row.session_id,
+    account_number: row.account_number,
+    amount: koboToNaira(Number(row.amount_kobo)),
+    amount_kobo: Number(row.amount_kobo),
+    narration: row.narration,
+    originator: {
+      account_name: row.originator_account_name,
+      account_number: row.originator_account_number,
+      bank_code: row.originator_bank_code,
+      bank_name: row.originator_bank_name,
+    },
+    transaction_at: toIso(Number(row.transaction_at)),
+    outcome: row.outcome,
+    error_code: row.error_code,
+    company_id: row.partner_id,
+    business_name: row.business_name,
+    transaction_id: row.transaction_id,
+    received_at: toIso(Number(row.received_at)),
+  };
+}
+
+/**
+ * Money in from the sponsor bank (docs/operator-guide.md, "The bank connector"): a notification
+ * credits the live account it names through the one inbound path (virtual accounts' `receive`,
+ * which simulate-credit runs too), at most once per NIBSS session id; every notification is kept
+ * with its outcome, the credited one in the credit's own transaction.
+ */
+export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps) {
+  async function creditNotification(
+    body: CreditNotificationBody,
+    meta: RequestMeta,
+  ): Promise<Pick<Receipt, 'outcome' | 'transaction'>> {
+    const transactionAt = Date.parse(body.transaction_at);
+    if (Number.isNaN(transactionAt)) {
+      throw validationError({ transaction_at: ['must be a real date-time'] });
+    }
+    const originator = {
+      account_name: body.originator.account_name,
+      account_number: body.originator.account_number,
+      bank_code: body.originator.bank_code,
+      bank_name: body.originator.bank_name ?? null,
+    };
+    const notification = (
+      outcome: repo.NewNotification['outcome'],
+      extra: Pick<repo.NewNotification, 'error_code' | 'partner_id' | 'account_id' | 'transaction_id'>,
+      receivedAt: number,
+    ): repo.NewNotification => ({
+      id: newId(),
+      session_id: body.session_id,
+      account_number: body.account_number,
+      amount_kobo: body.amount_kobo,
+      narration: body.narration ?? null,
+      originator_account_name: originator.account_name,
+      originator_account_number: originator.account_number,
+      originator_bank_code: originator.bank_code,
+      originator_bank_name: originator.bank_name,
+      transaction_at: transactionAt,
+      outcome,
+      request_id: meta.requestId,
+      received_at: receivedAt,
+      ...extra,
+    });
+
+    const account = await virtualAccounts.findLiveAccount(body.account_number);
+    if (!account) {
+      await repo.insertNotification(
+        db,
+        notification(
+          'refused',
+          { error_code: 'NOT_FOUND', partner_id: null, account_id: null, transaction_id: null },
+          clock.now(),
+        ),
+      );
+      throw new AppError('NOT_FOUND', { message: 'No live virtual account has this account number.' });
+    }
+    const known = { partner_id: account.partner_id, account_id: account.id };
+    let receipt: Receipt;
+    try {
+      receipt = await virtualAccounts.receive(
+        account,
+        {
+          amountKobo: body.amount_kobo,
+          narration: body.narration ?? null,
+          reference: `NIP-${body.session_id}`,
+          sessionId: body.session_id,
+          originator,
+        },
+        {
+          actor: connectorActor(account.partner_id),
+          meta,
+          // The credited notification commits with the credit: a crash keeps both or neither.
+          record: ({ insert, now }, entry) =>
+            insert(
+              'bank_credit_notifications',
+              notification('credited', { ...known, error_code: null, transaction_id: entry.id }, now),
+            ),
+        },
+      );
+    } catch (error) {
+      if (error instanceof AppError && REFUSALS.has(error.code)) {
+        await repo.insertNotification(
+          db,
+          notification('refused', { ...known, error_code: error.code, transaction_id: null }, clock.now()),
+        );
+      }
+      throw error;
+    }
+    if (receipt.outcome === 'duplicate') {
+      await repo.insertNotification(
+        db,
+        notification(
+          'duplicate',
+          { ...known, error_code: null, transaction_id: receipt.transaction.id },
+          clock.now(),
+        ),
+      );
+    }
+    return { outcome: receipt.outcome, transaction: receipt.transaction };
+  }
+
+  /**
+   * The connector's word on an outbound transfer. Transfers (money out) do not exist yet, so no
+   * reference names one: 404, and nothing changes.
+   */
+  async function transferUpdate(): Promise<never> {
+    throw new AppError('NOT_FOUND', { message: 'No transfer has this reference.' });
+  }
+
+  async function listNotifications(query: CreditNotificationsQuery) {
+    const range = instantRange(query.from, query.to, ['from', 'to']);
+    const filter = { outcome: query.outcome, from: range.from, to: range.to };
+    const cursor = keysetCursor(keys.cursor, 'bank_credit_notifications', JSON.stringify(filter), 'string');
+    const position = cursor.decode(query.cursor);
+    let after: repo.ListPosition | undefined;
+    if (position !== undefined) {
+      const [at = '', id = ''] = position.split('/');
+      after = { at: Number(at), id };
+    }
+    const rows = await repo.listNotifications(db, {
+      ...(filter.outcome ? { outcome: filter.outcome } : {}),
+      ...(filter.from !== undefined ? { from: filter.from } : {}),
+      ...(filter.to !== undefined ? { to: filter.to } : {}),
+      ...(after ? { after } : {}),
+      limit: query.limit,
+    });
+    const page = cursor.page(rows, query.limit, (row) => `${row.received_at}/${row.id}`);
+    return { items: page.items.map(notificationView), next_cursor: page.next_cursor };
+  }
+
+  return { creditNotification, transferUpdate, listNotifications };
+}
