@@ -435,7 +435,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: simulate an incoming transfer
-         * @description Sandbox only (403 SANDBOX_ONLY in live). The credit is added to the ledger in kobo and a virtual_account.credited webhook is queued. Send an Idempotency-Key to retry safely.
+         * @description Sandbox only (403 SANDBOX_ONLY in live). Runs the very code a live inbound transfer from the sponsor bank runs: one ledger entry (kind inbound_transfer) with the sender as counterparty and the NIBSS session id, and a virtual_account.credited webhook. Give originator and session_id to choose them. An account is credited once per session id: repeating one answers 200 with the earlier credit. An inactive or closed account refuses credits (409). Send an Idempotency-Key to retry safely.
          */
         post: operations["simulateVirtualAccountCredit"];
         delete?: never;
@@ -846,7 +846,7 @@ export interface components {
             /** @example 0123456789 */
             account_number: string;
             /**
-             * @description NIP institution code (6 digits).
+             * @description NIP institution code (6 digits), or the CBN code (3 digits) a sending bank gave.
              * @example 000013
              */
             bank_code: string;
@@ -1033,7 +1033,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
         /**
          * Event
          * @description One of the event types, told apart by `type`; `data` is exactly what was delivered.
@@ -4294,12 +4294,6 @@ export interface operations {
         };
         requestBody: {
             content: {
-                /**
-                 * @example {
-                 *       "amount": 1500.5,
-                 *       "narration": "Test transfer"
-                 *     }
-                 */
                 "application/json": {
                     /**
                      * @description Naira, greater than 0, at most 2 decimals and at most 10,000,000.00 per credit. A JSON number or a decimal string ("1500.50").
@@ -4311,10 +4305,44 @@ export interface operations {
                      * @example Test transfer
                      */
                     narration?: string;
+                    /** @description Who sent the money; default: the sandbox sender (SANDBOX SENDER, Sandbox Bank). */
+                    originator?: {
+                        /** @example CHIOMA ADEBAYO */
+                        account_name: string;
+                        /** @example 0123456789 */
+                        account_number: string;
+                        /**
+                         * @description NIP institution code (6 digits) or CBN bank code (3 digits).
+                         * @example 000013
+                         */
+                        bank_code: string;
+                        /** @example GTBank */
+                        bank_name?: string;
+                    };
+                    /**
+                     * @description The NIBSS session id (30 digits); default: a new one. A session id this partner already credited in the sandbox is not credited again: the answer is 200 with the earlier credit.
+                     * @example 999999261127143012123456789012
+                     */
+                    session_id?: string;
                 };
             };
         };
         responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example This session id was already credited: the earlier credit, not credited again. */
+                        message: string;
+                        data: components["schemas"]["Credit"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -4366,7 +4394,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
+            /** @description ACCOUNT_INACTIVE: The virtual account is inactive: it takes no credits or changes until it is reactivated. | ACCOUNT_CLOSED: The virtual account is closed: it can no longer change. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
             409: {
                 headers: {
                     [name: string]: unknown;
