@@ -1,12 +1,9 @@
-import { ApiError } from '@baas/sdk';
 import { infiniteQueryOptions } from '@tanstack/react-query';
-import { operatorSession } from '@/lib/api/operator-api';
-import type { CreditNotification } from '@/lib/api/operator-types';
+import { unwrap } from '@/lib/api/api-error';
+import { operatorApi } from '@/lib/api/operator-api';
 import { adminKeys } from '@/lib/operator-query-keys';
 
 export const NOTIFICATIONS_PAGE_SIZE = 50;
-
-const NOTIFICATIONS = '/baas/api/v1/admin/bank/credit-notifications';
 
 /**
  * One UTC day (`YYYY-MM-DD`: a date alone as from and to is that whole day) of the bank's credit
@@ -15,21 +12,21 @@ const NOTIFICATIONS = '/baas/api/v1/admin/bank/credit-notifications';
 export const creditNotificationsQuery = (day: string, which: 'refused' | 'all') =>
   infiniteQueryOptions({
     queryKey: [...adminKeys.creditNotifications, day, which],
-    queryFn: async ({
-      signal,
-      pageParam,
-    }): Promise<{ items: CreditNotification[]; next_cursor: string | null }> => {
-      // Fetched by hand until the operator document (and so operatorApi's types) has the path.
-      const query = new URLSearchParams({ from: day, to: day, limit: String(NOTIFICATIONS_PAGE_SIZE) });
-      if (which === 'refused') query.set('outcome', 'refused');
-      if (pageParam) query.set('cursor', pageParam);
-      const url = `${NOTIFICATIONS}?${query}`;
-      const response = await fetch(url, { credentials: 'same-origin', signal });
-      operatorSession.noteResponse(url, response.status);
-      const body = await response.json().catch(() => undefined);
-      if (!response.ok) throw ApiError.from(response, body);
-      return (body as { data: { items: CreditNotification[]; next_cursor: string | null } }).data;
-    },
+    queryFn: ({ signal, pageParam }) =>
+      unwrap(
+        operatorApi.GET('/baas/api/v1/admin/bank/credit-notifications', {
+          params: {
+            query: {
+              from: day,
+              to: day,
+              limit: NOTIFICATIONS_PAGE_SIZE,
+              ...(which === 'refused' ? { outcome: 'refused' as const } : {}),
+              ...(pageParam ? { cursor: pageParam } : {}),
+            },
+          },
+          signal,
+        }),
+      ),
     initialPageParam: undefined as string | undefined,
     getNextPageParam: (page) => page.next_cursor ?? undefined,
     // Money keeps arriving: what an operator opens is what the bank reported up to now.

@@ -23,7 +23,8 @@ const OUTCOMES: Record<CreditNotificationOutcome, { label: string; tone: BadgeTo
   duplicate: { label: 'Duplicate', tone: 'neutral' },
 };
 
-const ERROR_LABELS: Record<NonNullable<CreditNotification['error_code']>, string> = {
+/** Why the bank's credit was refused; a code not listed here shows as it is. */
+const ERROR_LABELS: Record<string, string> = {
   NOT_FOUND: 'No such account',
   ACCOUNT_INACTIVE: 'Account inactive',
   ACCOUNT_CLOSED: 'Account closed',
@@ -213,7 +214,8 @@ function NotificationsTable({ items, day }: { items: CreditNotification[]; day: 
               <Badge tone={OUTCOMES[item.outcome].tone}>{OUTCOMES[item.outcome].label}</Badge>
               {item.error_code ? (
                 <span className="data-table__secondary">
-                  {ERROR_LABELS[item.error_code]} <code className="money-in__code">{item.error_code}</code>
+                  {ERROR_LABELS[item.error_code] ?? 'Refused'}{' '}
+                  <code className="money-in__code">{item.error_code}</code>
                 </span>
               ) : null}
             </Cell>

@@ -2,7 +2,12 @@ import { ApiError } from '@baas/sdk';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
 import { partnerApi, partnerSession } from '@/lib/api/partner-api';
-import type { Credit, VirtualAccount, VirtualAccountStatus } from '@/lib/api/partner-types';
+import type {
+  Credit,
+  SimulateCreditBody,
+  VirtualAccount,
+  VirtualAccountStatus,
+} from '@/lib/api/partner-types';
 import { saveBlob } from '@/lib/download';
 import { partnerKeys } from '@/lib/partner-query-keys';
 
@@ -86,14 +91,6 @@ export function useCreateAccount() {
   });
 }
 
-/** What simulate-credit takes: the amount, and optionally a narration, the sender and a session ID. */
-export interface SimulatedCreditBody {
-  amount: string;
-  narration?: string;
-  originator?: { account_name: string; account_number: string; bank_code: string; bank_name?: string };
-  session_id?: string;
-}
-
 /** A simulated credit; `alreadyCredited` when its session ID had been credited before (200, not 201). */
 export type SimulatedCredit = Credit & { alreadyCredited: boolean };
 
@@ -101,7 +98,7 @@ export type SimulatedCredit = Credit & { alreadyCredited: boolean };
 export function useSimulateCredit(accountNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: async ({ body, attempt }: { body: SimulatedCreditBody; attempt: string }) => {
+    mutationFn: async ({ body, attempt }: { body: SimulateCreditBody; attempt: string }) => {
       const request = partnerApi.POST(`${ACCOUNTS}/{account_number}/simulate-credit`, {
         params: { path: { account_number: accountNumber }, header: { 'idempotency-key': attempt } },
         body,

@@ -8,10 +8,10 @@ import { DetailList } from '@/components/ui/detail-list';
 import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
-import type { VirtualAccount } from '@/lib/api/partner-types';
+import type { SimulateCreditBody, VirtualAccount } from '@/lib/api/partner-types';
 import { formatNaira, parseNairaInput } from '@/lib/money';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
-import { type SimulatedCredit, type SimulatedCreditBody, useSimulateCredit } from '../api/accounts';
+import { type SimulatedCredit, useSimulateCredit } from '../api/accounts';
 
 /** The Advanced fields, named as the API names them so its 422 `errors` land on them. */
 const ORIGINATOR_FIELDS = {
@@ -66,7 +66,7 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
     const naira = parseNairaInput(amount);
     if (!naira) return;
     const narration = String(new FormData(event.currentTarget).get('narration') ?? '').trim();
-    const body: SimulatedCreditBody = {
+    const body: SimulateCreditBody = {
       amount: naira,
       ...(narration ? { narration } : {}),
       ...(hasOriginator
@@ -143,7 +143,7 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
             <TextField
               name={ORIGINATOR_FIELDS.name}
               label="Sender's account name"
-              maxLength={100}
+              maxLength={200}
               isDisabled={inactive}
               value={advanced.name}
               onChange={set('name')}
