@@ -42,6 +42,10 @@ function dayFrom(params: URLSearchParams): string {
     : todayUtc();
 }
 
+/** The unfiltered pages hold the refused ones again: they are on top already. */
+const notRefused = (pages: Array<{ items: CreditNotification[] }> | undefined) =>
+  (pages ?? []).flatMap((page) => page.items).filter((item) => item.outcome !== 'refused');
+
 /**
  * What the sponsor bank's connector reported on one UTC day, refused notifications first (read to
  * the end before the rest is asked for), so what needs an operator's attention is on top.
@@ -54,15 +58,19 @@ export function MoneyInPage() {
   const rest = useInfiniteQuery({ ...creditNotificationsQuery(day, 'all'), enabled: refusedRead });
 
   const refusedItems = refused.data?.pages.flatMap((page) => page.items) ?? [];
-  // The unfiltered pages hold the refused ones again: they are already on top.
-  const restItems = (rest.data?.pages.flatMap((page) => page.items) ?? []).filter(
-    (item) => item.outcome !== 'refused',
-  );
+  const restItems = notRefused(rest.data?.pages);
   const more = refused.hasNextPage || !rest.isSuccess || rest.hasNextPage;
   const loadMore = refused.hasNextPage
     ? () => refused.fetchNextPage()
     : rest.hasNextPage
-      ? () => rest.fetchNextPage()
+      ? async () => {
+          // A page of the unfiltered list may hold refused ones only (shown already): read on
+          // until the press shows something new.
+          let next = await rest.fetchNextPage();
+          while (next.hasNextPage && notRefused(next.data?.pages).length === restItems.length) {
+            next = await next.fetchNextPage();
+          }
+        }
       : null;
 
   return (
