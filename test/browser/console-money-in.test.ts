@@ -128,7 +128,7 @@ describe('console: money in', () => {
     await post(notification(paused, { amount_kobo: 10_000 }), 409);
   });
 
-  it("lists the day's notifications, refused first, with counts, partners, senders and session IDs; a reviewer sees it", async () => {
+  it("lists the day's notifications, refused first, with counts, partners, senders and session IDs, also in 375 px; a reviewer sees it", async () => {
     const reviewer = await newOperator(suite.t, 'reviewer');
     const { page, ...recorded } = await openConsole(reviewer.session, '/console/review');
     await page.getByRole('heading', { level: 1, name: 'Review queue' }).waitFor();
@@ -182,6 +182,12 @@ describe('console: money in', () => {
 
     await assertAccessible(page, 'money in');
     await screenshot(page, 'console-money-in-1280');
+    await page.setViewportSize({ width: 375, height: 900 });
+    const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
+    assert.equal(overflow, 0, 'nothing is wider than 375 px');
+    await assertAccessible(page, 'money in at 375 px');
+    await screenshot(page, 'console-money-in-375');
+    await page.setViewportSize({ width: 1280, height: 900 });
 
     await original.getByRole('link', { name: 'Sunrise Remit Ltd' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sunrise Remit Ltd' }).waitFor();
@@ -229,7 +235,7 @@ describe('console: money in', () => {
     recorded.assertClean('money in by keyboard');
   });
 
-  it('loads the refused notifications to the end before the rest, with "Load more", and fits 375 px', async () => {
+  it('loads the refused notifications to the end before the rest, with "Load more", at 375 px', async () => {
     // 50 more refusals: the first page (50) holds refused ones only.
     for (let i = 0; i < 50; i += 1) {
       await post(notification(UNKNOWN_ACCOUNT, { amount_kobo: 100 + i, session_id: sessionId() }), 404);
@@ -257,8 +263,7 @@ describe('console: money in', () => {
 
     const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
     assert.equal(overflow, 0, 'nothing is wider than 375 px');
-    await assertAccessible(page, 'money in at 375 px');
-    await screenshot(page, 'console-money-in-375');
+    await assertAccessible(page, 'money in: 55 notifications at 375 px');
     recorded.assertClean('money in: load more');
   });
 });

@@ -211,7 +211,9 @@ function NotificationsTable({ items, day }: { items: CreditNotification[]; day: 
             textValue={`${OUTCOMES[item.outcome].label} ${formatNaira(item.amount_kobo)} ${item.account_number}`}
           >
             <Cell>
-              <time dateTime={item.received_at}>{utcTime.format(new Date(item.received_at))} UTC</time>
+              <time className="money-in__time" dateTime={item.received_at}>
+                {utcTime.format(new Date(item.received_at))} UTC
+              </time>
             </Cell>
             <Cell>
               <CellLabel>Amount</CellLabel>
