@@ -185,7 +185,10 @@ export async function seedCredits(
   }
   await db
     .updateTable('virtual_accounts')
-    .set({ balance_kobo: total })
+    .set({
+      balance_kobo: total,
+      last_entry_at: period.start + Math.floor(((count - 1) * period.span) / count),
+    })
     .where('id', '=', account.id)
     .execute();
   return total;

@@ -50,7 +50,8 @@ async function load(port: number, scenario: Scenario, partners: Partner[], count
   const agent = new http.Agent({ keepAlive: true, maxSockets: 2 });
   let next = 0;
   const one = (index: number) => {
-    const request = scenario.request(partners[index % partners.length]!);
+    const template = scenario.request(partners[index % partners.length]!);
+    const request = template.setupRequest?.({ ...template }) ?? template;
     const body = request.body?.replace('[<id>]', `${ids}-${index}`);
     return new Promise<void>((resolve, reject) => {
       const call = http.request(

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { profileView } from '../src/modules/onboarding/onboarding.views.js';
 import { nuban } from '../src/modules/virtual-accounts/nuban.js';
 import { toIso } from '../src/platform/clock.js';
+import { verify } from '../src/platform/crypto/standard-webhooks.js';
 import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
 import { isUniqueViolation } from '../src/platform/db/errors.js';
 import { newEventId } from '../src/platform/events/outbox.repository.js';
@@ -19,22 +20,138 @@ export const PATHS = {
   profile: `${V1}/client/onboarding/business-info`,
   create: `${V1}/services/virtual-account/create`,
   login: `${V1}/client/onboarding/login`,
+  credit: `${V1}/bank/credit-notifications`,
 };
+/** The live institution code of the seeded accounts, and the connector's signing secret. */
+export const LIVE_BANK_CODE = '090999';
+export const CONNECTOR_SECRET = `whsec_${Buffer.alloc(32, 0x42).toString('base64')}`;
 const SESSION_TTL_SECONDS = 7200;
 const API_KEY = /^sk_(sandbox|live)_([A-Za-z0-9_-]{43})$/;
 
 // biome-ignore lint/suspicious/noExplicitAny: rows of hand-written SQL
-type Query = (params: Record<string, unknown>) => Promise<any>;
-type Store = Record<'profile' | 'create' | 'partner' | 'session', Query> & { close(): Promise<void> };
+type Row = Record<string, any>;
+// biome-ignore lint/suspicious/noExplicitAny: rows of hand-written SQL
+type Query = (params: Record<string, unknown>, client?: pg.PoolClient) => Promise<any>;
+
+const naira = (kobo: number) => kobo / 100;
+
+/** The entry as the API shows it (the app's transaction view). */
+function entryView(params: Record<string, unknown>, account: Row) {
+  const kobo = params['amount_kobo'] as number;
+  const after = Number(account['balance_kobo']);
+  return {
+    id: params['entry_id'],
+    type: 'credit',
+    kind: 'inbound_transfer',
+    amount: naira(kobo),
+    amount_kobo: kobo,
+    balance_after: naira(after),
+    balance_after_kobo: after,
+    currency: 'NGN',
+    narration: params['narration'],
+    reference: params['reference'],
+    session_id: params['session_id'],
+    counterparty: {
+      account_name: params['o_name'],
+      account_number: params['o_number'],
+      bank_code: params['o_bank_code'],
+      bank_name: params['o_bank_name'],
+    },
+    transfer_id: null,
+    created_at: toIso(Number(account['last_entry_at'])),
+  };
+}
+
+/** The account after the credit, as the app's view shows it. */
+function accountView(account: Row) {
+  const kobo = Number(account['balance_kobo']);
+  return {
+    id: account['id'],
+    account_number: account['account_number'],
+    account_name: account['account_name'],
+    bank_name: account['bank_name'],
+    bank_code: account['bank_code'],
+    currency: 'NGN',
+    status: account['status'],
+    status_reason: account['status_reason'],
+    status_changed_at:
+      account['status_changed_at'] === null ? null : toIso(Number(account['status_changed_at'])),
+    balance: naira(kobo),
+    balance_kobo: kobo,
+    available_balance: naira(kobo),
+    available_balance_kobo: kobo,
+    environment: account['environment'],
+    customer: {
+      first_name: account['first_name'],
+      last_name: account['last_name'],
+      email: account['customer_email'],
+      phone: account['phone'],
+    },
+    created_at: toIso(Number(account['created_at'])),
+  };
+}
+
+/** The credit's rows' values once the balance moved: the entry, its event payload, the audit's metadata. */
+function creditRows(params: Record<string, unknown>, account: Row): Record<string, unknown> {
+  const transaction = entryView(params, account);
+  return Object.assign({}, params, {
+    account_id: account['id'],
+    partner_id: account['partner_id'],
+    balance_after: Number(account['balance_kobo']),
+    created_at: Number(account['last_entry_at']),
+    transaction,
+    payload: JSON.stringify({ transaction, account: accountView(account) }),
+    metadata: JSON.stringify({
+      account_number: account['account_number'],
+      amount_kobo: params['amount_kobo'],
+      reference: params['reference'],
+      session_id: params['session_id'],
+    }),
+  });
+}
+type Store = Record<'profile' | 'create' | 'partner' | 'session' | 'credit', Query> & {
+  close(): Promise<void>;
+};
 
 /** The webhook endpoint of the new account's environment, if any (`w`). */
 const endpoint =
   'left join webhook_endpoints w on w.partner_id = a.partner_id and w.environment = a.environment';
 
-/** Both dialects' statements, with `@name` placeholders; `json`/`jsonArray` name the dialect's builders. */
-function statements(json: string, jsonArray: string) {
+/**
+ * Both dialects' statements, with `@name` placeholders; `json`/`jsonArray` name the dialect's
+ * builders, `greatest` its largest-of-a-row.
+ */
+function statements(json: string, jsonArray: string, greatest: string) {
   const text = (name: string) => `cast(@${name} as text)`;
   return {
+    // A credit: the live account's balance and last entry time moved under its row lock, if active.
+    balance: `update virtual_accounts set balance_kobo = balance_kobo + @amount_kobo,
+        last_entry_at = ${greatest}(@now, coalesce(status_changed_at, @now), coalesce(last_entry_at, -1) + 1)
+      where bank_code = @bank_code and account_number = @account_number and environment = 'live'
+        and status = 'active' returning *`,
+    entry: `insert into account_transactions (id, account_id, partner_id, environment, type, kind, amount_kobo,
+        balance_after_kobo, narration, reference, counterparty_account_name, counterparty_account_number,
+        counterparty_bank_code, counterparty_bank_name, session_id, transfer_id, created_at)
+      values (@entry_id, @account_id, @partner_id, 'live', 'credit', 'inbound_transfer', @amount_kobo,
+        @balance_after, @narration, @reference, @o_name, @o_number, @o_bank_code, @o_bank_name, @session_id, null,
+        @created_at)`,
+    notification: `insert into bank_credit_notifications (id, session_id, account_number, amount_kobo, narration,
+        originator_account_name, originator_account_number, originator_bank_code, originator_bank_name,
+        transaction_at, outcome, error_code, partner_id, account_id, transaction_id, request_id, received_at)
+      values (@notification_id, @session_id, @account_number, @amount_kobo, @narration, @o_name, @o_number,
+        @o_bank_code, @o_bank_name, @transaction_at, 'credited', null, @partner_id, @account_id, @entry_id,
+        @request_id, @created_at)`,
+    creditAudit: `insert into audit_events (id, partner_id, actor_type, actor_id, action, target_type, target_id,
+        metadata, request_id, ip, created_at)
+      values (@audit_id, @partner_id, 'system', 'bank_connector', 'virtual_account.credited', 'virtual_account',
+        @account_id, @metadata, @request_id, @ip, @created_at)`,
+    creditEvent: `insert into outbox_events (id, partner_id, environment, type, payload, created_at, status,
+        attempts, next_attempt_at, last_error)
+      select @event_id, @partner_id, 'live', 'virtual_account.credited', @payload, @created_at,
+        case when e.partner_id is null then 'skipped' else 'pending' end, 0, @created_at,
+        case when e.partner_id is null then 'no webhook endpoint is set for this environment' end
+      from (select 1) one left join (select partner_id from webhook_endpoints
+        where partner_id = @partner_id and environment = 'live') e on true`,
     profile: `select p.id, p.email, p.business_name, p.legal_business_name, p.phone, p.business_type, p.rc_number,
         p.address, p.website, p.onboarding_status, p.review_notes, s.environment, s.expires_at,
         (select ${json}('first_name', first_name, 'last_name', last_name, 'email', email, 'kyc_status', kyc_status,
@@ -78,7 +195,25 @@ function sqliteStore(file: string): Store {
   const db = new SQLite(file);
   db.exec('pragma journal_mode = WAL; pragma synchronous = NORMAL; pragma foreign_keys = ON');
   db.exec('pragma busy_timeout = 5000');
-  const sql = statements('json_object', 'json_group_array');
+  const sql = statements('json_object', 'json_group_array', 'max');
+  const [balance, entry, notification, creditAudit, creditEvent] = [
+    sql.balance,
+    sql.entry,
+    sql.notification,
+    sql.creditAudit,
+    sql.creditEvent,
+  ].map((text) => db.prepare(text));
+  // The balance (none for an account that is not there or not active) and the four rows: one transaction.
+  const credit = db.transaction((params: Record<string, unknown>) => {
+    const account = balance!.get(params) as Row | undefined;
+    if (!account) return undefined;
+    const rows = creditRows(params, account);
+    entry!.run(rows);
+    notification!.run(rows);
+    creditAudit!.run(rows);
+    creditEvent!.run(rows);
+    return rows;
+  });
   const [profile, account, audit, event, partner, session] = [
     sql.profile,
     `${sql.account} from (${sql.key}) k`,
@@ -98,6 +233,7 @@ function sqliteStore(file: string): Store {
     create: async (params) => create(params),
     partner: async (params) => partner!.get(params),
     session: async (params) => session!.run(params),
+    credit: async (params) => credit(params),
     close: async () => void db.close(),
   };
 }
@@ -114,16 +250,44 @@ function postgresStore(url: string, schema: string | undefined): Store {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
   pool.on('error', () => undefined);
-  const sql = statements('json_build_object', 'json_agg');
+  const sql = statements('json_build_object', 'json_agg', 'greatest');
   const query = (name: string, text: string): Query => {
     const names: string[] = [];
     const numbered = text.replace(/@(\w+)/g, (_, param: string) => {
       if (!names.includes(param)) names.push(param);
       return `$${names.indexOf(param) + 1}`;
     });
-    return async (params) =>
-      (await pool.query({ name, text: numbered, values: names.map((param) => params[param]) })).rows[0];
+    return async (params, client?: pg.PoolClient) =>
+      (await (client ?? pool).query({ name, text: numbered, values: names.map((param) => params[param]) }))
+        .rows[0];
   };
+  const balance = query('balance', sql.balance);
+  const creditRowsStatement = query(
+    'credit_rows',
+    `with e as (${sql.entry}), n as (${sql.notification}), au as (${sql.creditAudit}), ev as (${sql.creditEvent})
+      select 1`,
+  );
+  /** BEGIN, the balance under the row lock, the four rows in one statement, COMMIT. */
+  async function credit(params: Record<string, unknown>) {
+    const client = await pool.connect();
+    try {
+      await client.query('begin');
+      const account = (await balance(params, client)) as Row | undefined;
+      if (!account) {
+        await client.query('rollback');
+        return undefined;
+      }
+      const rows = creditRows(params, account);
+      await creditRowsStatement(rows, client);
+      await client.query('commit');
+      return rows;
+    } catch (error) {
+      await client.query('rollback').catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
   const create = `with k as (${sql.key}), a as (${sql.account} from k returning *),
     au as (${sql.audit} from a, k), ev as (${sql.event} from a ${endpoint} returning payload) select payload from ev`;
   return {
@@ -131,6 +295,7 @@ function postgresStore(url: string, schema: string | undefined): Store {
     create: query('create', create),
     partner: query('partner', sql.partner),
     session: query('session', sql.session),
+    credit,
     close: () => pool.end(),
   };
 }
@@ -244,7 +409,43 @@ export async function startRaw(url: string, schema?: string) {
     send(res, 200, 'Logged in.', data);
   }
 
+  /** A credit notification: the connector's signature over the raw bytes, then the credit. */
+  async function credit(req: IncomingMessage, res: ServerResponse) {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const raw = Buffer.concat(chunks);
+    if (verify(CONNECTOR_SECRET, req.headers, raw, Math.floor(Date.now() / 1000)) !== undefined)
+      return send(res, 401, 'SIGNATURE_INVALID');
+    const body = JSON.parse(raw.toString('utf8'));
+    const { session_id, account_number, amount_kobo, originator } = body;
+    if (!/^[0-9]{30}$/.test(session_id) || !Number.isSafeInteger(amount_kobo) || !originator)
+      return send(res, 422, 'VALIDATION_FAILED');
+    const rows = await store.credit({
+      bank_code: LIVE_BANK_CODE,
+      account_number,
+      amount_kobo,
+      now: Date.now(),
+      entry_id: newId(),
+      notification_id: newId(),
+      audit_id: newId(),
+      event_id: newEventId(),
+      narration: body.narration ?? null,
+      reference: `NIP-${session_id}`,
+      session_id,
+      o_name: originator.account_name,
+      o_number: originator.account_number,
+      o_bank_code: originator.bank_code,
+      o_bank_name: originator.bank_name ?? null,
+      transaction_at: Date.parse(body.transaction_at),
+      request_id: randomUUID(),
+      ip: req.socket.remoteAddress,
+    });
+    if (!rows) return send(res, 404, 'NOT_FOUND');
+    send(res, 200, 'Credited.', { outcome: 'credited', transaction: rows['transaction'] });
+  }
+
   const routes: Record<string, typeof login> = {
+    [`POST ${PATHS.credit}`]: credit,
     [`GET ${PATHS.profile}`]: profile,
     [`POST ${PATHS.create}`]: create,
     [`POST ${PATHS.login}`]: login,

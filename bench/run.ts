@@ -17,7 +17,8 @@ const CPU_PROF = env['BENCH_CPU_PROF'] === '1';
 const RSS_LIMIT_MIB = 150;
 
 /** The status, header names and data's keys of one answer: the two servers must answer alike. */
-async function shape(url: string, request: Request, side: string): Promise<string> {
+async function shape(url: string, template: Request, side: string): Promise<string> {
+  const request = template.setupRequest?.({ ...template }) ?? template;
   const body = request.body?.replace('[<id>]', `shape-${side}`);
   const answer = await fetch(url + request.path, { ...request, ...(body ? { body } : {}) });
   const { data } = (await answer.json()) as { data?: object };

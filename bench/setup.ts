@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,12 +7,14 @@ import type { Request } from 'autocannon';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { ConfigSchema } from '../src/config.js';
+import { nuban } from '../src/modules/virtual-accounts/nuban.js';
 import { hashPassword } from '../src/platform/crypto/passwords.js';
+import { sign } from '../src/platform/crypto/standard-webhooks.js';
 import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
 import { openDatabase } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrator.js';
 import type { Database } from '../src/platform/db/schema.js';
-import { PATHS } from './raw.js';
+import { CONNECTOR_SECRET, LIVE_BANK_CODE, PATHS } from './raw.js';
 
 // What both benchmarks (run.ts: throughput; instructions.ts: instruction counts) share: the compiled
 // servers, the seeded database and the app's configuration.
@@ -31,9 +34,13 @@ export const APP_CONFIG = {
   DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
   RATE_LIMIT_IP_PER_MINUTE: '0',
   PUBLIC_URL: 'https://bench.invalid',
+  BANK_CONNECTOR_URL: 'https://connector.bench.invalid',
+  BANK_CONNECTOR_SECRET: CONNECTOR_SECRET,
+  BANK_CODE_LIVE: LIVE_BANK_CODE,
 };
 
-export type Partner = { email: string; token: string; apiKey: string };
+/** A seeded partner: its login, session, sandbox API key and one live virtual account's number. */
+export type Partner = { email: string; token: string; apiKey: string; liveAccount: string };
 
 const auth = (secret: string) => ({ authorization: `Bearer ${secret}` });
 const post = (route: string, headers: object, body: object): Request => ({
@@ -42,6 +49,45 @@ const post = (route: string, headers: object, body: object): Request => ({
   headers: { ...headers, 'content-type': 'application/json' },
   body: JSON.stringify(body),
 });
+/** NIBSS session ids of this run: its start time (13 digits) and a count (17): 30 digits, unique. */
+const SESSION_PREFIX = String(Date.now());
+let sessions = 0;
+
+/**
+ * A credit notification to the partner's live account, signed by the connector as it is sent: each
+ * with its own NIBSS session id (so each is a credit, not a duplicate) and a current timestamp.
+ */
+function creditNotification(p: Partner): Request {
+  const template: Request = { method: 'POST', path: PATHS.credit };
+  template.setupRequest = (request) => {
+    const session = `${SESSION_PREFIX}${String(++sessions).padStart(17, '0')}`;
+    const body = JSON.stringify({
+      session_id: session,
+      account_number: p.liveAccount,
+      amount_kobo: 150050,
+      narration: 'Invoice 118',
+      originator: {
+        account_name: 'CHIOMA ADEBAYO',
+        account_number: '0123456789',
+        bank_code: '000013',
+        bank_name: 'GTBank',
+      },
+      transaction_at: new Date().toISOString(),
+    });
+    const id = `msg_${randomUUID()}`;
+    const timestamp = Math.floor(Date.now() / 1000);
+    request.body = body;
+    request.headers = {
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': sign([CONNECTOR_SECRET], id, timestamp, body),
+    };
+    return request;
+  };
+  return template;
+}
+
 const customer = { first_name: 'Ada', last_name: 'Eze', email: 'c-[<id>]@x.ng', phone: '+2348090000000' };
 
 /** The loads: a request per partner (`[<id>]` in a body becomes a unique id). */
@@ -59,6 +105,13 @@ export const SCENARIOS = [
     target: 0.7,
     connections: 10,
     request: (p: Partner) => post(PATHS.create, auth(p.apiKey), customer),
+  },
+  {
+    name: 'credit-notification',
+    title: 'POST bank/credit-notifications (connector signature)',
+    target: 0.7,
+    connections: 10,
+    request: creditNotification,
   },
   {
     name: 'login',
@@ -138,7 +191,14 @@ async function seed(db: Kysely<Database>): Promise<Partner[]> {
     );
     await sql`insert into documents (id, partner_id, document_type, status, file_url, uploaded_at, superseded_at)
       values ${sql.join(documents)}`.execute(db);
-    partners.push({ email, token, apiKey });
+    // One live account each, for the bank's credit notifications.
+    const liveAccount = nuban(LIVE_BANK_CODE, String(100_000_000 + i));
+    await sql`insert into virtual_accounts (id, partner_id, environment, account_number, bank_code, bank_name,
+        account_name, currency, status, first_name, last_name, customer_email, phone, balance_kobo, created_at)
+      values (${newId()}, ${id}, 'live', ${liveAccount}, ${LIVE_BANK_CODE}, 'BaaS Partner Bank',
+        ${`Bench Payments ${i}/Ada Eze`}, 'NGN', 'active', 'Ada', 'Eze', ${`live-${i}@example.com`}, '+2348090000000',
+        0, ${now})`.execute(db);
+    partners.push({ email, token, apiKey, liveAccount });
   }
   return partners;
 }

@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { ConfigError, loadConfig } from '../../src/config.js';
 import { DIALECTS, TEST_DATABASE_URL } from '../support/app.js';
 
+const CONNECTOR_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 const KEY = randomBytes(32).toString('base64');
 
 /** Asserts that loadConfig refuses `env` with a ConfigError whose message names every variable given. */
@@ -25,7 +26,12 @@ for (const dialect of DIALECTS) {
   describe(`loadConfig with a ${dialect.name} DATABASE_URL [${dialect.name}]`, () => {
     const databaseUrl =
       dialect.name === 'postgres' ? TEST_DATABASE_URL : 'sqlite:/tmp/baas-config-test.sqlite';
-    const production = { NODE_ENV: 'production', DATABASE_URL: databaseUrl };
+    const production = {
+      NODE_ENV: 'production',
+      DATABASE_URL: databaseUrl,
+      BANK_CONNECTOR_URL: 'https://connector.bank.example',
+      BANK_CONNECTOR_SECRET: CONNECTOR_SECRET,
+    };
     const PUBLIC_URL = 'https://partners.bank.example';
 
     it('loads a development configuration with the documented defaults', () => {
@@ -69,6 +75,50 @@ for (const dialect of DIALECTS) {
 
     it('names every missing one when production has none of them', () => {
       assertRefused(production, 'SMTP_URL', 'DATA_ENCRYPTION_KEY', 'PUBLIC_URL');
+      assertRefused(
+        { NODE_ENV: 'production', DATABASE_URL: databaseUrl },
+        'SMTP_URL',
+        'DATA_ENCRYPTION_KEY',
+        'PUBLIC_URL',
+        'BANK_CONNECTOR_URL',
+        'BANK_CONNECTOR_SECRET',
+      );
+    });
+
+    it('refuses production without the bank connector (live money goes through the sponsor bank)', () => {
+      const complete = {
+        ...production,
+        SMTP_URL: 'smtp://mail.example.com:587',
+        DATA_ENCRYPTION_KEY: KEY,
+        PUBLIC_URL,
+      };
+      assert.equal(loadConfig(complete).BANK_CONNECTOR_URL, 'https://connector.bank.example');
+      assertRefused({ ...complete, BANK_CONNECTOR_URL: '' }, 'BANK_CONNECTOR_URL');
+      assertRefused({ ...complete, BANK_CONNECTOR_SECRET: '' }, 'BANK_CONNECTOR_SECRET');
+    });
+
+    it('refuses a connector secret under 24 bytes and an allow-list entry that is no address, never showing the secret', () => {
+      const short = `whsec_${randomBytes(16).toString('base64')}`;
+      assertRefused({ DATABASE_URL: databaseUrl, BANK_CONNECTOR_SECRET: short }, 'BANK_CONNECTOR_SECRET');
+      assert.throws(
+        () => loadConfig({ DATABASE_URL: databaseUrl, BANK_CONNECTOR_SECRET: short }),
+        (error: unknown) => error instanceof ConfigError && !error.message.includes(short.slice(6)),
+      );
+      assertRefused(
+        { DATABASE_URL: databaseUrl, BANK_CONNECTOR_SECRET: 'not-a-secret' },
+        'BANK_CONNECTOR_SECRET',
+      );
+      for (const list of ['300.1.1.1', '10.0.0.0/33', 'example.com', '10.0.0.1/8/1', '::1/129']) {
+        assertRefused(
+          { DATABASE_URL: databaseUrl, BANK_CONNECTOR_ALLOWED_IPS: list },
+          'BANK_CONNECTOR_ALLOWED_IPS',
+        );
+      }
+      const config = loadConfig({
+        DATABASE_URL: databaseUrl,
+        BANK_CONNECTOR_ALLOWED_IPS: '127.0.0.1, 10.0.0.0/8, ::1, fd00::/8',
+      });
+      assert.equal(config.BANK_CONNECTOR_ALLOWED_IPS, '127.0.0.1, 10.0.0.0/8, ::1, fd00::/8');
     });
 
     it('refuses production without PUBLIC_URL or with an http one (invitation links would be http://)', () => {

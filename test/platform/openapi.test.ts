@@ -95,10 +95,23 @@ for (const dialect of DIALECTS) {
       const operatorPaths = Object.keys(operator.paths);
       assert.ok(operatorPaths.includes(`${ADMIN_PREFIX}partners`));
       assert.ok(operatorPaths.includes('/healthz') && operatorPaths.includes('/readyz'));
+      // Besides the back office, the sponsor bank connector's endpoints: operators build the connector.
       assert.deepEqual(
-        operatorPaths.filter((path) => path.startsWith(API_PREFIX) && !path.startsWith(ADMIN_PREFIX)),
+        operatorPaths.filter(
+          (path) =>
+            path.startsWith(API_PREFIX) &&
+            !path.startsWith(ADMIN_PREFIX) &&
+            !path.startsWith(`${API_PREFIX}/bank/`),
+        ),
         [],
       );
+      assert.ok(operatorPaths.includes(`${API_PREFIX}/bank/credit-notifications`));
+      assert.ok(operatorPaths.includes(`${API_PREFIX}/bank/transfer-updates`));
+      assert.deepEqual(
+        partnerPaths.filter((path) => path.startsWith(`${API_PREFIX}/bank/`)),
+        [],
+      );
+      assert.ok(!('connectorSignature' in (partner.components?.securitySchemes ?? {})));
       assert.equal(operator['webhooks'], undefined, 'webhooks are for partners');
       assert.ok(partner['webhooks'], 'partners get the webhooks section');
     });

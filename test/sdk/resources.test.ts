@@ -186,7 +186,28 @@ for (const dialect of DIALECTS) {
       assert.equal(credit.transaction.amount, 1500.5);
       assert.equal(credit.transaction.amount_kobo, 150050);
       assert.equal(credit.account.balance, 1500.5);
-      await client.virtualAccounts.simulateCredit(first.account_number, { amount: 20 });
+      const sender = {
+        account_name: 'CHIOMA ADEBAYO',
+        account_number: '0123456789',
+        bank_code: '000013',
+        bank_name: 'GTBank',
+      };
+      const session = '000013261127143012123456789012';
+      const named = await client.virtualAccounts.simulateCredit(first.account_number, {
+        amount: 20,
+        originator: sender,
+        session_id: session,
+      });
+      assert.deepEqual(named.transaction.counterparty, sender);
+      assert.equal(named.transaction.session_id, session);
+      assert.equal(named.transaction.balance_after_kobo, 152050);
+      // The same session id again: the earlier credit, not a second one.
+      const repeated = await client.virtualAccounts.simulateCredit(first.account_number, {
+        amount: 20,
+        session_id: session,
+      });
+      assert.equal(repeated.transaction.id, named.transaction.id);
+      assert.equal(repeated.account.balance_kobo, 152050);
       const transactions = await client.virtualAccounts
         .transactions(first.account_number, { limit: 1 })
         .toArray();

@@ -209,7 +209,10 @@ for (const dialect of DIALECTS) {
           ])
           .execute();
 
-        assert.deepEqual(await migrateToLatest(handle.db, handle.schema), ['2026-11-27-04-ledger']);
+        assert.deepEqual(await migrateToLatest(handle.db, handle.schema), [
+          '2026-11-27-04-ledger',
+          '2026-11-27-05-money-in',
+        ]);
         const entries = await handle.db
           .selectFrom('account_transactions')
           .select(['id', 'kind', 'balance_after_kobo'])
@@ -227,15 +230,20 @@ for (const dialect of DIALECTS) {
         );
         const balances = await handle.db
           .selectFrom('virtual_accounts')
-          .select(['id', 'balance_kobo'])
+          .select(['id', 'balance_kobo', 'last_entry_at'])
           .orderBy('id')
           .execute();
+        // The money-in migration dates each account's latest entry on its row (null: none).
         assert.deepEqual(
-          balances.map((row) => [row.id, Number(row.balance_kobo)]),
+          balances.map((row) => [
+            row.id,
+            Number(row.balance_kobo),
+            row.last_entry_at === null ? null : Number(row.last_entry_at),
+          ]),
           [
-            ['a', 625],
-            ['b', 5],
-            ['c', 0],
+            ['a', 625, 3000],
+            ['b', 5, 1500],
+            ['c', 0, null],
           ],
         );
         await assertLedgerBalanced(handle.db);

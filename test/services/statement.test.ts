@@ -772,11 +772,18 @@ for (const dialect of DIALECTS) {
         assert.equal(reference, transaction.reference);
         assert.equal(type, 'credit');
         assert.equal(kind, 'inbound_transfer');
+        // A simulated credit comes from the sandbox's sender, with a NIBSS-shaped session id.
         assert.deepEqual(
           [name, number, bank, session],
-          ['', '', '', ''],
-          'a simulated credit names no sender yet',
+          [
+            transaction.counterparty.account_name,
+            transaction.counterparty.account_number,
+            transaction.counterparty.bank_code,
+            transaction.session_id,
+          ],
         );
+        assert.deepEqual([name, number, bank], ['SANDBOX SENDER', '0000000000', '000000']);
+        assert.match(session, /^[0-9]{30}$/);
         assert.equal(debit, '', 'a credit has no debit');
         assert.equal(narration, credit.narration ?? '');
         assert.equal(amount, naira(credit.kobo));

@@ -146,6 +146,8 @@ export async function startApp(
     DATA_ENCRYPTION_KEY: TEST_ENCRYPTION_KEY,
     ADMIN_API_KEY: TEST_ADMIN_KEY,
     BANK_CONNECTOR_SECRET: TEST_CONNECTOR_SECRET,
+    // Nothing calls it until transfers; production configurations need one.
+    BANK_CONNECTOR_URL: 'http://127.0.0.1:9',
     WEBHOOK_ALLOW_PRIVATE: 'true',
     ...database.env,
     ...options.env,

@@ -77,9 +77,10 @@ export async function seedEntries(
         .values(rows.slice(start, start + 500))
         .execute();
     }
+    const last = rows.at(-1);
     await trx
       .updateTable('virtual_accounts')
-      .set({ balance_kobo: balance })
+      .set(last ? { balance_kobo: balance, last_entry_at: last.created_at } : { balance_kobo: balance })
       .where('id', '=', account.id)
       .execute();
     return rows;

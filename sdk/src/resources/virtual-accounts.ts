@@ -74,7 +74,12 @@ export class VirtualAccounts extends APIResource {
     );
   }
 
-  /** Sandbox only: credits the account (`amount` in naira, ≤ 2 decimals). */
+  /**
+   * Sandbox only: an inbound transfer as the sponsor bank would report it (`amount` in naira, ≤ 2
+   * decimals), through the same code as a live one: give `originator` and `session_id` to choose the
+   * sender and the NIBSS session id. A session id already credited is not credited again: the answer
+   * is the earlier credit.
+   */
   simulateCredit(
     accountNumber: string,
     body: SimulateCreditInput,

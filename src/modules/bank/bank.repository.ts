@@ -18,7 +18,13 @@ export interface ListPosition {
 /** A page of notifications, newest first, with the account's partner name. */
 export function listNotifications(
   db: Kysely<Database>,
-  filter: { outcome?: NotificationOutcome; from?: number; to?: number; after?: ListPosition; limit: number },
+  filter: {
+    outcome: NotificationOutcome | undefined;
+    from: number | undefined;
+    to: number | undefined;
+    after: ListPosition | undefined;
+    limit: number;
+  },
 ): Promise<NotificationRow[]> {
   let query = db
     .selectFrom('bank_credit_notifications as n')

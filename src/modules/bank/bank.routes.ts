@@ -4,6 +4,7 @@ import type { Clock } from '../../platform/clock.js';
 import { requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { SuccessNoData, success } from '../../platform/http/schemas.js';
+import { extend } from '../../platform/objects.js';
 import {
   CreditNotificationBody,
   CreditNotificationListResponse,
@@ -31,7 +32,7 @@ export const bankConnectorRoutes: FastifyPluginAsyncTypebox<{
   app.addHook('preValidation', guard.preValidation);
   const connector = (spec: Parameters<typeof operation>[0]) => {
     const route = operation(spec);
-    return { ...route, config: { ...route.config, verifyBody: guard.verifyBody } };
+    return extend(route, { config: extend(route.config, { verifyBody: guard.verifyBody }) });
   };
 
   app.post(

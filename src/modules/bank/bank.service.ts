@@ -8,7 +8,11 @@ import { AppError, validationError } from '../../platform/errors/errors.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { instantRange } from '../../platform/time-range.js';
 import { koboToNaira } from '../virtual-accounts/money.js';
-import type { Receipt, VirtualAccountsService } from '../virtual-accounts/virtual-accounts.service.js';
+import {
+  CreditRefused,
+  type Receipt,
+  type VirtualAccountsService,
+} from '../virtual-accounts/virtual-accounts.service.js';
 import * as repo from './bank.repository.js';
 import type { CreditNotificationBody, CreditNotificationsQuery } from './bank.schemas.js';
 
@@ -21,15 +25,11 @@ export interface BankDeps {
 
 export type BankService = ReturnType<typeof createBankService>;
 
-/** Who books a live credit: the sponsor bank's connector, in the audit trail as a system actor. */
-const connectorActor = (partnerId: number): AuditActor => ({
-  partnerId,
-  actorType: 'system',
-  actorId: 'bank_connector',
-});
-
-/** Refusals the connector acts on (it returns the money to the sender). */
-const REFUSALS = new Set(['NOT_FOUND', 'ACCOUNT_INACTIVE', 'ACCOUNT_CLOSED']);
+/**
+ * Who books a live credit: the sponsor bank's connector, in the audit trail as a system actor (the
+ * account's partner is named by each audit and event, once the credit has found the account).
+ */
+const CONNECTOR_ACTOR: AuditActor = { partnerId: null, actorType: 'system', actorId: 'bank_connector' };
 
 /** A list item as operators see it. */
 function notificationView(row: repo.NotificationRow) {
@@ -98,23 +98,10 @@ export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps
       ...extra,
     });
 
-    const account = await virtualAccounts.findLiveAccount(body.account_number);
-    if (!account) {
-      await repo.insertNotification(
-        db,
-        notification(
-          'refused',
-          { error_code: 'NOT_FOUND', partner_id: null, account_id: null, transaction_id: null },
-          clock.now(),
-        ),
-      );
-      throw new AppError('NOT_FOUND', { message: 'No live virtual account has this account number.' });
-    }
-    const known = { partner_id: account.partner_id, account_id: account.id };
     let receipt: Receipt;
     try {
       receipt = await virtualAccounts.receive(
-        account,
+        virtualAccounts.liveAccount(body.account_number),
         {
           amountKobo: body.amount_kobo,
           narration: body.narration ?? null,
@@ -123,22 +110,43 @@ export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps
           originator,
         },
         {
-          actor: connectorActor(account.partner_id),
+          actor: CONNECTOR_ACTOR,
           meta,
           // The credited notification commits with the credit: a crash keeps both or neither.
           record: ({ insert, now }, entry) =>
             insert(
               'bank_credit_notifications',
-              notification('credited', { ...known, error_code: null, transaction_id: entry.id }, now),
+              notification(
+                'credited',
+                {
+                  error_code: null,
+                  partner_id: entry.partner_id,
+                  account_id: entry.account_id,
+                  transaction_id: entry.id,
+                },
+                now,
+              ),
             ),
         },
       );
     } catch (error) {
-      if (error instanceof AppError && REFUSALS.has(error.code)) {
+      if (error instanceof CreditRefused) {
         await repo.insertNotification(
           db,
-          notification('refused', { ...known, error_code: error.code, transaction_id: null }, clock.now()),
+          notification(
+            'refused',
+            {
+              error_code: error.code,
+              partner_id: error.account?.partner_id ?? null,
+              account_id: error.account?.id ?? null,
+              transaction_id: null,
+            },
+            clock.now(),
+          ),
         );
+        if (error.code === 'NOT_FOUND') {
+          throw new AppError('NOT_FOUND', { message: 'No live virtual account has this account number.' });
+        }
       }
       throw error;
     }
@@ -147,7 +155,12 @@ export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps
         db,
         notification(
           'duplicate',
-          { ...known, error_code: null, transaction_id: receipt.transaction.id },
+          {
+            error_code: null,
+            partner_id: receipt.partnerId,
+            account_id: receipt.accountId,
+            transaction_id: receipt.transaction.id,
+          },
           clock.now(),
         ),
       );
@@ -174,10 +187,10 @@ export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps
       after = { at: Number(at), id };
     }
     const rows = await repo.listNotifications(db, {
-      ...(filter.outcome ? { outcome: filter.outcome } : {}),
-      ...(filter.from !== undefined ? { from: filter.from } : {}),
-      ...(filter.to !== undefined ? { to: filter.to } : {}),
-      ...(after ? { after } : {}),
+      outcome: filter.outcome,
+      from: filter.from,
+      to: filter.to,
+      after,
       limit: query.limit,
     });
     const page = cursor.page(rows, query.limit, (row) => `${row.received_at}/${row.id}`);

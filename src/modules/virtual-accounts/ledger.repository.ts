@@ -1,7 +1,9 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { greatestOf } from '../../platform/db/dialect.js';
+import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EntryKind, EntryType } from './virtual-accounts.schemas.js';
-import type { AccountTransactionsTable } from './virtual-accounts.table.js';
+import type { AccountTransactionsTable, VirtualAccountsTable } from './virtual-accounts.table.js';
 
 export type EntryRow = Selectable<AccountTransactionsTable>;
 
@@ -27,54 +29,88 @@ export interface NewEntry {
   transferId: string | null;
 }
 
-/** The account an entry is posted to, as read under its row lock. */
-export interface LockedAccount {
-  id: string;
-  partner_id: number;
-  environment: AccountTransactionsTable['environment'];
-  balance_kobo: number;
-  status_changed_at: number | null;
-}
+/** Which account to post to: by id, or by its number at an institution in an environment. */
+export type AccountKey =
+  | { id: string }
+  | { bankCode: string; accountNumber: string; environment: AccountTransactionsTable['environment'] };
 
-/** When the account's latest entry is dated, if it has one (read under the account's row lock). */
-export async function lastEntryAt(
-  trx: Transaction<Database>,
-  accountId: string,
-): Promise<number | undefined> {
-  const row = await trx
-    .selectFrom('account_transactions')
-    .select((eb) => eb.fn.max('created_at').as('at'))
-    .where('account_id', '=', accountId)
-    .executeTakeFirst();
-  return row?.at === null || row?.at === undefined ? undefined : Number(row.at);
-}
+/** The account row as the posting UPDATE left it: its balance and last_entry_at are the new entry's. */
+export type PostedAccount = Selectable<VirtualAccountsTable>;
 
 /**
- * Posts an entry to an account whose row lock the caller holds (`lockAccount`): the entry, with the
- * balance after it, and the account's balance, in the caller's transaction. This is the only way the
- * balance moves. A debit that would take the balance below zero is a programming error (the callers
- * check the available balance first); the column's CHECK refuses it all the same. The entry is dated
- * after the account's latest entry and last status change, so an account's ledger order (created_at,
- * id) is its commit order, which running balances and statements rely on.
+ * Posts an entry's amount to an `active` account in one UPDATE, the only way a balance moves: it
+ * takes the row lock, adds the signed amount (a debit that would go below zero matches nothing; the
+ * column's CHECK refuses it all the same) and dates the entry after the account's latest entry and
+ * last status change (`last_entry_at`), from the row as it is under the lock. So an account's ledger
+ * order (created_at, id) is its commit order, which running balances and statements rely on. The
+ * caller writes `entryRow(…)` in the same transaction. Undefined when no active account matched (or
+ * the debit did not fit): the caller reads why.
  */
-export async function postEntry(
+export async function postToAccount(
   trx: Transaction<Database>,
-  account: LockedAccount,
-  entry: NewEntry,
+  key: AccountKey,
+  entry: Pick<NewEntry, 'type' | 'amountKobo'>,
   now: number,
-): Promise<EntryRow> {
+): Promise<PostedAccount | undefined> {
   const signed = entry.type === 'credit' ? entry.amountKobo : -entry.amountKobo;
-  const balanceAfter = account.balance_kobo + signed;
-  const moved = await trx
+  const rows =
+    'id' in key
+      ? await postById(trx, key.id, signed, Math.max(0, -signed), now)
+      : await postByNumber(
+          trx,
+          key.bankCode,
+          key.accountNumber,
+          key.environment,
+          signed,
+          Math.max(0, -signed),
+          now,
+        );
+  return rows[0] as PostedAccount | undefined;
+}
+
+/** The posting UPDATE of an active account whose balance is at least `minimum`: see postToAccount. */
+function posting(db: Kysely<Database>, signed: number, minimum: number, now: number) {
+  return db
     .updateTable('virtual_accounts')
-    .set((eb) => ({ balance_kobo: eb('balance_kobo', '+', signed) }))
-    .where('id', '=', account.id)
-    .returning('balance_kobo')
-    .executeTakeFirstOrThrow();
-  if (Number(moved.balance_kobo) !== balanceAfter) {
-    throw new Error(`account ${account.id} moved without its lock: ${moved.balance_kobo} ≠ ${balanceAfter}`);
-  }
-  const row: EntryRow = {
+    .set((eb) => ({
+      balance_kobo: eb('balance_kobo', '+', signed),
+      last_entry_at: eb.fn<number>(greatestOf(db), [
+        eb.val(now),
+        eb.fn.coalesce('status_changed_at', eb.val(now)),
+        eb(eb.fn.coalesce('last_entry_at', eb.val(-1)), '+', 1),
+      ]),
+    }))
+    .where('status', '=', 'active')
+    .where('balance_kobo', '>=', minimum);
+}
+
+// Compiled once: a credit is on the hot path of money in.
+const postById = prepare(
+  (db, id: string, signed: number, minimum: number, now: number) =>
+    posting(db, signed, minimum, now).where('id', '=', id).returningAll(),
+  4,
+);
+const postByNumber = prepare(
+  (
+    db,
+    bankCode: string,
+    accountNumber: string,
+    environment: AccountTransactionsTable['environment'],
+    signed: number,
+    minimum: number,
+    now: number,
+  ) =>
+    posting(db, signed, minimum, now)
+      .where('bank_code', '=', bankCode)
+      .where('account_number', '=', accountNumber)
+      .where('environment', '=', environment)
+      .returningAll(),
+  6,
+);
+
+/** The entry `postToAccount` made room for: its balance_after and time are the account's, as posted. */
+export function entryRow(account: PostedAccount, entry: NewEntry): EntryRow {
+  return {
     id: entry.id,
     account_id: account.id,
     partner_id: account.partner_id,
@@ -82,7 +118,7 @@ export async function postEntry(
     type: entry.type,
     kind: entry.kind,
     amount_kobo: entry.amountKobo,
-    balance_after_kobo: balanceAfter,
+    balance_after_kobo: Number(account.balance_kobo),
     narration: entry.narration,
     reference: entry.reference,
     counterparty_account_name: entry.counterparty?.account_name ?? null,
@@ -91,14 +127,8 @@ export async function postEntry(
     counterparty_bank_name: entry.counterparty?.bank_name ?? null,
     session_id: entry.sessionId,
     transfer_id: entry.transferId,
-    created_at: Math.max(
-      now,
-      account.status_changed_at ?? now,
-      ((await lastEntryAt(trx, account.id)) ?? -1) + 1,
-    ),
+    created_at: Number(account.last_entry_at),
   };
-  await trx.insertInto('account_transactions').values(row).execute();
-  return row;
 }
 
 /**

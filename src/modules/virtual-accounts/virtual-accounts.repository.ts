@@ -1,6 +1,7 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
+import type { AccountKey } from './ledger.repository.js';
 import type { AccountStatus } from './virtual-accounts.schemas.js';
 import type { VirtualAccountsTable } from './virtual-accounts.table.js';
 
@@ -95,15 +96,17 @@ export function lockAccount(trx: Transaction<Database>, accountId: string): Prom
     .executeTakeFirstOrThrow();
 }
 
-/** The live account with this number at this institution (the bank connector names accounts so). */
-export function findLiveAccount(db: Kysely<Database>, bankCode: string, accountNumber: string) {
-  return db
-    .selectFrom('virtual_accounts')
-    .selectAll()
-    .where('bank_code', '=', bankCode)
-    .where('account_number', '=', accountNumber)
-    .where('environment', '=', 'live')
-    .executeTakeFirst();
+/** The account a ledger key names (by id, or by number at an institution in an environment). */
+export function findAccountByKey(db: Kysely<Database>, key: AccountKey) {
+  let query = db.selectFrom('virtual_accounts').selectAll();
+  query =
+    'id' in key
+      ? query.where('id', '=', key.id)
+      : query
+          .where('bank_code', '=', key.bankCode)
+          .where('account_number', '=', key.accountNumber)
+          .where('environment', '=', key.environment);
+  return query.executeTakeFirst();
 }
 
 export function findAccountById(db: Kysely<Database>, accountId: string) {

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import type { Static } from '@sinclair/typebox';
-import type { Kysely } from 'kysely';
+import type { Transaction as DbTransaction, Kysely } from 'kysely';
 import { type AuditActor, actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, BatchContext } from '../../platform/audit/audited-write.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/auth/credentials.js';
@@ -67,6 +67,18 @@ export interface InboundCredit {
 /** What an inbound transfer did: credited the account, or repeated the credit of its session id. */
 export interface Receipt extends CreditResult {
   outcome: 'credited' | 'duplicate';
+  accountId: string;
+  partnerId: number;
+}
+
+/** A credit refused: no such account (NOT_FOUND), or one not active; `account` when there is one. */
+export class CreditRefused extends AppError {
+  constructor(
+    code: 'NOT_FOUND' | 'ACCOUNT_INACTIVE' | 'ACCOUNT_CLOSED',
+    readonly account: repo.VirtualAccountRow | undefined,
+  ) {
+    super(code, code === 'NOT_FOUND' ? { message: 'No virtual account has this account number here.' } : {});
+  }
 }
 
 /** The sender of a sandbox credit that names none. */
@@ -90,12 +102,6 @@ export function newSessionId(bankCode: string, now: number): string {
     .replace(/[^0-9]/g, '')
     .slice(2, 14);
   return `${bankCode}${time}${String(randomInt(0, 1_000_000)).padStart(6, '0')}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
-}
-
-/** Credits and changes need an active account (docs/partner-guide.md, "Virtual accounts"). */
-function refuseUnlessActive(status: AccountStatus): void {
-  if (status === 'inactive') throw new AppError('ACCOUNT_INACTIVE');
-  if (status === 'closed') throw new AppError('ACCOUNT_CLOSED');
 }
 
 /** A ledger entry as the API shows it. */
@@ -206,6 +212,7 @@ export function createVirtualAccountsService({
         phone: input.phone,
         ...(input.bvn ? sealBvn(keys, input.bvn) : { bvn_encrypted: null, bvn_hash: null, bvn_last4: null }),
         balance_kobo: 0,
+        last_entry_at: null,
         created_at: now,
       };
       const account = view(row);
@@ -282,15 +289,17 @@ export function createVirtualAccountsService({
 
   /**
    * An inbound transfer reaches an account: the one way money comes in, for the bank connector's
-   * notifications (live) and simulate-credit (sandbox) alike. Under the account's row lock the
-   * account must be active; the entry (with the sender as counterparty and the NIBSS session id), the
-   * balance, the audit event, `virtual_account.credited` and what the caller `record`s commit in one
-   * transaction. A session id already credited is refused by a unique index (live: across the
-   * institution; sandbox: per partner), concurrently and across instances alike; the transaction
-   * then rolls back and the answer is the entry that session id credited, as a duplicate.
+   * notifications (live) and simulate-credit (sandbox) alike. One UPDATE takes the account's row
+   * lock, checks that it is active and moves its balance (ledger.postToAccount); the entry (with the
+   * sender as counterparty and the NIBSS session id), the audit event, `virtual_account.credited` and
+   * what the caller `record`s follow in one statement, all in one transaction. A session id already
+   * credited is refused by a unique index (live: across the institution; sandbox: per partner),
+   * concurrently and across instances alike: the transaction rolls back and the answer is the entry
+   * that session id credited, as a duplicate. An account that is not there or not active refuses
+   * the credit (CreditRefused names it).
    */
   async function receive(
-    account: Pick<repo.VirtualAccountRow, 'id' | 'partner_id' | 'environment'>,
+    key: ledger.AccountKey,
     credit: InboundCredit,
     options: {
       actor: AuditActor;
@@ -302,62 +311,95 @@ export function createVirtualAccountsService({
       return await write(
         { actor: options.actor, meta: options.meta, onUniqueViolation: () => new DuplicateSession() },
         async (context) => {
-          const { trx, now, audit, emit } = context;
-          const locked = await repo.lockAccount(trx, account.id);
-          refuseUnlessActive(locked.status);
-          const entry = await ledger.postEntry(
+          const { trx, now, insert, audit, emit } = context;
+          const account = await ledger.postToAccount(
             trx,
-            locked,
-            {
-              id: newId(),
-              type: 'credit',
-              kind: 'inbound_transfer',
-              amountKobo: credit.amountKobo,
-              narration: credit.narration,
-              reference: credit.reference,
-              counterparty: credit.originator,
-              sessionId: credit.sessionId,
-              transferId: null,
-            },
+            key,
+            { type: 'credit', amountKobo: credit.amountKobo },
             now,
           );
-          const result = {
-            transaction: transactionView(entry),
-            account: view(extend(locked, { balance_kobo: entry.balance_after_kobo })),
-          };
+          if (!account) throw await refusal(trx, key, credit.sessionId);
+          const entry = ledger.entryRow(account, {
+            id: newId(),
+            type: 'credit',
+            kind: 'inbound_transfer',
+            amountKobo: credit.amountKobo,
+            narration: credit.narration,
+            reference: credit.reference,
+            counterparty: credit.originator,
+            sessionId: credit.sessionId,
+            transferId: null,
+          });
+          insert('account_transactions', entry);
+          const result = { transaction: transactionView(entry), account: view(account) };
           audit({
+            partnerId: account.partner_id,
             action: 'virtual_account.credited',
             targetType: 'virtual_account',
             targetId: account.id,
             metadata: {
-              account_number: locked.account_number,
+              account_number: account.account_number,
               amount_kobo: credit.amountKobo,
               reference: entry.reference,
               session_id: credit.sessionId,
             },
           });
-          emit({ environments: [account.environment], type: 'virtual_account.credited', data: result });
+          emit({
+            partnerId: account.partner_id,
+            environments: [account.environment],
+            type: 'virtual_account.credited',
+            data: result,
+          });
           options.record?.(context, entry);
-          return extend(result, { outcome: 'credited' as const });
+          return extend(result, {
+            outcome: 'credited' as const,
+            accountId: account.id,
+            partnerId: account.partner_id,
+          });
         },
       );
     } catch (error) {
       if (!(error instanceof DuplicateSession)) throw error;
-      const earlier = await ledger.findBySession(db, account, credit.sessionId);
-      // The index that refused it names an entry that exists: it is never deleted.
+      const scope =
+        'id' in key
+          ? await repo.findAccountById(db, key.id)
+          : { environment: key.environment, partner_id: 0 };
+      const earlier = await ledger.findBySession(db, scope, credit.sessionId);
+      // The index that refused it names an entry that exists: entries are never deleted.
       if (!earlier) throw new Error(`session ${credit.sessionId} refused as a duplicate but not found`);
       return {
         outcome: 'duplicate',
         transaction: transactionView(earlier),
         account: view(await repo.findAccountById(db, earlier.account_id)),
+        accountId: earlier.account_id,
+        partnerId: earlier.partner_id,
       };
     }
   }
 
-  /** The live account a bank notification names, at this institution's live bank code. */
-  async function findLiveAccount(accountNumber: string) {
-    return repo.findLiveAccount(db, bankCodes.live, accountNumber);
+  /**
+   * Why no active account took a credit, read in the same transaction: not there, or not active;
+   * or, whatever the account's status now, its session id credited it before (a duplicate: the
+   * connector retrying after a lost answer must not be told to return money it already booked).
+   */
+  async function refusal(
+    trx: DbTransaction<Database>,
+    key: ledger.AccountKey,
+    sessionId: string,
+  ): Promise<Error> {
+    const account = await repo.findAccountByKey(trx, key);
+    if (!account) return new CreditRefused('NOT_FOUND', undefined);
+    if (await ledger.findBySession(trx, account, sessionId)) return new DuplicateSession();
+    if (account.status === 'active') throw new Error(`account ${account.id} is active but took no credit`);
+    return new CreditRefused(account.status === 'inactive' ? 'ACCOUNT_INACTIVE' : 'ACCOUNT_CLOSED', account);
   }
+
+  /** The key of the live account a bank notification names: its number at this institution's live code. */
+  const liveAccount = (accountNumber: string): ledger.AccountKey => ({
+    bankCode: bankCodes.live,
+    accountNumber,
+    environment: 'live',
+  });
 
   /**
    * Sandbox: an inbound transfer as the sponsor bank would report it, through `receive` like a live
@@ -374,7 +416,7 @@ export function createVirtualAccountsService({
     const account = await findAccount(credential, accountNumber);
     const originator = input.originator ?? SANDBOX_ORIGINATOR;
     return receive(
-      account,
+      { id: account.id },
       {
         amountKobo,
         narration: input.narration ?? null,
@@ -431,7 +473,7 @@ export function createVirtualAccountsService({
       if (!change.from.includes(current.status)) return refuse();
       // `now` was read before this transaction waited for the row lock, so a credit that took the
       // lock first may be dated at or after it: the change is dated after every credit it follows.
-      const lastEntryAt = await ledger.lastEntryAt(trx, account.id);
+      const lastEntryAt = current.last_entry_at === null ? undefined : Number(current.last_entry_at);
       const changedAt = lastEntryAt === undefined ? now : Math.max(now, lastEntryAt + 1);
       const moved = await repo.changeAccountStatus(trx, account.id, change, changedAt);
       if (!moved) return refuse();
@@ -513,7 +555,7 @@ export function createVirtualAccountsService({
     list,
     simulateCredit,
     receive,
-    findLiveAccount,
+    liveAccount,
     transactions,
     deactivate,
     reactivate,

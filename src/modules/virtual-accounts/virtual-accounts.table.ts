@@ -26,6 +26,8 @@ export interface VirtualAccountsTable {
    * the transaction that writes the entry explaining it (ledger.repository.ts). Never negative.
    */
   balance_kobo: number;
+  /** When its latest entry is dated (null: none yet), moved with the balance (ledger.repository.ts). */
+  last_entry_at: number | null;
   created_at: number;
 }
 

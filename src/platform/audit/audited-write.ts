@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Insertable, InsertObject, Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
+import { withDirectStatements } from '../db/database.js';
 import { isUniqueViolation } from '../db/errors.js';
 import { type BatchInsert, insertBatch, insertBatchAtomically, rowsOf } from '../db/insert-batch.js';
 import type { Database } from '../db/schema.js';
@@ -149,13 +150,15 @@ export function createAuditedWrite(
     if (holder) holder.hook = undefined;
     try {
       return await attempt(options, (now) =>
-        db.transaction().execute(async (trx) => {
-          const queued = queue(options, now);
-          const result = await work(extend(queued.context, { trx }));
-          await insertBatch(trx, queued.rows());
-          await hook?.(trx, result);
-          return result;
-        }),
+        db.transaction().execute((trx) =>
+          withDirectStatements(db, trx, async () => {
+            const queued = queue(options, now);
+            const result = await work(extend(queued.context, { trx }));
+            await insertBatch(trx, queued.rows());
+            await hook?.(trx, result);
+            return result;
+          }),
+        ),
       );
     } catch (error) {
       if (holder && hook) holder.hook = hook;

@@ -129,6 +129,33 @@ export function writeDirectly(
   return directWriters.get(db)?.(queries) ?? false;
 }
 
+/** How a SQLite root handle lets one of its transactions run statements on the connection. */
+const transactionDirect = new WeakMap<Kysely<Database>, { query: DirectQuery; write: DirectWriter }>();
+
+/**
+ * Inside `trx`, a transaction of `root` on SQLite, lets `queryDirectly` and `writeDirectly` run its
+ * statements synchronously on the connection (any statement, none wrapped in a transaction of its
+ * own) until `run` settles: Kysely's driver holds SQLite's one connection for the transaction, so
+ * nothing else runs a statement in between, and the promise and executor per statement are saved.
+ * PostgreSQL's transactions keep their client through Kysely.
+ */
+export async function withDirectStatements<T>(
+  root: Kysely<Database>,
+  trx: Kysely<Database>,
+  run: () => Promise<T>,
+): Promise<T> {
+  const direct = transactionDirect.get(root);
+  if (!direct) return run();
+  directQueries.set(trx, direct.query);
+  directWriters.set(trx, direct.write);
+  try {
+    return await run();
+  } finally {
+    directQueries.delete(trx);
+    directWriters.delete(trx);
+  }
+}
+
 export function dialectOfUrl(url: string): Dialect {
   return url.startsWith('postgres') ? 'postgres' : 'sqlite';
 }
@@ -206,6 +233,18 @@ function openSqlite(file: string): DatabaseHandle {
     if (queries.length === 1) write(queries[0]!);
     else writeAll(queries);
     return true;
+  });
+  transactionDirect.set(db, {
+    query: (text, parameters) => {
+      const statement = database.prepare(text) as SQLite.Statement;
+      if (statement.reader) return statement.all(parameters) as unknown[];
+      statement.run(parameters);
+      return [];
+    },
+    write: (queries) => {
+      queries.forEach(write);
+      return true;
+    },
   });
   return {
     db,

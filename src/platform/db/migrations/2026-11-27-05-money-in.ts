@@ -8,6 +8,13 @@ import type { AnyDb } from './helpers.js';
  * notification of the sponsor bank's connector is kept with its outcome for the operator.
  */
 export async function up(db: AnyDb): Promise<void> {
+  // When the account's latest entry is dated, kept on its row and moved with its balance in the
+  // one UPDATE that posts an entry: the next entry is dated after it without reading the ledger.
+  await db.schema.alterTable('virtual_accounts').addColumn('last_entry_at', 'bigint').execute();
+  await sql`update virtual_accounts set last_entry_at = (
+      select max(created_at) from account_transactions where account_transactions.account_id = virtual_accounts.id)`.execute(
+    db,
+  );
   await db.schema
     .createIndex('account_transactions_live_session_unique')
     .on('account_transactions')
@@ -63,4 +70,5 @@ export async function down(db: AnyDb): Promise<void> {
   await db.schema.dropTable('bank_credit_notifications').execute();
   await db.schema.dropIndex('account_transactions_sandbox_session_unique').execute();
   await db.schema.dropIndex('account_transactions_live_session_unique').execute();
+  await db.schema.alterTable('virtual_accounts').dropColumn('last_entry_at').execute();
 }
