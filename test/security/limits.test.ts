@@ -14,6 +14,7 @@ import {
   type TestDatabase,
 } from '../support/app.js';
 import { assertError, envelopeOf, until } from '../support/assertions.js';
+import { notification, notify } from '../support/bank.js';
 import {
   form,
   memberBody,
@@ -27,6 +28,7 @@ import { listAll } from '../support/http.js';
 import { apiDocuments } from '../support/openapi.js';
 import { createAccount, createApiKey, newPartner, type PartnerAt } from '../support/partners.js';
 import {
+  ADMIN_CREDIT_NOTIFICATIONS,
   ADMIN_PARTNERS,
   ADMIN_PREFIX,
   API_KEYS,
@@ -431,6 +433,11 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       const credited = await api.post(creditUrl(account.account_number), { amount: 1 }, { token: key });
       assert.equal(credited.status, 201, credited.text);
     });
+    // The bank's notifications for a number that is no account: refused, and kept for operators.
+    await inBatches(101, async () => {
+      const refused = await notify(api, notification('0000000000'));
+      assert.equal(refused.status, 404, refused.text);
+    });
     await inBatches(101, async () => {
       const added = await api.post(TEAM, memberBody(), { token: key });
       assert.equal(added.status, 201, added.text);
@@ -518,6 +525,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       [`GET ${EVENTS}`]: { path: EVENTS, headers: { authorization: `Bearer ${key}` } },
       [`GET ${ADMIN_PARTNERS}`]: { path: ADMIN_PARTNERS, headers: adminHeaders },
       [`GET ${ADMIN_PREFIX}audit-events`]: { path: AUDIT_EVENTS, headers: adminHeaders },
+      [`GET ${ADMIN_CREDIT_NOTIFICATIONS}`]: { path: ADMIN_CREDIT_NOTIFICATIONS, headers: adminHeaders },
     };
     const doc = (await apiDocuments({ api })).all;
     const paginated = Object.entries(doc.paths).flatMap(([path, operations]) =>

@@ -940,6 +940,21 @@ for (const dialect of DIALECTS) {
     });
   });
 
+  describe(`money in: development without BANK_CONNECTOR_URL [${dialect.name}]`, {
+    skip: dialect.skip,
+  }, () => {
+    const suite = useApp(dialect.name, { env: { NODE_ENV: 'development', BANK_CONNECTOR_URL: '' } });
+
+    it('warns at start-up that live accounts use the built-in simulator', () => {
+      const warning = suite.t.logs
+        .map((line) => JSON.parse(line) as { level: string; msg: string })
+        .find((line) => line.msg.includes('BANK_CONNECTOR_URL is not set'));
+      assert.ok(warning, 'a start-up line names BANK_CONNECTOR_URL');
+      assert.equal(warning.level, 'warn');
+      assert.match(warning.msg, /built-in bank simulator/);
+    });
+  });
+
   describe(`money in: BANK_CONNECTOR_ALLOWED_IPS without this address [${dialect.name}]`, {
     skip: dialect.skip,
   }, () => {
