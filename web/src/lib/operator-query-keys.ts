@@ -9,6 +9,7 @@ export const adminKeys = {
   /** Uploaded files' bytes: a document id's file never changes, so decisions leave them be. */
   documentFiles: ['admin', 'document-files'] as const,
   auditEvents: ['admin', 'audit-events'] as const,
+  creditNotifications: ['admin', 'credit-notifications'] as const,
   operators: ['admin', 'operators'] as const,
   invitations: ['admin', 'invitations'] as const,
 };

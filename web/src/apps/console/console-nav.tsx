@@ -4,6 +4,7 @@ import { NavLink } from 'react-router';
 export function ConsoleNav({ isAdmin }: { isAdmin: boolean }) {
   const links = [
     { to: '/review', label: 'Review queue' },
+    { to: '/money-in', label: 'Money in' },
     { to: '/audit', label: 'Audit log' },
     ...(isAdmin ? [{ to: '/operators', label: 'Operators' }] : []),
   ];

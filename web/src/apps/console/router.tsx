@@ -30,6 +30,10 @@ export const router = createAppRouter({
           lazy: () => import('./routes/partner').then((m) => ({ Component: m.PartnerRoute })),
         },
         {
+          path: 'money-in',
+          lazy: () => import('./routes/money-in').then((m) => ({ Component: m.MoneyInRoute })),
+        },
+        {
           path: 'audit',
           lazy: () => import('./routes/audit').then((m) => ({ Component: m.AuditRoute })),
         },

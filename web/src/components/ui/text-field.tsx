@@ -1,4 +1,4 @@
-import type { FormEvent, ReactNode } from 'react';
+import { type FormEvent, type ReactNode, type RefObject, useEffect } from 'react';
 import {
   TextField as AriaTextField,
   type TextFieldProps as AriaTextFieldProps,
@@ -27,6 +27,31 @@ export interface TextFieldProps extends Omit<AriaTextFieldProps, 'children'> {
 export function recheckShownError(event: FormEvent<HTMLInputElement | HTMLTextAreaElement>): void {
   const field = event.currentTarget;
   if (field.getAttribute('aria-invalid') === 'true') field.dispatchEvent(new Event('change'));
+}
+
+/**
+ * In the form `ref` names, a field's first error appears when the form is submitted, not when focus
+ * leaves the field: React Aria commits a field's validation on the native change event, which text
+ * inputs fire on blur, and an error line appearing under a field above the submit button as the
+ * pointer presses it moves the button away before the release, so the click is lost. The change
+ * event of a field that shows no error is stopped on its way down; recheckShownError's still passes.
+ */
+export function useErrorsOnSubmit(ref: RefObject<HTMLFormElement | null>): void {
+  useEffect(() => {
+    const form = ref.current;
+    if (!form) return;
+    const holdBack = (event: Event) => {
+      const field = event.target;
+      if (
+        (field instanceof HTMLInputElement || field instanceof HTMLTextAreaElement) &&
+        field.getAttribute('aria-invalid') !== 'true'
+      ) {
+        event.stopPropagation();
+      }
+    };
+    form.addEventListener('change', holdBack, true);
+    return () => form.removeEventListener('change', holdBack, true);
+  }, [ref]);
 }
 
 /** Label, input, description and error, associated for assistive technology by React Aria. */

@@ -21,3 +21,6 @@ export type ActorType = AuditEvent['actor']['type'];
 export type Operator = Schemas['Operator'];
 export type PendingInvitation = Schemas['PendingInvitation'];
 export type CreatedInvitation = Schemas['CreatedInvitation'];
+
+export type CreditNotification = Schemas['BankCreditNotification'];
+export type CreditNotificationOutcome = CreditNotification['outcome'];

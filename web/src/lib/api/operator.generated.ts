@@ -42,6 +42,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/baas/api/v1/bank/credit-notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connector: an inward NIP transfer reached a live virtual account
+         * @description Credits the live virtual account with that number once per NIBSS session_id: 200 credited the first time; the same session_id again, concurrently or after a crash, 200 duplicate with the earlier transaction and no second credit. 409 ACCOUNT_INACTIVE / ACCOUNT_CLOSED and 404 NOT_FOUND refuse it: return the money to the sender. Any other answer or none: retry with the same session_id. Every notification is kept with its outcome. Text fields are cleaned of control and bidirectional characters rather than refused.
+         */
+        post: operations["notifyCredit"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/bank/transfer-updates": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Connector: the bank's later word on an outbound transfer
+         * @description Applied once, in the order the transfer states allow; a repeat changes nothing. Transfers are not offered yet, so every reference is unknown: 404 NOT_FOUND.
+         */
+        post: operations["updateTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/baas/api/v1/admin/partners": {
         parameters: {
             query?: never;
@@ -254,6 +294,26 @@ export interface paths {
          * @description Who did what, when, from where: actor, action, target, request id and IP of every state change, login (successful or not), key and operator action. Filter by company_id. Never holds a secret or a whole BVN.
          */
         get: operations["listAuditEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/bank/credit-notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sponsor bank's credit notifications, newest first
+         * @description Every notification with a well-formed body: credited, duplicate (its session id was credited before) or refused (error_code NOT_FOUND, ACCOUNT_INACTIVE or ACCOUNT_CLOSED), with the account and partner it named. from/to bound received_at; a date alone means that whole UTC day.
+         */
+        get: operations["listCreditNotifications"];
         put?: never;
         post?: never;
         delete?: never;
@@ -624,6 +684,68 @@ export interface components {
             /** @description Pass as ?cursor= for the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /** BankCreditNotification */
+        BankCreditNotification: {
+            /** Format: uuid */
+            id: string;
+            session_id: string;
+            account_number: string;
+            /**
+             * @description Naira.
+             * @example 25000
+             */
+            amount: number;
+            /** @example 2500000 */
+            amount_kobo: number;
+            narration: string | null;
+            originator: {
+                account_name: string;
+                account_number: string;
+                bank_code: string;
+                bank_name: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description When the bank says the transfer happened.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            transaction_at: string;
+            /** @enum {string} */
+            outcome: "credited" | "duplicate" | "refused";
+            /** @description Why a refused one was refused: NOT_FOUND, ACCOUNT_INACTIVE or ACCOUNT_CLOSED. */
+            error_code: string | null;
+            /** @description The account's partner; null for an unknown account. */
+            company_id: number | null;
+            business_name: string | null;
+            /** @description The ledger entry it credited, or the earlier one a duplicate repeats. */
+            transaction_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            received_at: string;
+        };
+        /** BankCreditNotificationPage */
+        BankCreditNotificationPage: {
+            items: components["schemas"]["BankCreditNotification"][];
+            /** @description Pass as ?cursor= for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** Counterparty */
+        Counterparty: {
+            /** @example CHIOMA ADEBAYO */
+            account_name: string;
+            /** @example 0123456789 */
+            account_number: string;
+            /**
+             * @description NIP institution code (6 digits), or the CBN code (3 digits) a sending bank gave.
+             * @example 000013
+             */
+            bank_code: string;
+            /** @example GTBank */
+            bank_name: string | null;
+        };
         /** CreatedInvitation */
         CreatedInvitation: {
             /** Format: uuid */
@@ -649,6 +771,41 @@ export interface components {
             /** @description The one-time link to hand to the operator: shown this once, stored only hashed. */
             url: string;
         };
+        /** CreditNotification */
+        CreditNotification: {
+            /**
+             * @description The NIBSS session id of the inward transfer: 30 digits, unique per transfer.
+             * @example 000013261127143012123456789012
+             */
+            session_id: string;
+            /**
+             * @description The live virtual account credited.
+             * @example 0123456789
+             */
+            account_number: string;
+            /** @example 2500000 */
+            amount_kobo: number;
+            /**
+             * @description Control and bidirectional characters become spaces; cut to 255 characters.
+             * @example Invoice 118
+             */
+            narration?: string;
+            originator: components["schemas"]["Originator"];
+            /**
+             * @description When the bank completed the transfer (ISO-8601 with a zone).
+             * @example 2026-11-27T14:30:12Z
+             */
+            transaction_at: string;
+        };
+        /** CreditNotificationResult */
+        CreditNotificationResult: {
+            /**
+             * @description credited: this notification credited the account; duplicate: its session id was credited before (the earlier transaction is returned, nothing is credited again).
+             * @enum {string}
+             */
+            outcome: "credited" | "duplicate";
+            transaction: components["schemas"]["Transaction"];
+        };
         /**
          * Error
          * @description The envelope of every error.
@@ -670,7 +827,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
         /** Invitation */
         Invitation: {
             /** Format: email */
@@ -792,6 +949,29 @@ export interface components {
             expires_at: string;
             /** @description The session ends after this long without a request. */
             idle_timeout_seconds: number;
+        };
+        /** Originator */
+        Originator: {
+            /**
+             * @description Control and bidirectional characters become spaces; cut to 200 characters.
+             * @example CHIOMA ADEBAYO
+             */
+            account_name: string;
+            /**
+             * @description The sender's account number.
+             * @example 0123456789
+             */
+            account_number: string;
+            /**
+             * @description The sending bank's NIP institution code (6 digits) or CBN code (3 digits).
+             * @example 000013
+             */
+            bank_code: string;
+            /**
+             * @description Control and bidirectional characters become spaces; cut to 100 characters.
+             * @example GTBank
+             */
+            bank_name?: string;
         };
         /** OwnOperatorSession */
         OwnOperatorSession: {
@@ -1052,6 +1232,66 @@ export interface components {
             /** @example 300 */
             expires_in: number;
         };
+        /** Transaction */
+        Transaction: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The direction: a credit added `amount` to the balance, a debit took it away.
+             * @enum {string}
+             */
+            type: "credit" | "debit";
+            /**
+             * @description inbound_transfer: money from another bank (in sandbox, simulated); transfer and fee: a transfer out and its fee; reversal: the bank returned a transfer; book_transfer: between two accounts of this institution.
+             * @enum {string}
+             */
+            kind: "inbound_transfer" | "transfer" | "fee" | "reversal" | "book_transfer";
+            /**
+             * @description Naira, always positive: `type` gives the direction.
+             * @example 1500.5
+             */
+            amount: number;
+            /** @example 150050 */
+            amount_kobo: number;
+            /**
+             * @description Naira: the account's balance just after this entry.
+             * @example 1500.5
+             */
+            balance_after: number;
+            /** @example 150050 */
+            balance_after_kobo: number;
+            /** @enum {string} */
+            currency: "NGN";
+            narration: string | null;
+            reference: string;
+            /** @description The NIBSS session id of the interbank transfer, when there is one. */
+            session_id: string | null;
+            counterparty: components["schemas"]["Counterparty"] | null;
+            /** @description The transfer this entry books, for money out. */
+            transfer_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+        };
+        /** TransferUpdate */
+        TransferUpdate: {
+            /** @description Our reference of the transfer, as given to the connector. */
+            reference: string;
+            /** @enum {string} */
+            status: "successful" | "failed" | "reversed";
+            /**
+             * @description The NIBSS session id of the inward transfer: 30 digits, unique per transfer.
+             * @example 000013261127143012123456789012
+             */
+            session_id?: string;
+            /** @example 00 */
+            response_code?: string;
+            /** @description Control and bidirectional characters become spaces; cut to 255 characters. */
+            reason?: string;
+        };
     };
     responses: never;
     parameters: never;
@@ -1146,6 +1386,233 @@ export interface operations {
             };
             /** @description A malformed HTTP request (400) or an oversized URL or header section (413). */
             "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    notifyCredit: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "session_id": "000013261127143012123456789012",
+                 *       "account_number": "0901234567",
+                 *       "amount_kobo": 2500000,
+                 *       "narration": "Invoice 118",
+                 *       "originator": {
+                 *         "account_name": "CHIOMA ADEBAYO",
+                 *         "account_number": "0123456789",
+                 *         "bank_code": "000013",
+                 *         "bank_name": "GTBank"
+                 *       },
+                 *       "transaction_at": "2026-11-27T14:30:12Z"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreditNotification"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Credited. */
+                        message: string;
+                        data: components["schemas"]["CreditNotificationResult"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNATURE_INVALID: The bank connector signature is missing or wrong, or its webhook-timestamp is more than 5 minutes off. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ACCOUNT_INACTIVE: The virtual account is inactive: it takes no credits or changes until it is reactivated. | ACCOUNT_CLOSED: The virtual account is closed: it can no longer change. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferUpdate"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Transfer updated. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SIGNATURE_INVALID: The bank connector signature is missing or wrong, or its webhook-timestamp is more than 5 minutes off. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2183,6 +2650,93 @@ export interface operations {
                         /** @example Audit events. */
                         message: string;
                         data: components["schemas"]["AuditEventPage"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). | FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCreditNotifications: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                outcome?: "credited" | "duplicate" | "refused";
+                /**
+                 * @description Received at or after: an ISO-8601 date (from its start, UTC) or date-time.
+                 * @example 2026-11-27
+                 */
+                from?: string;
+                /**
+                 * @description Received at or before: an ISO-8601 date (to its end, UTC) or date-time.
+                 * @example 2026-11-27
+                 */
+                to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Credit notifications. */
+                        message: string;
+                        data: components["schemas"]["BankCreditNotificationPage"];
                     };
                 };
             };

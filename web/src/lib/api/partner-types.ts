@@ -1,4 +1,4 @@
-import type { components } from '@baas/sdk/generated';
+import type { components, operations } from '@baas/sdk/generated';
 
 /** Named types of the partner API's schemas (openapi/partner.json). */
 type Schemas = components['schemas'];
@@ -19,6 +19,9 @@ export type VirtualAccount = Schemas['VirtualAccount'];
 export type VirtualAccountStatus = VirtualAccount['status'];
 export type Transaction = Schemas['Transaction'];
 export type Credit = Schemas['Credit'];
+/** What simulate-credit takes (sandbox): the amount, and optionally a narration, the sender, a session ID. */
+export type SimulateCreditBody =
+  operations['simulateVirtualAccountCredit']['requestBody']['content']['application/json'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];

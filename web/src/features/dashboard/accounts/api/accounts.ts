@@ -2,7 +2,12 @@ import { ApiError } from '@baas/sdk';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
 import { partnerApi, partnerSession } from '@/lib/api/partner-api';
-import type { VirtualAccount, VirtualAccountStatus } from '@/lib/api/partner-types';
+import type {
+  Credit,
+  SimulateCreditBody,
+  VirtualAccount,
+  VirtualAccountStatus,
+} from '@/lib/api/partner-types';
 import { saveBlob } from '@/lib/download';
 import { partnerKeys } from '@/lib/partner-query-keys';
 
@@ -86,17 +91,22 @@ export function useCreateAccount() {
   });
 }
 
+/** A simulated credit; `alreadyCredited` when its session ID had been credited before (200, not 201). */
+export type SimulatedCredit = Credit & { alreadyCredited: boolean };
+
 /** Sandbox only: credits the account as if a transfer had arrived. */
 export function useSimulateCredit(accountNumber: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ amount, narration, attempt }: { amount: string; narration?: string; attempt: string }) =>
-      unwrap(
-        partnerApi.POST(`${ACCOUNTS}/{account_number}/simulate-credit`, {
-          params: { path: { account_number: accountNumber }, header: { 'idempotency-key': attempt } },
-          body: { amount, ...(narration ? { narration } : {}) },
-        }),
-      ),
+    mutationFn: async ({ body, attempt }: { body: SimulateCreditBody; attempt: string }) => {
+      const request = partnerApi.POST(`${ACCOUNTS}/{account_number}/simulate-credit`, {
+        params: { path: { account_number: accountNumber }, header: { 'idempotency-key': attempt } },
+        body,
+      });
+      const credit = await unwrap(request);
+      const { response } = await request;
+      return { ...credit, alreadyCredited: response.status === 200 } satisfies SimulatedCredit;
+    },
     onSuccess: async (credit) => {
       queryClient.setQueryData(accountQuery(accountNumber).queryKey, credit.account);
       await queryClient.invalidateQueries({ queryKey: partnerKeys.accounts });

@@ -134,7 +134,12 @@ function AccountDetails({
             Balance
           </h2>
           <p className="account__balance-value">{formatNaira(account.balance_kobo)}</p>
-          <p className="muted">The sum of every credit to the account.</p>
+          <p className="muted">Every credit less every debit.</p>
+          <dl className="account__available">
+            <dt>Available balance</dt>
+            <dd className="account__available-value">{formatNaira(account.available_balance_kobo)}</dd>
+          </dl>
+          <p className="muted">What can be sent now: the balance less transfers out still in progress.</p>
           <StatusActions account={account} />
         </Card>
         <Card labelledBy={detailsId}>

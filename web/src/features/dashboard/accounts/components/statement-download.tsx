@@ -32,8 +32,10 @@ export function StatementDownload({ accountNumber }: { accountNumber: string }) 
     <Card labelledBy={headingId} className="account__section">
       <h2 id={headingId}>Statement</h2>
       <p className="muted">
-        Opening balance, credits and closing balance of a period, as a CSV file for your spreadsheet or
-        accounting system. Days are in UTC; a period is at most 366 days.
+        Every entry of a period as a CSV file for your spreadsheet or accounting system: one row an entry,
+        with its kind, narration, counterparty and session ID, the amount under debit or credit, and the
+        balance after it. There is no opening or closing balance row: the last row's balance is the closing
+        one. Days are in UTC; a period is at most 366 days.
       </p>
       <Form className="account__statement-form" onSubmit={submit}>
         <TextField
