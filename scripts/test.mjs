@@ -25,9 +25,29 @@ if (files.some((file) => path.resolve(file).startsWith(browserTests))) {
   if (build.status !== 0) process.exit(build.status ?? 1);
 }
 
-const result = spawnSync(
-  process.execPath,
-  ['--import', 'tsx', '--test', '--test-concurrency=2', '--test-timeout=120000', ...flags, ...files],
-  { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-);
-process.exit(result.status ?? 1);
+// A file's run is a test too, with the same timeout. Browser files drive Chromium through whole
+// journeys (console.test.ts: 13 of them, 10-12 s each, about 130 s beside another browser file on
+// two cores), so they get 300 s; every other file 120 s, to surface a hang early.
+const isBrowser = (file) => path.resolve(file).startsWith(browserTests);
+const groups = [
+  { files: files.filter((file) => !isBrowser(file)), timeout: 120_000 },
+  { files: files.filter(isBrowser), timeout: 300_000 },
+];
+let status = 0;
+for (const group of groups.filter((entry) => entry.files.length > 0)) {
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      '--test',
+      '--test-concurrency=2',
+      `--test-timeout=${group.timeout}`,
+      ...flags,
+      ...group.files,
+    ],
+    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
+  );
+  if (result.status !== 0) status = result.status ?? 1;
+}
+process.exit(status);

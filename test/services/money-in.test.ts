@@ -606,8 +606,8 @@ for (const dialect of DIALECTS) {
         const { transaction } = response.body.data;
         assert.deepEqual(transaction.counterparty, {
           account_name: 'SANDBOX SENDER',
-          account_number: '0000000000',
-          bank_code: '000000',
+          account_number: '9990000001',
+          bank_code: '999998',
           bank_name: 'Sandbox Bank',
         });
         assert.match(transaction.session_id, /^[0-9]{30}$/);

@@ -782,7 +782,7 @@ for (const dialect of DIALECTS) {
             transaction.session_id,
           ],
         );
-        assert.deepEqual([name, number, bank], ['SANDBOX SENDER', '0000000000', '000000']);
+        assert.deepEqual([name, number, bank], ['SANDBOX SENDER', '9990000001', '999998']);
         assert.match(session, /^[0-9]{30}$/);
         assert.equal(debit, '', 'a credit has no debit');
         assert.equal(narration, credit.narration ?? '');

@@ -84,8 +84,8 @@ export class CreditRefused extends AppError {
 /** The sender of a sandbox credit that names none. */
 const SANDBOX_ORIGINATOR = {
   account_name: 'SANDBOX SENDER',
-  account_number: '0000000000',
-  bank_code: '000000',
+  account_number: '9990000001',
+  bank_code: '999998',
   bank_name: 'Sandbox Bank',
 };
 
