@@ -206,7 +206,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     }
   }
   if (raw.BANK_CONNECTOR_ALLOWED_IPS !== undefined) {
-    const bad = badAllowListEntries(raw.BANK_CONNECTOR_ALLOWED_IPS);
+    const { bad } = parseAllowList(raw.BANK_CONNECTOR_ALLOWED_IPS);
     if (bad.length > 0) {
       problems.push(
         `BANK_CONNECTOR_ALLOWED_IPS: not an IP address or CIDR range: ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
@@ -274,8 +274,6 @@ export function parseAllowList(value: string): { list: BlockList; bad: string[] 
   }
   return { list, bad };
 }
-
-const badAllowListEntries = (value: string) => parseAllowList(value).bad;
 
 /** Reads `.env` from the working directory into process.env (existing variables win). */
 export function readDotEnv(file = '.env'): void {

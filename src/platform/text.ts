@@ -11,7 +11,9 @@ export const CONTROL = /\p{Cc}/u;
 /** The same in free text, where a line break (LF, or CR right before LF) is text. */
 export const CONTROL_BUT_LINE_BREAK = /(?!\n|\r\n)\p{Cc}/u;
 
-const LONE_SURROGATES = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+/** A UTF-16 surrogate without its pair: not a character (JSON can carry one, `\uD800`). */
+export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const LONE_SURROGATES = new RegExp(LONE_SURROGATE.source, 'g');
 const FOREIGN_UNWANTED = /[\p{Cc}\u202A-\u202E\u2066-\u2069]/gu;
 
 /**

@@ -5,12 +5,12 @@ import {
   isOperationNodeSource,
   type Kysely,
   type OperationNode,
-  PostgresAdapter,
   type QueryCreator,
   RawNode,
   ValueNode,
 } from 'kysely';
 import { queryDirectly, writeDirectly } from './database.js';
+import { isPostgresDb } from './dialect.js';
 import type { Database } from './schema.js';
 
 /** Rows for one table (values, or `sql` expressions), to be inserted with the rest of a batch. */
@@ -38,7 +38,7 @@ export async function insertBatchAtomically(
 ): Promise<void> {
   const inserts = batch.filter((entry) => entry.rows.length > 0);
   if (inserts.length === 0) return;
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgresDb(db)) {
     await execute(db, compileInsert(db, inserts));
     return;
   }
@@ -223,7 +223,7 @@ const execute = async (db: Kysely<Database>, { sql, parameters }: Statement): Pr
 export async function insertBatch(db: Kysely<Database>, batch: readonly BatchInsert[]): Promise<void> {
   const inserts = batch.filter((entry) => entry.rows.length > 0);
   if (inserts.length === 0) return;
-  if (db.getExecutor().adapter instanceof PostgresAdapter) {
+  if (isPostgresDb(db)) {
     await execute(db, compileInsert(db, inserts));
     return;
   }

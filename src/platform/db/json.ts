@@ -1,6 +1,7 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import type { Kysely } from 'kysely';
 import * as postgres from 'kysely/helpers/postgres';
 import * as sqlite from 'kysely/helpers/sqlite';
+import { isPostgresDb } from './dialect.js';
 import type { Database } from './schema.js';
 
 /**
@@ -9,7 +10,7 @@ import type { Database } from './schema.js';
  * SQLite.
  */
 export function jsonHelpers(db: Kysely<Database>): Pick<typeof sqlite, 'jsonArrayFrom' | 'jsonObjectFrom'> {
-  return db.getExecutor().adapter instanceof PostgresAdapter ? postgres : sqlite;
+  return isPostgresDb(db) ? postgres : sqlite;
 }
 
 /** A nested JSON value as read back: PostgreSQL's driver parses it, SQLite returns its text. */

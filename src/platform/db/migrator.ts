@@ -1,4 +1,5 @@
-import { type Kysely, type MigrationResultSet, Migrator, PostgresAdapter, sql } from 'kysely';
+import { type Kysely, type MigrationResultSet, Migrator, sql } from 'kysely';
+import { isPostgresDb } from './dialect.js';
 import { migrations } from './migrations/index.js';
 
 /**
@@ -37,7 +38,7 @@ function lostListingRace(outcome: MigrationResultSet): boolean {
 }
 
 async function currentPostgresSchema<T>(db: Kysely<T>): Promise<string | undefined> {
-  if (!(db.getExecutor().adapter instanceof PostgresAdapter)) return undefined;
+  if (!isPostgresDb(db)) return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
 }

@@ -2,7 +2,13 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
 import { extend } from '../objects.js';
-import { BIDI_CONTROL, CONTROL, CONTROL_BUT_LINE_BREAK, sanitizeForeignText } from '../text.js';
+import {
+  BIDI_CONTROL,
+  CONTROL,
+  CONTROL_BUT_LINE_BREAK,
+  LONE_SURROGATE,
+  sanitizeForeignText,
+} from '../text.js';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -179,7 +185,6 @@ export function toFieldErrors(errors: readonly ErrorObject[], rootName = 'body')
 }
 
 /** Half of a UTF-16 surrogate pair on its own: not text, and stored altered by either database. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** What is wrong with a text value (already trimmed) for its schema, if anything. */
 function textProblem(text: string, schema: JsonSchema): string | undefined {
