@@ -4,6 +4,8 @@ import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { profileView } from '../src/modules/onboarding/onboarding.views.js';
 import { nuban } from '../src/modules/virtual-accounts/nuban.js';
+import type { VirtualAccountRow } from '../src/modules/virtual-accounts/virtual-accounts.repository.js';
+import { accountView, transactionView } from '../src/modules/virtual-accounts/virtual-accounts.views.js';
 import { toIso } from '../src/platform/clock.js';
 import { verify } from '../src/platform/crypto/standard-webhooks.js';
 import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
@@ -13,7 +15,8 @@ import { API_HEADERS } from '../src/platform/http/security-headers.js';
 
 // The raw twin: node:http, no framework, the app's driver with its pragmas (SQLite) or pool size
 // (PostgreSQL), the same rows read and written in the fewest statements. The app's pure helpers
-// (profileView, nuban, ids, hashes) are shared so that both servers answer alike.
+// (profileView, accountView and transactionView, nuban, ids, hashes, the signature check) are shared
+// so that both servers answer alike.
 
 const V1 = '/baas/api/v1';
 export const PATHS = {
@@ -33,62 +36,27 @@ type Row = Record<string, any>;
 // biome-ignore lint/suspicious/noExplicitAny: rows of hand-written SQL
 type Query = (params: Record<string, unknown>, client?: pg.PoolClient) => Promise<any>;
 
-const naira = (kobo: number) => kobo / 100;
-
-/** The entry as the API shows it (the app's transaction view). */
+/** The entry the credit wrote, shown by the app's own transaction view. */
 function entryView(params: Record<string, unknown>, account: Row) {
-  const kobo = params['amount_kobo'] as number;
-  const after = Number(account['balance_kobo']);
-  return {
-    id: params['entry_id'],
+  return transactionView({
+    id: params['entry_id'] as string,
+    account_id: account['id'],
+    partner_id: account['partner_id'],
+    environment: 'live',
     type: 'credit',
     kind: 'inbound_transfer',
-    amount: naira(kobo),
-    amount_kobo: kobo,
-    balance_after: naira(after),
-    balance_after_kobo: after,
-    currency: 'NGN',
-    narration: params['narration'],
-    reference: params['reference'],
-    session_id: params['session_id'],
-    counterparty: {
-      account_name: params['o_name'],
-      account_number: params['o_number'],
-      bank_code: params['o_bank_code'],
-      bank_name: params['o_bank_name'],
-    },
+    amount_kobo: params['amount_kobo'] as number,
+    balance_after_kobo: Number(account['balance_kobo']),
+    narration: params['narration'] as string | null,
+    reference: params['reference'] as string,
+    counterparty_account_name: params['o_name'] as string,
+    counterparty_account_number: params['o_number'] as string,
+    counterparty_bank_code: params['o_bank_code'] as string,
+    counterparty_bank_name: params['o_bank_name'] as string | null,
+    session_id: params['session_id'] as string,
     transfer_id: null,
-    created_at: toIso(Number(account['last_entry_at'])),
-  };
-}
-
-/** The account after the credit, as the app's view shows it. */
-function accountView(account: Row) {
-  const kobo = Number(account['balance_kobo']);
-  return {
-    id: account['id'],
-    account_number: account['account_number'],
-    account_name: account['account_name'],
-    bank_name: account['bank_name'],
-    bank_code: account['bank_code'],
-    currency: 'NGN',
-    status: account['status'],
-    status_reason: account['status_reason'],
-    status_changed_at:
-      account['status_changed_at'] === null ? null : toIso(Number(account['status_changed_at'])),
-    balance: naira(kobo),
-    balance_kobo: kobo,
-    available_balance: naira(kobo),
-    available_balance_kobo: kobo,
-    environment: account['environment'],
-    customer: {
-      first_name: account['first_name'],
-      last_name: account['last_name'],
-      email: account['customer_email'],
-      phone: account['phone'],
-    },
-    created_at: toIso(Number(account['created_at'])),
-  };
+    created_at: Number(account['last_entry_at']),
+  });
 }
 
 /** The credit's rows' values once the balance moved: the entry, its event payload, the audit's metadata. */
@@ -100,7 +68,7 @@ function creditRows(params: Record<string, unknown>, account: Row): Record<strin
     balance_after: Number(account['balance_kobo']),
     created_at: Number(account['last_entry_at']),
     transaction,
-    payload: JSON.stringify({ transaction, account: accountView(account) }),
+    payload: JSON.stringify({ transaction, account: accountView(account as VirtualAccountRow) }),
     metadata: JSON.stringify({
       account_number: account['account_number'],
       amount_kobo: params['amount_kobo'],

@@ -5,7 +5,7 @@ import { type AuditActor, actorOf, type RequestMeta } from '../../platform/audit
 import type { AuditedWrite, BatchContext } from '../../platform/audit/audited-write.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/auth/credentials.js';
 import { partnerIdOf } from '../../platform/auth/key-check.js';
-import { type Clock, toIso } from '../../platform/clock.js';
+import type { Clock } from '../../platform/clock.js';
 import { sealBvn } from '../../platform/crypto/bvn.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
@@ -30,6 +30,7 @@ import {
   type Transaction,
   type VirtualAccount,
 } from './virtual-accounts.schemas.js';
+import { accountView, transactionView } from './virtual-accounts.views.js';
 
 export interface VirtualAccountsDeps {
   db: Kysely<Database>;
@@ -104,34 +105,6 @@ export function newSessionId(bankCode: string, now: number): string {
   return `${bankCode}${time}${String(randomInt(0, 1_000_000)).padStart(6, '0')}${String(randomInt(0, 1_000_000)).padStart(6, '0')}`;
 }
 
-/** A ledger entry as the API shows it. */
-function transactionView(row: ledger.EntryRow) {
-  return {
-    id: row.id,
-    type: row.type,
-    kind: row.kind,
-    amount: koboToNaira(row.amount_kobo),
-    amount_kobo: row.amount_kobo,
-    balance_after: koboToNaira(row.balance_after_kobo),
-    balance_after_kobo: row.balance_after_kobo,
-    currency: 'NGN' as const,
-    narration: row.narration,
-    reference: row.reference,
-    session_id: row.session_id,
-    counterparty:
-      row.counterparty_account_number === null
-        ? null
-        : {
-            account_name: row.counterparty_account_name ?? '',
-            account_number: row.counterparty_account_number,
-            bank_code: row.counterparty_bank_code ?? '',
-            bank_name: row.counterparty_bank_name,
-          },
-    transfer_id: row.transfer_id,
-    created_at: toIso(row.created_at),
-  };
-}
-
 export function createVirtualAccountsService({
   db,
   write,
@@ -140,38 +113,10 @@ export function createVirtualAccountsService({
   bankName,
   clock,
 }: VirtualAccountsDeps) {
-  function view(row: Omit<repo.VirtualAccountRow, 'partner_id'>) {
-    const balanceKobo = Number(row.balance_kobo);
-    return {
-      id: row.id,
-      account_number: row.account_number,
-      account_name: row.account_name,
-      bank_name: row.bank_name,
-      bank_code: row.bank_code,
-      currency: 'NGN' as const,
-      status: row.status,
-      status_reason: row.status_reason,
-      status_changed_at: row.status_changed_at === null ? null : toIso(row.status_changed_at),
-      balance: koboToNaira(balanceKobo),
-      balance_kobo: balanceKobo,
-      // No transfers hold money yet: all of the balance is available.
-      available_balance: koboToNaira(balanceKobo),
-      available_balance_kobo: balanceKobo,
-      environment: row.environment,
-      customer: {
-        first_name: row.first_name,
-        last_name: row.last_name,
-        email: row.customer_email,
-        phone: row.phone,
-      },
-      created_at: toIso(row.created_at),
-    };
-  }
-
   async function existingAccountError(scope: repo.Scope, email: string): Promise<AppError | undefined> {
     const existing = await repo.findOpenAccountByEmail(db, scope, email);
     if (!existing) return undefined;
-    return new AppError('VIRTUAL_ACCOUNT_EXISTS', { data: view(existing) });
+    return new AppError('VIRTUAL_ACCOUNT_EXISTS', { data: accountView(existing) });
   }
 
   /**
@@ -215,7 +160,7 @@ export function createVirtualAccountsService({
         last_entry_at: null,
         created_at: now,
       };
-      const account = view(row);
+      const account = accountView(row);
       insert('virtual_accounts', row);
       audit({
         action: 'virtual_account.created',
@@ -238,7 +183,7 @@ export function createVirtualAccountsService({
   }
 
   async function get(credential: PartnerCredential, accountNumber: string) {
-    return view(await findAccount(credential, accountNumber));
+    return accountView(await findAccount(credential, accountNumber));
   }
 
   async function list(
@@ -274,7 +219,7 @@ export function createVirtualAccountsService({
       ...filter,
     });
     const page = cursor.page(rows, query.limit, (row) => row.id);
-    return { items: page.items.map(view), next_cursor: page.next_cursor };
+    return { items: page.items.map(accountView), next_cursor: page.next_cursor };
   }
 
   function creditAmount(amount: number | string): number {
@@ -331,7 +276,7 @@ export function createVirtualAccountsService({
             transferId: null,
           });
           insert('account_transactions', entry);
-          const result = { transaction: transactionView(entry), account: view(account) };
+          const result = { transaction: transactionView(entry), account: accountView(account) };
           audit({
             partnerId: account.partner_id,
             action: 'virtual_account.credited',
@@ -370,7 +315,7 @@ export function createVirtualAccountsService({
       return {
         outcome: 'duplicate',
         transaction: transactionView(earlier),
-        account: view(await repo.findAccountById(db, earlier.account_id)),
+        account: accountView(await repo.findAccountById(db, earlier.account_id)),
         accountId: earlier.account_id,
         partnerId: earlier.partner_id,
       };
@@ -467,7 +412,7 @@ export function createVirtualAccountsService({
       const current = await repo.lockAccount(trx, account.id);
       const refuse = () => {
         if (current.status === 'closed') throw new AppError('ACCOUNT_CLOSED');
-        if (change.to === 'active') return view(current);
+        if (change.to === 'active') return accountView(current);
         throw new AppError('ACCOUNT_INACTIVE');
       };
       if (!change.from.includes(current.status)) return refuse();
@@ -477,7 +422,7 @@ export function createVirtualAccountsService({
       const changedAt = lastEntryAt === undefined ? now : Math.max(now, lastEntryAt + 1);
       const moved = await repo.changeAccountStatus(trx, account.id, change, changedAt);
       if (!moved) return refuse();
-      const data = view(moved);
+      const data = accountView(moved);
       audit({
         action: 'virtual_account.status_changed',
         targetType: 'virtual_account',
