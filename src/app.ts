@@ -21,6 +21,12 @@ import { operatorsRoutes } from './modules/operators/operators.routes.js';
 import { createOperatorsService } from './modules/operators/operators.service.js';
 import { teamRoutes } from './modules/team/team.routes.js';
 import { createTeamService } from './modules/team/team.service.js';
+import { createConnectorRail } from './modules/transfers/connector-rail.js';
+import { type Rail, railOf } from './modules/transfers/rail.js';
+import { createSandboxRail } from './modules/transfers/sandbox-rail.js';
+import { transfersAdminRoutes, transfersRoutes } from './modules/transfers/transfers.routes.js';
+import { createTransfersService } from './modules/transfers/transfers.service.js';
+import { createTransferWorker } from './modules/transfers/transfers.worker.js';
 import { virtualAccountsRoutes } from './modules/virtual-accounts/virtual-accounts.routes.js';
 import { createVirtualAccountsService } from './modules/virtual-accounts/virtual-accounts.service.js';
 import { eventsRoutes } from './modules/webhooks/events.routes.js';
@@ -198,6 +204,44 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
   });
   const bank = createBankService({ db: database.db, clock, keys, virtualAccounts });
+  // Sandbox transfers go to the built-in sandbox bank; live ones to the sponsor bank's connector,
+  // or in development without one to the sandbox bank too (warned below).
+  const sandboxRails: Record<Environment, Rail> = {
+    sandbox: createSandboxRail({ bankCode: config.BANK_CODE_SANDBOX, requeryMs: config.TRANSFER_REQUERY_MS }),
+    live: createSandboxRail({ bankCode: config.BANK_CODE_LIVE, requeryMs: config.TRANSFER_REQUERY_MS }),
+  };
+  const connectorRail =
+    config.BANK_CONNECTOR_URL && config.BANK_CONNECTOR_SECRET
+      ? railOf(
+          createConnectorRail({
+            url: config.BANK_CONNECTOR_URL,
+            secret: config.BANK_CONNECTOR_SECRET,
+            timeoutMs: config.BANK_CONNECTOR_TIMEOUT_MS,
+            log,
+          }),
+        )
+      : undefined;
+  const transfers = createTransfersService({
+    db: database.db,
+    write,
+    keys,
+    clock,
+    log,
+    bankCodes: { sandbox: config.BANK_CODE_SANDBOX, live: config.BANK_CODE_LIVE },
+    bankName: config.BANK_NAME,
+    railFor: (environment) => (environment === 'live' && connectorRail) || sandboxRails[environment],
+    requeryMs: config.TRANSFER_REQUERY_MS,
+    wakeWorker: () => transferWorker.wake(),
+  });
+  const transferWorker = createTransferWorker({
+    db: database.db,
+    clock,
+    log,
+    pollMs: config.TRANSFER_POLL_MS,
+    // A lease outlives the longest call to the bank, so no other instance asks meanwhile.
+    leaseMs: config.BANK_CONNECTOR_TIMEOUT_MS + 30_000,
+    advance: transfers.advance,
+  });
   if (config.NODE_ENV === 'development' && !config.BANK_CONNECTOR_URL) {
     log.warn(
       'BANK_CONNECTOR_URL is not set: live accounts use the built-in bank simulator, no real money moves (set BANK_CONNECTOR_URL and BANK_CONNECTOR_SECRET for the sponsor bank)',
@@ -260,12 +304,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(teamRoutes, { team });
       await api.register(virtualAccountsRoutes, { virtualAccounts });
+      await api.register(transfersRoutes, { transfers });
       await api.register(webhooksRoutes, { webhooks, schemas: eventSchemas });
       await api.register(eventsRoutes, { webhooks, schemas: eventSchemas });
       // Without BANK_CONNECTOR_SECRET no one can sign: /bank/* answers 404 (docs/operator-guide.md).
       if (config.BANK_CONNECTOR_SECRET) {
         await api.register(bankConnectorRoutes, {
           bank,
+          transfers,
           secret: config.BANK_CONNECTOR_SECRET,
           allowList: config.BANK_CONNECTOR_ALLOWED_IPS
             ? parseAllowList(config.BANK_CONNECTOR_ALLOWED_IPS).list
@@ -278,6 +324,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       if (config.ADMIN_API_KEY) {
         await api.register(adminRoutes, { review, audit });
         await api.register(bankAdminRoutes, { bank });
+        await api.register(transfersAdminRoutes, { transfers });
         await api.register(operatorsRoutes, { operators, cookie: consoleCookie });
       }
     },
@@ -295,6 +342,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       operators.purgeExpired(),
       mail.purgeSettled(),
       onboarding.deleteLeftoverFiles(),
+      transfers.purgeNameEnquiries(),
     ]);
   };
   app.decorate('housekeeping', runHousekeeping);
@@ -306,6 +354,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onReady', async () => {
     webhookWorker.start();
     mail.start();
+    transferWorker.start();
   });
   // After listen the server has no 'error' listener of Fastify's; an accept failure (EMFILE when
   // file descriptors run out) would otherwise end the process instead of refusing one connection.
@@ -314,6 +363,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
+    await transferWorker.stop();
     await webhookWorker.stop();
     await mail.stop();
     mailer.close();

@@ -80,6 +80,17 @@ export const ConfigSchema = Type.Object({
     default: 10000,
     description: 'how long a call to the connector may take before it counts as no answer',
   }),
+  TRANSFER_REQUERY_MS: Type.Integer({
+    minimum: 1,
+    default: 30000,
+    description:
+      'first status query of a transfer whose outcome the bank did not give, doubling each time for 24 hours',
+  }),
+  TRANSFER_POLL_MS: Type.Integer({
+    minimum: 1,
+    default: 1000,
+    description: 'how often the transfer worker looks for due transfers (a new one is sent at once anyway)',
+  }),
   WEBHOOK_ALLOW_PRIVATE: Bool('lift the SSRF guard on webhook URLs (development and tests only)'),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 1, default: 30000 }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000, description: 'per delivery attempt' }),
@@ -212,6 +223,11 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
         `BANK_CONNECTOR_ALLOWED_IPS: not an IP address or CIDR range: ${bad.map((entry) => JSON.stringify(entry)).join(', ')}`,
       );
     }
+  }
+  if (raw.BANK_CONNECTOR_URL && !raw.BANK_CONNECTOR_SECRET) {
+    problems.push(
+      'BANK_CONNECTOR_URL needs BANK_CONNECTOR_SECRET: every call to the connector is signed with it',
+    );
   }
   if (raw.NODE_ENV === 'production') {
     if (!raw.BANK_CONNECTOR_URL || !raw.BANK_CONNECTOR_SECRET) {

@@ -5,6 +5,7 @@ import type { OnboardingTables } from './modules/onboarding/onboarding.table.js'
 import type { OperatorTables } from './modules/operators/operators.table.js';
 import type { PartnersTables } from './modules/partners/partners.table.js';
 import type { TeamMembersTable } from './modules/team/team.table.js';
+import type { TransfersTables } from './modules/transfers/transfers.table.js';
 import type {
   AccountTransactionsTable,
   VirtualAccountsTable,
@@ -18,7 +19,12 @@ import type { WebhookAttemptsTable, WebhookEndpointsTable } from './modules/webh
  * repository typed on the same Database while only this composition-level file names the modules.
  */
 declare module './platform/db/schema.js' {
-  interface Database extends AccountsTables, PartnersTables, OnboardingTables, OperatorTables {
+  interface Database
+    extends AccountsTables,
+      PartnersTables,
+      OnboardingTables,
+      OperatorTables,
+      TransfersTables {
     api_keys: ApiKeysTable;
     team_members: TeamMembersTable;
     virtual_accounts: VirtualAccountsTable;

@@ -89,11 +89,29 @@ export async function seedEntries(
 
 /**
  * The ledger's invariant, checked here without src/: for every account, the sum of its entries
- * (credits less debits) is its balance, and each entry's balance_after is the one before it plus or
- * minus its amount, from zero. Answers what is wrong, one line an account ([] when all is well).
+ * (credits less debits) is its balance, each entry's balance_after is the one before it plus or
+ * minus its amount, from zero, and what it holds is the amount and fee of its transfers still pending
+ * or processing, never more than its balance. Answers what is wrong, one line an account ([] when all is well).
  */
 export async function ledgerProblems(db: Kysely<Database>): Promise<string[]> {
-  const accounts = await db.selectFrom('virtual_accounts').select(['id', 'balance_kobo']).execute();
+  const accounts = await db
+    .selectFrom('virtual_accounts')
+    .select(['id', 'balance_kobo', 'held_kobo'])
+    .execute();
+  const open = await db
+    .selectFrom('transfers')
+    .select(['account_id', 'amount_kobo', 'fee_kobo'])
+    .where('status', 'in', ['pending', 'processing'])
+    .execute();
+  const openByAccount = new Map<string, number>();
+  for (const transfer of open) {
+    openByAccount.set(
+      transfer.account_id,
+      (openByAccount.get(transfer.account_id) ?? 0) +
+        Number(transfer.amount_kobo) +
+        Number(transfer.fee_kobo),
+    );
+  }
   const entries = await db
     .selectFrom('account_transactions')
     .select(['account_id', 'id', 'type', 'amount_kobo', 'balance_after_kobo', 'created_at'])
@@ -121,6 +139,13 @@ export async function ledgerProblems(db: Kysely<Database>): Promise<string[]> {
     }
     if (running !== Number(account.balance_kobo)) {
       problems.push(`${account.id}: balance ${account.balance_kobo}, entries sum to ${running}`);
+    }
+    const held = openByAccount.get(account.id) ?? 0;
+    if (held !== Number(account.held_kobo)) {
+      problems.push(`${account.id}: holds ${account.held_kobo}, its open transfers ${held}`);
+    }
+    if (Number(account.balance_kobo) - Number(account.held_kobo) < 0) {
+      problems.push(`${account.id}: available balance below zero`);
     }
   }
   return problems;

@@ -3,14 +3,16 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { Clock } from '../../platform/clock.js';
 import { requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
-import { SuccessNoData, success } from '../../platform/http/schemas.js';
+import { Success, success } from '../../platform/http/schemas.js';
 import { extend } from '../../platform/objects.js';
+import type { TransfersService } from '../transfers/transfers.service.js';
 import {
   CreditNotificationBody,
   CreditNotificationListResponse,
   CreditNotificationResponse,
   CreditNotificationsQuery,
   TransferUpdateBody,
+  TransferUpdateResult,
 } from './bank.schemas.js';
 import type { BankService } from './bank.service.js';
 import { connectorGuard } from './connector-guard.js';
@@ -23,10 +25,11 @@ const tags = ['Bank connector'];
  */
 export const bankConnectorRoutes: FastifyPluginAsyncTypebox<{
   bank: BankService;
+  transfers: TransfersService;
   secret: string;
   allowList: BlockList | undefined;
   clock: Clock;
-}> = async (app, { bank, secret, allowList, clock }) => {
+}> = async (app, { bank, transfers, secret, allowList, clock }) => {
   const guard = connectorGuard({ secret, allowList, clock });
   app.addHook('onRequest', guard.onRequest);
   app.addHook('preValidation', guard.preValidation);
@@ -69,16 +72,23 @@ export const bankConnectorRoutes: FastifyPluginAsyncTypebox<{
       operationId: 'updateTransfer',
       summary: "Connector: the bank's later word on an outbound transfer",
       description:
-        'Applied once, in the order the transfer states allow; a repeat changes nothing. Transfers are not ' +
-        'offered yet, so every reference is unknown: 404 NOT_FOUND.',
+        'The reference is the one we gave the connector with the transfer (our transfer id). Applied once, in ' +
+        'the order the states allow: processing → successful → reversed, processing → failed (a `reversed` for ' +
+        'a processing transfer books its success, then the reversal). A repeat or older news changes nothing ' +
+        '(200, outcome `unchanged`); news contradicting a final state (a failed transfer succeeding, a ' +
+        'successful one failing) is 409 TRANSFER_STATE_CONFLICT, logged for an operator. A reference of no ' +
+        'live transfer handed to the bank is 404.',
       tags,
       auth: 'connector',
       body: TransferUpdateBody,
-      response: { 200: SuccessNoData('Transfer updated.') },
-      errors: ['NOT_FOUND'],
+      response: { 200: Success(TransferUpdateResult, 'Transfer updated.') },
+      errors: ['NOT_FOUND', 'TRANSFER_STATE_CONFLICT'],
       rateLimit: false,
     }),
-    async () => bank.transferUpdate(),
+    async (request) => {
+      const result = await transfers.connectorUpdate(request.body as TransferUpdateBody);
+      return success(result.outcome === 'applied' ? 'Transfer updated.' : 'Nothing changed.', result);
+    },
   );
 };
 

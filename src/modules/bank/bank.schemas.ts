@@ -9,6 +9,7 @@ import {
   Success,
   Timestamp,
 } from '../../platform/http/schemas.js';
+import { Transfer } from '../transfers/transfers.schemas.js';
 import { Transaction } from '../virtual-accounts/virtual-accounts.schemas.js';
 
 /** The largest credit a notification may carry: ₦1 trillion, far above any NIP limit, inside bigint. */
@@ -103,6 +104,17 @@ export const TransferUpdateBody = Type.Object(
     reason: Type.Optional(ForeignText(255)),
   },
   { title: 'TransferUpdate' },
+);
+export type TransferUpdateBody = Static<typeof TransferUpdateBody>;
+
+export const TransferUpdateResult = Type.Object(
+  {
+    outcome: StringEnum(['applied', 'unchanged'] as const, {
+      description: 'applied: the transfer moved; unchanged: a repeat or older news, nothing changed.',
+    }),
+    transfer: Transfer,
+  },
+  { title: 'TransferUpdateResult' },
 );
 
 export const NOTIFICATION_OUTCOMES = ['credited', 'duplicate', 'refused'] as const;

@@ -168,14 +168,6 @@ export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps
     return { outcome: receipt.outcome, transaction: receipt.transaction };
   }
 
-  /**
-   * The connector's word on an outbound transfer. Transfers (money out) do not exist yet, so no
-   * reference names one: 404, and nothing changes.
-   */
-  async function transferUpdate(): Promise<never> {
-    throw new AppError('NOT_FOUND', { message: 'No transfer has this reference.' });
-  }
-
   async function listNotifications(query: CreditNotificationsQuery) {
     const range = instantRange(query.from, query.to, ['from', 'to']);
     const filter = { outcome: query.outcome, from: range.from, to: range.to };
@@ -197,5 +189,5 @@ export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps
     return { items: page.items.map(notificationView), next_cursor: page.next_cursor };
   }
 
-  return { creditNotification, transferUpdate, listNotifications };
+  return { creditNotification, listNotifications };
 }

@@ -73,3 +73,26 @@ export function transferAnswerOf(responseCode: string, sessionId: string | null)
   }
   return { outcome: 'failed', responseCode, reason: `the bank declined the transfer (${responseCode})` };
 }
+
+/** When a transfer was sent and booked: what the sandbox bank's answers follow from. */
+export interface TransferTimes {
+  sentAt: number;
+  succeededAt: number | null;
+  now: number;
+}
+
+/** A rail as the transfers module drives it: the sandbox bank, or a BankRail (the connector). */
+export interface Rail {
+  nameEnquiry(bankCode: string, accountNumber: string): Promise<NameEnquiryAnswer>;
+  send(transfer: OutboundTransfer, sentAt: number): Promise<TransferAnswer>;
+  query(transfer: OutboundTransfer, times: TransferTimes): Promise<TransferAnswer>;
+  /** After a success, when to ask the bank again (the sandbox bank's late reversal); null: never. */
+  followUpMs?(transfer: OutboundTransfer): number | null;
+}
+
+/** A BankRail (the connector) as a Rail: it needs only the reference to query. */
+export const railOf = (bank: BankRail): Rail => ({
+  nameEnquiry: (bankCode, accountNumber) => bank.nameEnquiry(bankCode, accountNumber),
+  send: (transfer) => bank.send(transfer),
+  query: (transfer) => bank.query(transfer.reference),
+});

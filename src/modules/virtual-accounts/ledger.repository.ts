@@ -38,9 +38,9 @@ export type AccountKey =
 export type PostedAccount = Selectable<VirtualAccountsTable>;
 
 /**
- * Posts an entry's amount to an `active` account in one UPDATE, the only way a balance moves: it
- * takes the row lock, adds the signed amount (a debit that would go below zero matches nothing; the
- * column's CHECK refuses it all the same) and dates the entry after the account's latest entry and
+ * Posts an entry's amount to an `active` account in one UPDATE (with settleOnAccount, the only ways a
+ * balance moves): it takes the row lock, adds the signed amount (a debit beyond the available balance,
+ * balance − held, matches nothing; the columns' CHECKs refuse it all the same) and dates the entry after the account's latest entry and
  * last status change (`last_entry_at`), from the row as it is under the lock. So an account's ledger
  * order (created_at, id) is its commit order, which running balances and statements rely on. The
  * caller writes `entryRow(…)` in the same transaction. Undefined when no active account matched (or
@@ -68,20 +68,29 @@ export async function postToAccount(
   return rows[0] as PostedAccount | undefined;
 }
 
-/** The posting UPDATE of an active account whose balance is at least `minimum`: see postToAccount. */
+/** The date of a new entry: after the account's latest entry and last status change (see postToAccount). */
+function nextEntryAt(eb: ExpressionBuilder<Database, 'virtual_accounts'>, db: Kysely<Database>, now: number) {
+  return eb.fn<number>(greatestOf(db), [
+    eb.val(now),
+    eb.fn.coalesce('status_changed_at', eb.val(now)),
+    eb(eb.fn.coalesce('last_entry_at', eb.val(-1)), '+', 1),
+  ]);
+}
+
+/** What the account can spend: its balance less what transfers hold. */
+const available = (eb: ExpressionBuilder<Database, 'virtual_accounts'>) =>
+  eb('balance_kobo', '-', eb.ref('held_kobo'));
+
+/** The posting UPDATE of an active account whose available balance is at least `minimum`: see postToAccount. */
 function posting(db: Kysely<Database>, signed: number, minimum: number, now: number) {
   return db
     .updateTable('virtual_accounts')
     .set((eb) => ({
       balance_kobo: eb('balance_kobo', '+', signed),
-      last_entry_at: eb.fn<number>(greatestOf(db), [
-        eb.val(now),
-        eb.fn.coalesce('status_changed_at', eb.val(now)),
-        eb(eb.fn.coalesce('last_entry_at', eb.val(-1)), '+', 1),
-      ]),
+      last_entry_at: nextEntryAt(eb, db, now),
     }))
     .where('status', '=', 'active')
-    .where('balance_kobo', '>=', minimum);
+    .where((eb) => eb(available(eb), '>=', minimum));
 }
 
 // Compiled once: a credit is on the hot path of money in.
@@ -106,6 +115,81 @@ const postByNumber = prepare(
       .where('environment', '=', environment)
       .returningAll(),
   6,
+);
+
+/**
+ * Holds `amountKobo` (a transfer's amount and fee) on an `active` account whose available balance
+ * covers it, in one UPDATE under the row lock: concurrent transfers each see the holds committed
+ * before them, so together they never hold more than the balance. Undefined when the account is not
+ * active or the money is not there: the caller reads why.
+ */
+export async function holdOnAccount(
+  trx: Transaction<Database>,
+  accountId: string,
+  amountKobo: number,
+): Promise<PostedAccount | undefined> {
+  const rows = await holdById(trx, accountId, amountKobo);
+  return rows[0] as PostedAccount | undefined;
+}
+
+const holdById = prepare(
+  (db, id: string, amount: number) =>
+    db
+      .updateTable('virtual_accounts')
+      .set((eb) => ({ held_kobo: eb('held_kobo', '+', amount) }))
+      .where('id', '=', id)
+      .where('status', '=', 'active')
+      .where((eb) => eb(available(eb), '>=', amount))
+      .returningAll(),
+  2,
+);
+
+/** Releases a failed transfer's hold; throws if the account does not hold that much (a broken ledger). */
+export async function releaseHold(trx: Transaction<Database>, accountId: string, amountKobo: number) {
+  const row = await trx
+    .updateTable('virtual_accounts')
+    .set((eb) => ({ held_kobo: eb('held_kobo', '-', amountKobo) }))
+    .where('id', '=', accountId)
+    .where('held_kobo', '>=', amountKobo)
+    .returningAll()
+    .executeTakeFirst();
+  if (!row) throw new Error(`account ${accountId} holds less than ${amountKobo} kobo`);
+  return row;
+}
+
+/**
+ * Posts an entry that settles a transfer, whatever the account's status now (the money left, or came
+ * back, when the bank says so): moves the balance by the signed amount and releases `releaseKobo` of
+ * its hold, in one UPDATE, dated like every entry (see postToAccount). Throws if the account does not
+ * hold what is released or the balance would go below zero: neither can happen to a sound ledger.
+ */
+export async function settleOnAccount(
+  trx: Transaction<Database>,
+  accountId: string,
+  entry: Pick<NewEntry, 'type' | 'amountKobo'>,
+  releaseKobo: number,
+  now: number,
+): Promise<PostedAccount> {
+  const signed = entry.type === 'credit' ? entry.amountKobo : -entry.amountKobo;
+  const rows = await settleById(trx, accountId, signed, releaseKobo, now);
+  const row = rows[0] as PostedAccount | undefined;
+  if (!row) throw new Error(`account ${accountId} cannot settle ${signed} kobo releasing ${releaseKobo}`);
+  return row;
+}
+
+const settleById = prepare(
+  (db, id: string, signed: number, release: number, now: number) =>
+    db
+      .updateTable('virtual_accounts')
+      .set((eb) => ({
+        balance_kobo: eb('balance_kobo', '+', signed),
+        held_kobo: eb('held_kobo', '-', release),
+        last_entry_at: nextEntryAt(eb, db, now),
+      }))
+      .where('id', '=', id)
+      .where('held_kobo', '>=', release)
+      .returningAll(),
+  4,
 );
 
 /** The entry `postToAccount` made room for: its balance_after and time are the account's, as posted. */

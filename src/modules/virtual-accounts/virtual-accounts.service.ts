@@ -157,6 +157,7 @@ export function createVirtualAccountsService({
         phone: input.phone,
         ...(input.bvn ? sealBvn(keys, input.bvn) : { bvn_encrypted: null, bvn_hash: null, bvn_last4: null }),
         balance_kobo: 0,
+        held_kobo: 0,
         last_entry_at: null,
         created_at: now,
       };

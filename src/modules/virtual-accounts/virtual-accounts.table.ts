@@ -26,6 +26,11 @@ export interface VirtualAccountsTable {
    * the transaction that writes the entry explaining it (ledger.repository.ts). Never negative.
    */
   balance_kobo: number;
+  /**
+   * The amount and fee of every transfer from the account still pending or processing, in kobo:
+   * available = balance − held, never negative (a CHECK), moved under the row lock with the transfer.
+   */
+  held_kobo: number;
   /** When its latest entry is dated (null: none yet), moved with the balance (ledger.repository.ts). */
   last_entry_at: number | null;
   created_at: number;

@@ -9,6 +9,7 @@ import type { VirtualAccountRow } from './virtual-accounts.repository.js';
 /** A virtual account as the API shows it. */
 export function accountView(row: Omit<VirtualAccountRow, 'partner_id'>) {
   const balanceKobo = Number(row.balance_kobo);
+  const availableKobo = balanceKobo - Number(row.held_kobo);
   return {
     id: row.id,
     account_number: row.account_number,
@@ -21,9 +22,9 @@ export function accountView(row: Omit<VirtualAccountRow, 'partner_id'>) {
     status_changed_at: row.status_changed_at === null ? null : toIso(row.status_changed_at),
     balance: koboToNaira(balanceKobo),
     balance_kobo: balanceKobo,
-    // No transfers hold money yet: all of the balance is available.
-    available_balance: koboToNaira(balanceKobo),
-    available_balance_kobo: balanceKobo,
+    // What transfers still pending or processing hold is not available.
+    available_balance: koboToNaira(availableKobo),
+    available_balance_kobo: availableKobo,
     environment: row.environment,
     customer: {
       first_name: row.first_name,

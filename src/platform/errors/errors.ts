@@ -51,6 +51,19 @@ export const ERROR_REGISTRY = {
     message: 'The virtual account is inactive: it takes no credits or changes until it is reactivated.',
   },
   ACCOUNT_CLOSED: { status: 409, message: 'The virtual account is closed: it can no longer change.' },
+  INSUFFICIENT_FUNDS: {
+    status: 409,
+    message: "The transfer's amount plus its fee is more than the source account's available balance.",
+  },
+  DUPLICATE_REFERENCE: {
+    status: 409,
+    message: 'A transfer with this reference already exists in this environment; `data` holds it.',
+  },
+  /** The connector's word on a transfer that the transfer's state does not allow (a failed one succeeding). */
+  TRANSFER_STATE_CONFLICT: {
+    status: 409,
+    message: "The update contradicts the transfer's final state; nothing changed and the operator is told.",
+  },
   /** A redelivery while no endpoint is set (docs/decisions.md, "`WEBHOOK_ENDPOINT_REQUIRED` (409)"). */
   WEBHOOK_ENDPOINT_REQUIRED: {
     status: 409,
@@ -81,6 +94,10 @@ export const ERROR_REGISTRY = {
     status: 422,
     message: 'The sign-in expired or was already used: enter your password again.',
   },
+  BENEFICIARY_NOT_FOUND: {
+    status: 422,
+    message: 'The beneficiary bank does not know this account number.',
+  },
   IDEMPOTENCY_KEY_REUSED: {
     status: 422,
     message: 'This Idempotency-Key was already used with a different request.',
@@ -96,6 +113,11 @@ export const ERROR_REGISTRY = {
    * "`SERVICE_UNAVAILABLE` (503)").
    */
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready.' },
+  /** The beneficiary bank or the bank connector did not answer: nothing was debited. */
+  BANK_UNAVAILABLE: {
+    status: 503,
+    message: 'The beneficiary bank cannot be reached right now; nothing was debited. Retry later.',
+  },
   /**
    * A write the disk had no room for (docs/decisions.md, "A full disk").
    * Nothing of the request was kept, and the same request succeeds once space is freed.
@@ -149,6 +171,16 @@ export const validationError = (errors: FieldErrors, message?: string): AppError
 export const rateLimited = (retryAfterMs: number): AppError =>
   new AppError('RATE_LIMITED', {
     headers: { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+  });
+
+/** How long a client is asked to wait before retrying when the bank could not be reached. */
+const BANK_UNAVAILABLE_RETRY_AFTER_SECONDS = 30;
+
+/** 503 BANK_UNAVAILABLE with Retry-After; `reason` says what the bank (or its absence) said. */
+export const bankUnavailable = (reason?: string): AppError =>
+  new AppError('BANK_UNAVAILABLE', {
+    headers: { 'retry-after': String(BANK_UNAVAILABLE_RETRY_AFTER_SECONDS) },
+    ...(reason ? { message: `${ERROR_REGISTRY.BANK_UNAVAILABLE.message} (${reason})` } : {}),
   });
 
 /** How long a client is asked to wait before retrying a write the full disk refused. */

@@ -11,6 +11,7 @@ import * as documentFiles from './2026-11-27-02-document-files.js';
 import * as firstSubmission from './2026-11-27-03-first-submission.js';
 import * as ledger from './2026-11-27-04-ledger.js';
 import * as moneyIn from './2026-11-27-05-money-in.js';
+import * as transfers from './2026-11-28-01-transfers.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-03-first-submission': firstSubmission,
   '2026-11-27-04-ledger': ledger,
   '2026-11-27-05-money-in': moneyIn,
+  '2026-11-28-01-transfers': transfers,
 };

@@ -1,0 +1,303 @@
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import type { Database } from '../../platform/db/schema.js';
+import type { Environment } from '../../platform/environment.js';
+import type { TransferStatus, TransferStatusChangesTable, TransfersTable } from './transfers.table.js';
+
+export type TransferRow = Selectable<TransfersTable>;
+export type StatusChangeRow = Selectable<TransferStatusChangesTable>;
+
+export interface PartnerScope {
+  partnerId: number;
+  environment: Environment;
+}
+
+export function findById(db: Kysely<Database>, id: string) {
+  return db.selectFrom('transfers').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export function findOwn(db: Kysely<Database>, scope: PartnerScope, id: string) {
+  return db
+    .selectFrom('transfers')
+    .selectAll()
+    .where('id', '=', id)
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .executeTakeFirst();
+}
+
+export function findByReference(db: Kysely<Database>, scope: PartnerScope, reference: string) {
+  return db
+    .selectFrom('transfers')
+    .selectAll()
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where('reference', '=', reference)
+    .executeTakeFirst();
+}
+
+/** The status histories of `ids`, oldest first per transfer. */
+export async function historiesOf(db: Kysely<Database>, ids: readonly string[]) {
+  const byTransfer = new Map<string, StatusChangeRow[]>();
+  if (ids.length === 0) return byTransfer;
+  const rows = await db
+    .selectFrom('transfer_status_changes')
+    .selectAll()
+    .where('transfer_id', 'in', ids)
+    .orderBy('transfer_id')
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
+  for (const row of rows) {
+    const list = byTransfer.get(row.transfer_id) ?? [];
+    list.push(row);
+    byTransfer.set(row.transfer_id, list);
+  }
+  return byTransfer;
+}
+
+export interface TransferFilter {
+  status?: TransferStatus | undefined;
+  sourceAccountNumber?: string | undefined;
+  reference?: string | undefined;
+  createdFrom?: number | undefined;
+  createdTo?: number | undefined;
+}
+
+/** A partner's transfers in an environment, newest first (ids are time-ordered). */
+export function listOwn(
+  db: Kysely<Database>,
+  scope: PartnerScope,
+  filter: TransferFilter & { beforeId?: string | undefined; limit: number },
+) {
+  let query = db
+    .selectFrom('transfers')
+    .selectAll()
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .orderBy('id', 'desc')
+    .limit(filter.limit + 1);
+  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.sourceAccountNumber !== undefined)
+    query = query.where('source_account_number', '=', filter.sourceAccountNumber);
+  if (filter.reference !== undefined) query = query.where('reference', '=', filter.reference);
+  if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
+  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  return query.execute();
+}
+
+/** Every partner's transfers for operators, newest first; `stuckBefore`: open ones created before it. */
+export function listAll(
+  db: Kysely<Database>,
+  filter: {
+    status?: TransferStatus | undefined;
+    partnerId?: number | undefined;
+    environment?: Environment | undefined;
+    stuckBefore?: number | undefined;
+    beforeId?: string | undefined;
+    limit: number;
+  },
+) {
+  let query = db
+    .selectFrom('transfers')
+    .innerJoin('partners', 'partners.id', 'transfers.partner_id')
+    .selectAll('transfers')
+    .select('partners.business_name')
+    .orderBy('transfers.id', 'desc')
+    .limit(filter.limit + 1);
+  if (filter.status !== undefined) query = query.where('transfers.status', '=', filter.status);
+  if (filter.partnerId !== undefined) query = query.where('transfers.partner_id', '=', filter.partnerId);
+  if (filter.environment !== undefined) query = query.where('transfers.environment', '=', filter.environment);
+  if (filter.stuckBefore !== undefined) {
+    query = query
+      .where('transfers.status', 'in', ['pending', 'processing'])
+      .where('transfers.created_at', '<', filter.stuckBefore);
+  }
+  if (filter.beforeId !== undefined) query = query.where('transfers.id', '<', filter.beforeId);
+  return query.execute();
+}
+
+/** Transfers the worker should look at now (not sent yet, or owed an answer), oldest due first. */
+export function due(db: Kysely<Database>, now: number, limit: number) {
+  return db
+    .selectFrom('transfers')
+    .selectAll()
+    .where('next_query_at', 'is not', null)
+    .where('next_query_at', '<=', now)
+    .orderBy('next_query_at')
+    .limit(limit)
+    .execute();
+}
+
+/**
+ * Takes a due transfer for `leaseMs`: one conditional UPDATE on the time it was due, so of several
+ * workers (instances) exactly one gets it. Undefined when another took it first.
+ */
+export function lease(db: Kysely<Database>, row: TransferRow, until: number) {
+  return db
+    .updateTable('transfers')
+    .set({ next_query_at: until })
+    .where('id', '=', row.id)
+    .where('next_query_at', '=', row.next_query_at)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/**
+ * Moves a transfer from one of `from` to `to`, with what else changes, in one conditional UPDATE:
+ * of two concurrent moves only one applies. Undefined when the transfer was not in `from`.
+ */
+export function move(
+  trx: Transaction<Database>,
+  id: string,
+  from: readonly TransferStatus[],
+  to: TransferStatus,
+  changes: Partial<
+    Pick<
+      TransferRow,
+      'session_id' | 'failure_reason' | 'response_code' | 'sent_at' | 'next_query_at' | 'query_attempts'
+    >
+  >,
+  now: number,
+) {
+  return trx
+    .updateTable('transfers')
+    .set({ ...changes, status: to, updated_at: now })
+    .where('id', '=', id)
+    .where('status', 'in', from)
+    .returningAll()
+    .executeTakeFirst();
+}
+
+/** Records when the bank is next asked, in a state that still waits for it. */
+export function schedule(
+  db: Kysely<Database>,
+  id: string,
+  status: TransferStatus,
+  changes: Pick<TransferRow, 'next_query_at' | 'query_attempts' | 'response_code'>,
+  now: number,
+) {
+  return db
+    .updateTable('transfers')
+    .set({ ...changes, updated_at: now })
+    .where('id', '=', id)
+    .where('status', '=', status)
+    .executeTakeFirst();
+}
+
+/** The name enquiry a ref names, if it is still good for `bankCode` and `accountNumber`. */
+export function findNameEnquiry(
+  db: Kysely<Database>,
+  environment: Environment,
+  ref: string,
+  notBefore: number,
+) {
+  return db
+    .selectFrom('name_enquiries')
+    .selectAll()
+    .where('ref', '=', ref)
+    .where('environment', '=', environment)
+    .where('created_at', '>=', notBefore)
+    .executeTakeFirst();
+}
+
+/** The latest answer for this bank and account still good (the 30-minute cache). */
+export function latestNameEnquiry(
+  db: Kysely<Database>,
+  environment: Environment,
+  bankCode: string,
+  accountNumber: string,
+  notBefore: number,
+) {
+  return db
+    .selectFrom('name_enquiries')
+    .selectAll()
+    .where('environment', '=', environment)
+    .where('bank_code', '=', bankCode)
+    .where('account_number', '=', accountNumber)
+    .where('created_at', '>=', notBefore)
+    .orderBy('created_at', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export function purgeNameEnquiries(db: Kysely<Database>, before: number) {
+  return db.deleteFrom('name_enquiries').where('created_at', '<', before).execute();
+}
+
+/** A day's figures for the operator's report (see transfers.service.ts dailyReport). */
+export async function dailyFigures(
+  db: Kysely<Database>,
+  environment: Environment,
+  day: { start: number; end: number },
+) {
+  const signed = sql<number>`case when type = 'credit' then amount_kobo else -amount_kobo end`;
+  const [entries, transfers, balances] = await Promise.all([
+    db
+      .selectFrom('account_transactions')
+      .select([
+        'kind',
+        (eb) => eb.fn.countAll<number>().as('count'),
+        sql<number>`cast(coalesce(sum(amount_kobo), 0) as bigint)`.as('amount_kobo'),
+      ])
+      .where('environment', '=', environment)
+      .where('created_at', '>=', day.start)
+      .where('created_at', '<=', day.end)
+      .where('kind', 'in', ['inbound_transfer', 'fee'])
+      .groupBy('kind')
+      .execute(),
+    db
+      .selectFrom('transfers')
+      .select([
+        'status',
+        (eb) => eb.fn.countAll<number>().as('count'),
+        sql<number>`cast(coalesce(sum(amount_kobo), 0) as bigint)`.as('amount_kobo'),
+      ])
+      .where('environment', '=', environment)
+      .where('created_at', '>=', day.start)
+      .where('created_at', '<=', day.end)
+      .groupBy('status')
+      .execute(),
+    // The balances at the day's end: today's total less every entry dated after the day.
+    db
+      .selectNoFrom((eb) => [
+        eb
+          .selectFrom('virtual_accounts')
+          .select(sql<number>`cast(coalesce(sum(balance_kobo), 0) as bigint)`.as('total'))
+          .where('environment', '=', environment)
+          .as('total'),
+        eb
+          .selectFrom('account_transactions')
+          .select(sql<number>`cast(coalesce(sum(${signed}), 0) as bigint)`.as('later'))
+          .where('environment', '=', environment)
+          .where('created_at', '>', day.end)
+          .as('later'),
+      ])
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { entries, transfers, balancesKobo: Number(balances.total ?? 0) - Number(balances.later ?? 0) };
+}
+
+/** Accounts whose held amount is not the amount and fee of their open transfers (ledger:verify). */
+export async function holdMismatches(db: Kysely<Database>) {
+  const rows = await db
+    .selectFrom('virtual_accounts as a')
+    .leftJoin('transfers as t', (join) =>
+      join.onRef('t.account_id', '=', 'a.id').on('t.status', 'in', ['pending', 'processing']),
+    )
+    .select([
+      'a.id',
+      'a.account_number',
+      'a.held_kobo',
+      sql<number>`cast(coalesce(sum(t.amount_kobo + t.fee_kobo), 0) as bigint)`.as('open_kobo'),
+    ])
+    .groupBy(['a.id', 'a.account_number', 'a.held_kobo'])
+    .having(sql<boolean>`coalesce(sum(t.amount_kobo + t.fee_kobo), 0) <> a.held_kobo`)
+    .execute();
+  return rows.map((row) => ({
+    account_id: row.id,
+    account_number: row.account_number,
+    held_kobo: Number(row.held_kobo),
+    open_transfers_kobo: Number(row.open_kobo),
+  }));
+}
