@@ -219,6 +219,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
             timeoutMs: config.BANK_CONNECTOR_TIMEOUT_MS,
             log,
           }),
+          config.BANK_CONNECTOR_TIMEOUT_MS,
         )
       : undefined;
   const transfers = createTransfersService({

@@ -48,6 +48,10 @@ function describeEvent(event: WebhookEvent): string {
       return 'onboarding';
     case 'document.reviewed':
       return 'document';
+    case 'transfer.successful':
+    case 'transfer.failed':
+    case 'transfer.reversed':
+      return `${event.type} ${event.data.reference}: ${event.data.status}`;
   }
 }
 

@@ -544,6 +544,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/baas/api/v1/services/banks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The banks a transfer can reach
+         * @description NIP institution codes (6 digits) with the banks' names, sorted by name: commercial, merchant, non-interest, mobile-money and microfinance banks, and this institution (its environment's code).
+         */
+        get: operations["listBanks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/transfers/name-enquiry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Look up the name on a bank account before sending to it
+         * @description Asks the beneficiary bank (through NIBSS) whose account it is. Show account_name to the person before they send, and pass name_enquiry_ref with the transfer within 30 minutes. Answers are reused for 30 minutes per bank and account. At this institution's own code the answer is the virtual account (active or inactive) of this environment. In the sandbox a number ending 00 is unknown and 91 finds the bank unavailable.
+         */
+        post: operations["nameEnquiry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List transfers of this environment, newest first
+         * @description Filters combine: status, source_account_number, reference, created_from and created_to (a date alone means that whole UTC day). Each transfer carries its status history.
+         */
+        get: operations["listTransfers"];
+        put?: never;
+        /**
+         * Send money from a virtual account to any Nigerian bank account
+         * @description 202: accepted as `pending`, the amount plus the NIP fee held at once (available_balance falls); the outcome arrives by webhook (transfer.successful, transfer.failed, later transfer.reversed) and on GET /services/transfers/{id}. To this institution's own bank code it is a free book transfer, `successful` at once. The server enquires the name itself unless name_enquiry_ref is given; its failures are those of name-enquiry and nothing is held. `reference` is yours and unique per environment (409 DUPLICATE_REFERENCE with the existing transfer). Send an Idempotency-Key to retry safely.
+         */
+        post: operations["createTransfer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/transfers/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read a transfer with its status history
+         * @description A transfer of this credential's partner and environment; any other is 404.
+         */
+        get: operations["getTransfer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/baas/api/v1/services/partner/settings/webhook": {
         parameters: {
             query?: never;
@@ -754,6 +838,66 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "transfer.successful": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transfer reached the beneficiary: its amount and fee are debited (data: the transfer, with session_id).
+         * @description POSTed to the environment's endpoint with Standard Webhooks headers webhook-id (the event id, stable across retries), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the endpoint secret). Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["transferSuccessfulWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A transfer failed on the bank's definite answer: nothing was debited, the hold is released (data: the transfer, with failure_reason).
+         * @description POSTed to the environment's endpoint with Standard Webhooks headers webhook-id (the event id, stable across retries), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the endpoint secret). Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["transferFailedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "transfer.reversed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The bank returned a successful transfer: its amount is credited back, the fee is kept (data: the transfer).
+         * @description POSTed to the environment's endpoint with Standard Webhooks headers webhook-id (the event id, stable across retries), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the endpoint secret). Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["transferReversedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "onboarding.status_changed": {
         parameters: {
             query?: never;
@@ -839,6 +983,23 @@ export interface components {
             /** @description Pass as ?cursor= for the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /** Bank */
+        Bank: {
+            /**
+             * @description NIP institution code.
+             * @example 000013
+             */
+            code: string;
+            /** @example GTBank */
+            name: string;
+        };
+        /** Beneficiary */
+        Beneficiary: {
+            account_name: string;
+            account_number: string;
+            bank_code: string;
+            bank_name: string;
+        };
         /** Counterparty */
         Counterparty: {
             /** @example CHIOMA ADEBAYO */
@@ -909,7 +1070,7 @@ export interface components {
             /** @description The webhook-id header: the same on every attempt of an event. */
             event_id: string;
             /** @enum {string} */
-            event_type: "virtual_account.created" | "virtual_account.credited" | "virtual_account.status_changed" | "onboarding.status_changed" | "document.reviewed";
+            event_type: "virtual_account.created" | "virtual_account.credited" | "virtual_account.status_changed" | "transfer.successful" | "transfer.failed" | "transfer.reversed" | "onboarding.status_changed" | "document.reviewed";
             attempt: number;
             /** @enum {string} */
             trigger: "automatic" | "manual";
@@ -1033,12 +1194,12 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
         /**
          * Event
          * @description One of the event types, told apart by `type`; `data` is exactly what was delivered.
          */
-        Event: components["schemas"]["VirtualAccountCreatedEvent"] | components["schemas"]["VirtualAccountCreditedEvent"] | components["schemas"]["VirtualAccountStatusChangedEvent"] | components["schemas"]["OnboardingStatusChangedEvent"] | components["schemas"]["DocumentReviewedEvent"];
+        Event: components["schemas"]["VirtualAccountCreatedEvent"] | components["schemas"]["VirtualAccountCreditedEvent"] | components["schemas"]["VirtualAccountStatusChangedEvent"] | components["schemas"]["TransferSuccessfulEvent"] | components["schemas"]["TransferFailedEvent"] | components["schemas"]["TransferReversedEvent"] | components["schemas"]["OnboardingStatusChangedEvent"] | components["schemas"]["DocumentReviewedEvent"];
         /** EventDelivery */
         EventDelivery: {
             /**
@@ -1066,6 +1227,22 @@ export interface components {
             ok: boolean;
             /** @example BVN verified. */
             message: string;
+        };
+        /** NameEnquiry */
+        NameEnquiry: {
+            /** @example 000013 */
+            bank_code: string;
+            /** @example GTBank */
+            bank_name: string;
+            /** @example 0123456789 */
+            account_number: string;
+            /**
+             * @description The name the beneficiary bank holds: show it to the person before they send.
+             * @example CHIOMA ADEBAYO
+             */
+            account_name: string;
+            /** @description Pass it with the transfer within 30 minutes (same bank and account) to skip a second enquiry. */
+            name_enquiry_ref: string;
         };
         /** OnboardingProfile */
         OnboardingProfile: {
@@ -1367,6 +1544,193 @@ export interface components {
             items: components["schemas"]["Transaction"][];
             /** @description Pass as ?cursor= for the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /** Transfer */
+        Transfer: {
+            /** Format: uuid */
+            id: string;
+            reference: string;
+            /**
+             * @description pending: accepted, amount and fee held; processing: handed to the bank; successful: debited; failed: nothing debited, the hold released; reversed: the bank returned the money after success (the fee is kept).
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "successful" | "failed" | "reversed";
+            source_account_number: string;
+            /**
+             * @description Naira.
+             * @example 25000
+             */
+            amount: number;
+            /** @example 2500000 */
+            amount_kobo: number;
+            /**
+             * @description Naira: the NIP fee with VAT; 0 for a book transfer.
+             * @example 26.88
+             */
+            fee: number;
+            /** @example 2688 */
+            fee_kobo: number;
+            /** @enum {string} */
+            currency: "NGN";
+            beneficiary: components["schemas"]["Beneficiary"];
+            narration: string;
+            /** @description The NIBSS session id, null until the bank gives it. */
+            session_id: string | null;
+            /** @description Why it failed (or was reversed). */
+            failure_reason: string | null;
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+            /** @description Every state the transfer entered, oldest first. */
+            status_history: components["schemas"]["TransferStatusChange"][];
+        };
+        /** TransferFailedEvent */
+        TransferFailedEvent: {
+            /**
+             * @description The webhook-id of every delivery of this event.
+             * @example msg_0193a1b2c3d4e5f60718293a4b5c6d7e
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transfer.failed";
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description When it happened: the `timestamp` of its deliveries.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            data: components["schemas"]["Transfer"];
+            delivery: components["schemas"]["EventDelivery"];
+        };
+        /**
+         * TransferFailedWebhook
+         * @description A transfer failed on the bank's definite answer: nothing was debited, the hold is released (data: the transfer, with failure_reason).
+         */
+        TransferFailedWebhook: {
+            /** @enum {string} */
+            type: "transfer.failed";
+            /**
+             * Format: date-time
+             * @description When the event happened (its creation), not when this attempt was sent.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Transfer"];
+        };
+        /** TransferPage */
+        TransferPage: {
+            items: components["schemas"]["Transfer"][];
+            /** @description Pass as ?cursor= for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
+        /** TransferReversedEvent */
+        TransferReversedEvent: {
+            /**
+             * @description The webhook-id of every delivery of this event.
+             * @example msg_0193a1b2c3d4e5f60718293a4b5c6d7e
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transfer.reversed";
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description When it happened: the `timestamp` of its deliveries.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            data: components["schemas"]["Transfer"];
+            delivery: components["schemas"]["EventDelivery"];
+        };
+        /**
+         * TransferReversedWebhook
+         * @description The bank returned a successful transfer: its amount is credited back, the fee is kept (data: the transfer).
+         */
+        TransferReversedWebhook: {
+            /** @enum {string} */
+            type: "transfer.reversed";
+            /**
+             * Format: date-time
+             * @description When the event happened (its creation), not when this attempt was sent.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Transfer"];
+        };
+        /** TransferStatusChange */
+        TransferStatusChange: {
+            /**
+             * @description pending: accepted, amount and fee held; processing: handed to the bank; successful: debited; failed: nothing debited, the hold released; reversed: the bank returned the money after success (the fee is kept).
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "successful" | "failed" | "reversed";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            at: string;
+        };
+        /** TransferSuccessfulEvent */
+        TransferSuccessfulEvent: {
+            /**
+             * @description The webhook-id of every delivery of this event.
+             * @example msg_0193a1b2c3d4e5f60718293a4b5c6d7e
+             */
+            id: string;
+            /** @enum {string} */
+            type: "transfer.successful";
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description When it happened: the `timestamp` of its deliveries.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            data: components["schemas"]["Transfer"];
+            delivery: components["schemas"]["EventDelivery"];
+        };
+        /**
+         * TransferSuccessfulWebhook
+         * @description A transfer reached the beneficiary: its amount and fee are debited (data: the transfer, with session_id).
+         */
+        TransferSuccessfulWebhook: {
+            /** @enum {string} */
+            type: "transfer.successful";
+            /**
+             * Format: date-time
+             * @description When the event happened (its creation), not when this attempt was sent.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["Transfer"];
         };
         /** UploadedDocument */
         UploadedDocument: {
@@ -5004,6 +5368,535 @@ export interface operations {
             };
         };
     };
+    listBanks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Banks a transfer can reach, sorted by name. */
+                        message: string;
+                        data: components["schemas"]["Bank"][];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    nameEnquiry: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "bank_code": "000013",
+                 *       "account_number": "0123456789"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The beneficiary bank's NIP institution code (GET /services/banks).
+                     * @example 000013
+                     */
+                    bank_code: string;
+                    /**
+                     * @description The beneficiary's 10-digit account number.
+                     * @example 0123456789
+                     */
+                    account_number: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Beneficiary found. */
+                        message: string;
+                        data: components["schemas"]["NameEnquiry"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BENEFICIARY_NOT_FOUND: The beneficiary bank does not know this account number. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BANK_UNAVAILABLE: The beneficiary bank cannot be reached right now; nothing was debited. Retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTransfers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description pending: accepted, amount and fee held; processing: handed to the bank; successful: debited; failed: nothing debited, the hold released; reversed: the bank returned the money after success (the fee is kept). */
+                status?: "pending" | "processing" | "successful" | "failed" | "reversed";
+                /**
+                 * @description Only transfers from this account.
+                 * @example 0123456789
+                 */
+                source_account_number?: string;
+                reference?: string;
+                /**
+                 * @description Created at or after: an ISO-8601 date (from its start, UTC) or date-time.
+                 * @example 2026-11-01
+                 */
+                created_from?: string;
+                /**
+                 * @description Created at or before: an ISO-8601 date (to its end, UTC) or date-time.
+                 * @example 2026-11-30T23:59:59Z
+                 */
+                created_to?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Transfers. */
+                        message: string;
+                        data: components["schemas"]["TransferPage"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    createTransfer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "source_account_number": "0123456785",
+                 *       "amount": 25000,
+                 *       "bank_code": "000013",
+                 *       "account_number": "0123456789",
+                 *       "narration": "Payout 118",
+                 *       "reference": "payout-2026-11-28-0001"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description Your virtual account the money leaves from (active, this environment).
+                     * @example 0123456789
+                     */
+                    source_account_number: string;
+                    /**
+                     * @description Naira, greater than 0, at most 2 decimals and at most 10,000,000.00. A JSON number or a decimal string ("1500.50"). The fee comes on top.
+                     * @example 25000
+                     */
+                    amount: number | string;
+                    /**
+                     * @description The beneficiary bank's NIP institution code; this institution's own code makes a free, instant book transfer.
+                     * @example 000013
+                     */
+                    bank_code: string;
+                    /**
+                     * @description The beneficiary's account number.
+                     * @example 0123456789
+                     */
+                    account_number: string;
+                    /**
+                     * @description Shown to the beneficiary; default: the reference. Free text: may hold line breaks.
+                     * @example Payout 118
+                     */
+                    narration?: string;
+                    /**
+                     * @description Yours, unique per environment: a second transfer with it gets 409 DUPLICATE_REFERENCE with the first in `data`.
+                     * @example payout-2026-11-28-0001
+                     */
+                    reference: string;
+                    /** @description From a name enquiry of the same bank and account in the last 30 minutes; otherwise the server enquires itself. */
+                    name_enquiry_ref?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Transfer accepted. */
+                        message: string;
+                        data: components["schemas"]["Transfer"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INSUFFICIENT_FUNDS: The transfer's amount plus its fee is more than the source account's available balance. | DUPLICATE_REFERENCE: A transfer with this reference already exists in this environment; `data` holds it. | ACCOUNT_INACTIVE: The virtual account is inactive: it takes no credits or changes until it is reactivated. | ACCOUNT_CLOSED: The virtual account is closed: it can no longer change. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] & {
+                        data?: components["schemas"]["Transfer"];
+                    };
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BENEFICIARY_NOT_FOUND: The beneficiary bank does not know this account number. | VALIDATION_FAILED: Some fields are invalid. | IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description BANK_UNAVAILABLE: The beneficiary bank cannot be reached right now; nothing was debited. Retry later. */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getTransfer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The transfer id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Transfer. */
+                        message: string;
+                        data: components["schemas"]["Transfer"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -5552,7 +6445,7 @@ export interface operations {
                 limit?: number;
                 /** @description next_cursor of the previous page. */
                 cursor?: string;
-                type?: "virtual_account.created" | "virtual_account.credited" | "virtual_account.status_changed" | "onboarding.status_changed" | "document.reviewed";
+                type?: "virtual_account.created" | "virtual_account.credited" | "virtual_account.status_changed" | "transfer.successful" | "transfer.failed" | "transfer.reversed" | "onboarding.status_changed" | "document.reviewed";
                 /**
                  * @description Created at or after: an ISO-8601 date (from its start, UTC) or date-time.
                  * @example 2026-11-01
@@ -5858,6 +6751,72 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["VirtualAccountStatusChangedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferSuccessfulWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferSuccessfulWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferFailedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferFailedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    transferReversedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TransferReversedWebhook"];
             };
         };
         responses: {

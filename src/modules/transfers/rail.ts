@@ -88,10 +88,16 @@ export interface Rail {
   query(transfer: OutboundTransfer, times: TransferTimes): Promise<TransferAnswer>;
   /** After a success, when to ask the bank again (the sandbox bank's late reversal); null: never. */
   followUpMs?(transfer: OutboundTransfer): number | null;
+  /**
+   * The longest a send may take before it counts as no answer: the first status query waits at least
+   * this long (and a second), so it never races the send it asks about.
+   */
+  answerWithinMs: number;
 }
 
 /** A BankRail (the connector) as a Rail: it needs only the reference to query. */
-export const railOf = (bank: BankRail): Rail => ({
+export const railOf = (bank: BankRail, answerWithinMs: number): Rail => ({
+  answerWithinMs,
   nameEnquiry: (bankCode, accountNumber) => bank.nameEnquiry(bankCode, accountNumber),
   send: (transfer) => bank.send(transfer),
   query: (transfer) => bank.query(transfer.reference),

@@ -29,6 +29,9 @@ export function createSandboxRail(options: { bankCode: string; requeryMs: number
   }
 
   return {
+    // Answers at once.
+    answerWithinMs: 0,
+
     async nameEnquiry(_bankCode: string, accountNumber: string): Promise<NameEnquiryAnswer> {
       if (ending(accountNumber) === '00') return { outcome: 'not_found', responseCode: '25' };
       if (ending(accountNumber) === '91') {

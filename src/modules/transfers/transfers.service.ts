@@ -592,7 +592,9 @@ export function createTransfersService(deps: TransfersDeps) {
   }
 
   /** Hands a pending transfer to the bank: `processing`, dated, before the rail is called. */
-  async function markProcessing(id: string): Promise<repo.TransferRow | undefined> {
+  async function markProcessing(row: repo.TransferRow): Promise<repo.TransferRow | undefined> {
+    const { id } = row;
+    const firstQueryMs = Math.max(requeryMs, deps.railFor(row.environment).answerWithinMs + 1000);
     return write({ actor: WORKER_ACTOR, meta: null }, async (context) => {
       const row = await repo.move(
         context.trx,
@@ -600,7 +602,7 @@ export function createTransfersService(deps: TransfersDeps) {
         ['pending'],
         'processing',
         // A crash after this commit leaves it for the status query, never for a second send.
-        { sent_at: context.now, next_query_at: context.now + requeryMs },
+        { sent_at: context.now, next_query_at: context.now + firstQueryMs },
         context.now,
       );
       if (row) {
@@ -870,7 +872,7 @@ export function createTransfersService(deps: TransfersDeps) {
   async function advance(row: repo.TransferRow): Promise<void> {
     const rail = deps.railFor(row.environment);
     if (row.status === 'pending') {
-      const sent = await markProcessing(row.id);
+      const sent = await markProcessing(row);
       if (!sent) return;
       const answer = await rail.send(outboundOf(sent), Number(sent.sent_at));
       await applyAnswer(sent, answer, WORKER_ACTOR);

@@ -73,7 +73,7 @@ export interface paths {
         put?: never;
         /**
          * Connector: the bank's later word on an outbound transfer
-         * @description Applied once, in the order the transfer states allow; a repeat changes nothing. Transfers are not offered yet, so every reference is unknown: 404 NOT_FOUND.
+         * @description The reference is the one we gave the connector with the transfer (our transfer id). Applied once, in the order the states allow: processing → successful → reversed, processing → failed (a `reversed` for a processing transfer books its success, then the reversal). A repeat or older news changes nothing (200, outcome `unchanged`); news contradicting a final state (a failed transfer succeeding, a successful one failing) is 409 TRANSFER_STATE_CONFLICT, logged for an operator. A reference of no live transfer handed to the bank is 404.
          */
         post: operations["updateTransfer"];
         delete?: never;
@@ -314,6 +314,46 @@ export interface paths {
          * @description Every notification with a well-formed body: credited, duplicate (its session id was credited before) or refused (error_code NOT_FOUND, ACCOUNT_INACTIVE or ACCOUNT_CLOSED), with the account and partner it named. from/to bound received_at; a date alone means that whole UTC day.
          */
         get: operations["listCreditNotifications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/transfers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every partner's transfers, newest first
+         * @description Filters: status, company_id, environment, and stuck=true for transfers still pending or processing 10 minutes after they were accepted (the bank owes an answer; after 24 hours of status queries the server stops asking and an operator settles it with the bank).
+         */
+        get: operations["listAllTransfers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/reports/daily": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A UTC day's money, for reconciliation with the bank
+         * @description That day's inbound credits, the transfers created that day by their status now, the fees debited that day and the sum of every account's balance at the day's end, for one environment (default live).
+         */
+        get: operations["dailyReport"];
         put?: never;
         post?: never;
         delete?: never;
@@ -646,6 +686,78 @@ export interface components {
             /** @description Ten one-time codes for when the authenticator is lost: shown this once, stored only hashed. */
             recovery_codes: string[];
         };
+        /** AdminTransfer */
+        AdminTransfer: {
+            /** Format: uuid */
+            id: string;
+            reference: string;
+            /**
+             * @description pending: accepted, amount and fee held; processing: handed to the bank; successful: debited; failed: nothing debited, the hold released; reversed: the bank returned the money after success (the fee is kept).
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "successful" | "failed" | "reversed";
+            source_account_number: string;
+            /**
+             * @description Naira.
+             * @example 25000
+             */
+            amount: number;
+            /** @example 2500000 */
+            amount_kobo: number;
+            /**
+             * @description Naira: the NIP fee with VAT; 0 for a book transfer.
+             * @example 26.88
+             */
+            fee: number;
+            /** @example 2688 */
+            fee_kobo: number;
+            /** @enum {string} */
+            currency: "NGN";
+            beneficiary: components["schemas"]["Beneficiary"];
+            narration: string;
+            /** @description The NIBSS session id, null until the bank gives it. */
+            session_id: string | null;
+            /** @description Why it failed (or was reversed). */
+            failure_reason: string | null;
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+            /** @description Every state the transfer entered, oldest first. */
+            status_history: components["schemas"]["TransferStatusChange"][];
+            company_id: number;
+            business_name: string;
+            /** @description The bank's last NIP response code. */
+            response_code: string | null;
+            /**
+             * Format: date-time
+             * @description When the server next asks the bank; null when it waits for nothing.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            next_query_at: string | null;
+            query_attempts: number;
+            /** @description Still pending or processing 10 minutes after it was accepted: the bank owes an answer. */
+            stuck: boolean;
+        };
+        /** AdminTransferPage */
+        AdminTransferPage: {
+            items: components["schemas"]["AdminTransfer"][];
+            /** @description Pass as ?cursor= for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
         /** AuditEvent */
         AuditEvent: {
             id: string;
@@ -732,6 +844,13 @@ export interface components {
             /** @description Pass as ?cursor= for the next page; null on the last page. */
             next_cursor: string | null;
         };
+        /** Beneficiary */
+        Beneficiary: {
+            account_name: string;
+            account_number: string;
+            bank_code: string;
+            bank_name: string;
+        };
         /** Counterparty */
         Counterparty: {
             /** @example CHIOMA ADEBAYO */
@@ -806,6 +925,29 @@ export interface components {
             outcome: "credited" | "duplicate";
             transaction: components["schemas"]["Transaction"];
         };
+        /** DailyReport */
+        DailyReport: {
+            /** Format: date */
+            date: string;
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            inbound: components["schemas"]["Tally"];
+            /** @description Transfers created that day, by their status now. */
+            transfers: {
+                pending: components["schemas"]["Tally"];
+                processing: components["schemas"]["Tally"];
+                successful: components["schemas"]["Tally"];
+                failed: components["schemas"]["Tally"];
+                reversed: components["schemas"]["Tally"];
+            };
+            /** @description Fees debited that day. */
+            fees_kobo: number;
+            /** @description Every account's balance at the day's end (UTC), summed. */
+            balances_kobo: number;
+        };
         /**
          * Error
          * @description The envelope of every error.
@@ -827,7 +969,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
         /** Invitation */
         Invitation: {
             /** Format: email */
@@ -1232,6 +1374,11 @@ export interface components {
             /** @example 300 */
             expires_in: number;
         };
+        /** Tally */
+        Tally: {
+            count: number;
+            amount_kobo: number;
+        };
         /** Transaction */
         Transaction: {
             /** Format: uuid */
@@ -1276,6 +1423,73 @@ export interface components {
              */
             created_at: string;
         };
+        /** Transfer */
+        Transfer: {
+            /** Format: uuid */
+            id: string;
+            reference: string;
+            /**
+             * @description pending: accepted, amount and fee held; processing: handed to the bank; successful: debited; failed: nothing debited, the hold released; reversed: the bank returned the money after success (the fee is kept).
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "successful" | "failed" | "reversed";
+            source_account_number: string;
+            /**
+             * @description Naira.
+             * @example 25000
+             */
+            amount: number;
+            /** @example 2500000 */
+            amount_kobo: number;
+            /**
+             * @description Naira: the NIP fee with VAT; 0 for a book transfer.
+             * @example 26.88
+             */
+            fee: number;
+            /** @example 2688 */
+            fee_kobo: number;
+            /** @enum {string} */
+            currency: "NGN";
+            beneficiary: components["schemas"]["Beneficiary"];
+            narration: string;
+            /** @description The NIBSS session id, null until the bank gives it. */
+            session_id: string | null;
+            /** @description Why it failed (or was reversed). */
+            failure_reason: string | null;
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            updated_at: string;
+            /** @description Every state the transfer entered, oldest first. */
+            status_history: components["schemas"]["TransferStatusChange"][];
+        };
+        /** TransferStatusChange */
+        TransferStatusChange: {
+            /**
+             * @description pending: accepted, amount and fee held; processing: handed to the bank; successful: debited; failed: nothing debited, the hold released; reversed: the bank returned the money after success (the fee is kept).
+             * @enum {string}
+             */
+            status: "pending" | "processing" | "successful" | "failed" | "reversed";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            at: string;
+        };
         /** TransferUpdate */
         TransferUpdate: {
             /** @description Our reference of the transfer, as given to the connector. */
@@ -1291,6 +1505,15 @@ export interface components {
             response_code?: string;
             /** @description Control and bidirectional characters become spaces; cut to 255 characters. */
             reason?: string;
+        };
+        /** TransferUpdateResult */
+        TransferUpdateResult: {
+            /**
+             * @description applied: the transfer moved; unchanged: a repeat or older news, nothing changed.
+             * @enum {string}
+             */
+            outcome: "applied" | "unchanged";
+            transfer: components["schemas"]["Transfer"];
         };
     };
     responses: never;
@@ -1545,6 +1768,7 @@ export interface operations {
                         status: "success";
                         /** @example Transfer updated. */
                         message: string;
+                        data: components["schemas"]["TransferUpdateResult"];
                     };
                 };
             };
@@ -1577,6 +1801,15 @@ export interface operations {
             };
             /** @description NOT_FOUND: The requested resource was not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TRANSFER_STATE_CONFLICT: The update contradicts the transfer's final state; nothing changed and the operator is told. */
+            409: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -2737,6 +2970,167 @@ export interface operations {
                         /** @example Credit notifications. */
                         message: string;
                         data: components["schemas"]["BankCreditNotificationPage"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). | FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listAllTransfers: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                /** @description pending: accepted, amount and fee held; processing: handed to the bank; successful: debited; failed: nothing debited, the hold released; reversed: the bank returned the money after success (the fee is kept). */
+                status?: "pending" | "processing" | "successful" | "failed" | "reversed";
+                company_id?: number;
+                /** @description sandbox or live */
+                environment?: "sandbox" | "live";
+                /** @description true: only transfers still pending or processing after 10 minutes. */
+                stuck?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Transfers. */
+                        message: string;
+                        data: components["schemas"]["AdminTransferPage"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). | FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    dailyReport: {
+        parameters: {
+            query: {
+                /**
+                 * @description The UTC day, YYYY-MM-DD.
+                 * @example 1990-04-12
+                 */
+                date: string;
+                environment?: "live" | "sandbox";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Daily report. */
+                        message: string;
+                        data: components["schemas"]["DailyReport"];
                     };
                 };
             };
