@@ -274,6 +274,9 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(Object.keys(webhooks).sort(), [
         'document.reviewed',
         'onboarding.status_changed',
+        'transfer.failed',
+        'transfer.reversed',
+        'transfer.successful',
         'virtual_account.created',
         'virtual_account.credited',
         'virtual_account.status_changed',

@@ -27,7 +27,9 @@ import {
   retryUrl,
   statementUrl,
   TEAM,
+  TRANSFERS,
   transactionsUrl,
+  transferUrl,
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
@@ -46,6 +48,8 @@ interface PartnerData {
   sandboxAccount: { id: string; account_number: string; bank_code: string };
   liveAccount: { id: string; account_number: string; bank_code: string };
   transactionId: string;
+  /** A sandbox transfer out of the sandbox account. */
+  transferId: string;
   attemptId: string;
   eventId: string;
   documentIds: string[];
@@ -179,6 +183,12 @@ function idCases(a: () => PartnerData): Record<string, IdCase> {
       request: (id) => ({ method: 'POST', path: redeliverUrl(id) }),
       expected: notFound,
     },
+    [`GET ${TRANSFERS}/{id}`]: {
+      targets: (p) => [{ label: 'transfer', id: p.transferId }],
+      unknown: () => randomUUID(),
+      request: (id) => ({ method: 'GET', path: transferUrl(id) }),
+      expected: notFound,
+    },
     [`POST ${DELIVERIES}/{id}/retry`]: {
       targets: (p) => [{ label: 'delivery attempt', id: p.attemptId }],
       unknown: () => randomUUID(),
@@ -240,10 +250,36 @@ for (const dialect of DIALECTS) {
         { token: partner.token },
       );
       assert.equal(credit.status, 201, credit.text);
+      const transfer = await app.t.api.post(
+        TRANSFERS,
+        {
+          source_account_number: sandbox.account_number,
+          amount: '100.00',
+          bank_code: '000013',
+          // Ends 05: the sandbox bank fails it, so the account's balance stays what was credited.
+          account_number: '0123456705',
+          reference: 'tenancy-probe',
+        },
+        { token: partner.sandboxKey },
+      );
+      assert.equal(transfer.status, 202, transfer.text);
+      await until(
+        'the sandbox bank failed the transfer',
+        async () =>
+          (await app.t.api.get(transferUrl(transfer.body.data.id), { token: partner.sandboxKey })).body.data
+            .status === 'failed' || undefined,
+        10_000,
+      );
+      // Every sandbox event delivered once, so the matrix's probes can count the attempts that follow.
       const attempt = withWebhook
         ? await until(
-            'a sandbox delivery attempt',
-            async () => (await listAll(app.t, DELIVERIES, partner.sandboxKey))[0],
+            'a delivery attempt of the last sandbox event',
+            async () => {
+              // Deliveries go out in order: once the last event (transfer.failed) has an attempt, all have.
+              const [last] = await listAll(app.t, `${EVENTS}?type=transfer.failed`, partner.sandboxKey);
+              const attempts = await listAll(app.t, DELIVERIES, partner.sandboxKey);
+              return attempts.find((attempt) => attempt.event_id === last?.id);
+            },
             10_000,
           )
         : { id: randomUUID(), event_id: 'none' };
@@ -257,6 +293,7 @@ for (const dialect of DIALECTS) {
         sandboxAccount: sandbox,
         liveAccount: live,
         transactionId: credit.body.data.transaction.id,
+        transferId: transfer.body.data.id,
         attemptId: attempt.id,
         eventId: attempt.event_id,
         documentIds: (record.body.data.documents as Array<{ id: string }>).map((document) => document.id),
@@ -273,6 +310,7 @@ for (const dialect of DIALECTS) {
       a.liveAccount.id,
       a.liveAccount.account_number,
       a.transactionId,
+      a.transferId,
       a.attemptId,
       a.eventId,
       a.partner.email,
@@ -325,7 +363,7 @@ for (const dialect of DIALECTS) {
           }
         }
       }
-      assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1));
+      assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1 + 1));
 
       // Nothing of A's changed: member, keys, ledger, delivery log.
       const member = await app.t.api.get(memberUrl(a.memberId), { token: a.partner.liveKey });
@@ -359,6 +397,10 @@ for (const dialect of DIALECTS) {
           },
           { url: DELIVERIES },
           { url: EVENTS, mustHold: own.account_number },
+          {
+            url: TRANSFERS,
+            ...(credential.environment === 'sandbox' ? { mustHold: b.transferId } : {}),
+          },
           { url: `${DELIVERIES}?event_id=${encodeURIComponent(a.eventId)}` },
         ];
         if (credential.kind === 'session') {

@@ -212,6 +212,7 @@ for (const dialect of DIALECTS) {
         assert.deepEqual(await migrateToLatest(handle.db, handle.schema), [
           '2026-11-27-04-ledger',
           '2026-11-27-05-money-in',
+          '2026-11-28-01-transfers',
         ]);
         const entries = await handle.db
           .selectFrom('account_transactions')

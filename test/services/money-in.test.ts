@@ -923,7 +923,7 @@ for (const dialect of DIALECTS) {
   });
 
   describe(`money in: without BANK_CONNECTOR_SECRET [${dialect.name}]`, { skip: dialect.skip }, () => {
-    const suite = useApp(dialect.name, { env: { BANK_CONNECTOR_SECRET: '' } });
+    const suite = useApp(dialect.name, { env: { BANK_CONNECTOR_SECRET: '', BANK_CONNECTOR_URL: '' } });
 
     it('answers 404 NOT_FOUND on /bank/credit-notifications and /bank/transfer-updates, even signed', async () => {
       const { t } = suite;

@@ -42,6 +42,14 @@ export const BANK_CREDIT_NOTIFICATIONS = `${API_PREFIX}/bank/credit-notification
 export const BANK_TRANSFER_UPDATES = `${API_PREFIX}/bank/transfer-updates`;
 export const ADMIN_CREDIT_NOTIFICATIONS = `${ADMIN_PREFIX}bank/credit-notifications`;
 
+/** Money out (docs/partner-guide.md, "Sending money"). */
+export const BANKS = `${API_PREFIX}/services/banks`;
+export const TRANSFERS = `${API_PREFIX}/services/transfers`;
+export const NAME_ENQUIRY = `${TRANSFERS}/name-enquiry`;
+export const transferUrl = (id: string) => `${TRANSFERS}/${id}`;
+export const ADMIN_TRANSFERS = `${ADMIN_PREFIX}transfers`;
+export const ADMIN_DAILY_REPORT = `${ADMIN_PREFIX}reports/daily`;
+
 export const EVENTS = `${API_PREFIX}/services/events`;
 export const eventUrl = (eventId: string) => `${EVENTS}/${eventId}`;
 export const redeliverUrl = (eventId: string) => `${EVENTS}/${eventId}/redeliver`;
