@@ -355,7 +355,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onReady', async () => {
     webhookWorker.start();
     mail.start();
-    transferWorker.start();
+    // TRANSFER_WORKER=false: an API-only instance; others send (docs/operator-guide.md).
+    if (config.TRANSFER_WORKER) transferWorker.start();
   });
   // After listen the server has no 'error' listener of Fastify's; an accept failure (EMFILE when
   // file descriptors run out) would otherwise end the process instead of refusing one connection.

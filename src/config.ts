@@ -7,8 +7,8 @@ import { Value } from '@sinclair/typebox/value';
 const BankCode = (defaultCode: string, description: string) =>
   Type.String({ pattern: '^[0-9]{6}$', default: defaultCode, description });
 
-const Bool = (description: string) =>
-  Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'false', description });
+const Bool = (description: string, fallback: 'true' | 'false' = 'false') =>
+  Type.Union([Type.Literal('true'), Type.Literal('false')], { default: fallback, description });
 
 /**
  * Every environment variable the service reads, with its default. Nothing else reads process.env.
@@ -86,6 +86,10 @@ export const ConfigSchema = Type.Object({
     description:
       'first status query of a transfer whose outcome the bank did not give, doubling each time for 24 hours',
   }),
+  TRANSFER_WORKER: Bool(
+    'false: this instance accepts transfers but leaves sending them to the instances that run the worker',
+    'true',
+  ),
   TRANSFER_POLL_MS: Type.Integer({
     minimum: 1,
     default: 1000,
@@ -147,9 +151,13 @@ function shown(variable: string, value: unknown): string {
   return `${typeof value === 'string' ? `${value.length} characters, ` : ''}value not shown`;
 }
 
-export type Config = Omit<RawConfig, 'WEBHOOK_ALLOW_PRIVATE' | 'TRUST_PROXY' | 'DATABASE_URL'> & {
+export type Config = Omit<
+  RawConfig,
+  'WEBHOOK_ALLOW_PRIVATE' | 'TRANSFER_WORKER' | 'TRUST_PROXY' | 'DATABASE_URL'
+> & {
   DATABASE_URL: string;
   WEBHOOK_ALLOW_PRIVATE: boolean;
+  TRANSFER_WORKER: boolean;
   TRUST_PROXY: boolean | number | string;
 };
 
@@ -261,6 +269,7 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     DATA_DIR: path.resolve(raw.DATA_DIR),
     DATABASE_URL: raw.DATABASE_URL ?? `sqlite:${path.join(path.resolve(raw.DATA_DIR), 'baas.sqlite')}`,
     WEBHOOK_ALLOW_PRIVATE: raw.WEBHOOK_ALLOW_PRIVATE === 'true',
+    TRANSFER_WORKER: raw.TRANSFER_WORKER === 'true',
     TRUST_PROXY: parseTrustProxy(raw.TRUST_PROXY),
   };
 }
