@@ -24,6 +24,7 @@ import { createTeamService } from './modules/team/team.service.js';
 import { createConnectorRail } from './modules/transfers/connector-rail.js';
 import { type Rail, railOf } from './modules/transfers/rail.js';
 import { createSandboxRail } from './modules/transfers/sandbox-rail.js';
+import { createSettlement } from './modules/transfers/settlement.js';
 import { transfersAdminRoutes, transfersRoutes } from './modules/transfers/transfers.routes.js';
 import { createTransfersService } from './modules/transfers/transfers.service.js';
 import { createTransferWorker } from './modules/transfers/transfers.worker.js';
@@ -222,17 +223,25 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
           config.BANK_CONNECTOR_TIMEOUT_MS,
         )
       : undefined;
+  const railFor = (environment: Environment) =>
+    (environment === 'live' && connectorRail) || sandboxRails[environment];
   const transfers = createTransfersService({
     db: database.db,
     write,
     keys,
     clock,
-    log,
     bankCodes: { sandbox: config.BANK_CODE_SANDBOX, live: config.BANK_CODE_LIVE },
     bankName: config.BANK_NAME,
-    railFor: (environment) => (environment === 'live' && connectorRail) || sandboxRails[environment],
-    requeryMs: config.TRANSFER_REQUERY_MS,
+    railFor,
     wakeWorker: () => transferWorker.wake(),
+  });
+  const settlement = createSettlement({
+    db: database.db,
+    write,
+    clock,
+    log,
+    railFor,
+    requeryMs: config.TRANSFER_REQUERY_MS,
   });
   const transferWorker = createTransferWorker({
     db: database.db,
@@ -241,7 +250,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     pollMs: config.TRANSFER_POLL_MS,
     // A lease outlives the longest call to the bank, so no other instance asks meanwhile.
     leaseMs: config.BANK_CONNECTOR_TIMEOUT_MS + 30_000,
-    advance: transfers.advance,
+    advance: settlement.advance,
   });
   if (config.NODE_ENV === 'development' && !config.BANK_CONNECTOR_URL) {
     log.warn(
@@ -312,7 +321,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       if (config.BANK_CONNECTOR_SECRET) {
         await api.register(bankConnectorRoutes, {
           bank,
-          transfers,
+          settlement,
           secret: config.BANK_CONNECTOR_SECRET,
           allowList: config.BANK_CONNECTOR_ALLOWED_IPS
             ? parseAllowList(config.BANK_CONNECTOR_ALLOWED_IPS).list

@@ -5,7 +5,7 @@ import { requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { Success, success } from '../../platform/http/schemas.js';
 import { extend } from '../../platform/objects.js';
-import type { TransfersService } from '../transfers/transfers.service.js';
+import type { Settlement } from '../transfers/settlement.js';
 import {
   CreditNotificationBody,
   CreditNotificationListResponse,
@@ -25,11 +25,11 @@ const tags = ['Bank connector'];
  */
 export const bankConnectorRoutes: FastifyPluginAsyncTypebox<{
   bank: BankService;
-  transfers: TransfersService;
+  settlement: Settlement;
   secret: string;
   allowList: BlockList | undefined;
   clock: Clock;
-}> = async (app, { bank, transfers, secret, allowList, clock }) => {
+}> = async (app, { bank, settlement, secret, allowList, clock }) => {
   const guard = connectorGuard({ secret, allowList, clock });
   app.addHook('onRequest', guard.onRequest);
   app.addHook('preValidation', guard.preValidation);
@@ -86,7 +86,7 @@ export const bankConnectorRoutes: FastifyPluginAsyncTypebox<{
       rateLimit: false,
     }),
     async (request) => {
-      const result = await transfers.connectorUpdate(request.body as TransferUpdateBody);
+      const result = await settlement.connectorUpdate(request.body as TransferUpdateBody);
       return success(result.outcome === 'applied' ? 'Transfer updated.' : 'Nothing changed.', result);
     },
   );

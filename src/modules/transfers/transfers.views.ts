@@ -1,6 +1,8 @@
+import type { Kysely } from 'kysely';
 import { toIso } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
 import { koboToNaira } from '../virtual-accounts/money.js';
-import type { StatusChangeRow, TransferRow } from './transfers.repository.js';
+import { historiesOf, type StatusChangeRow, type TransferRow } from './transfers.repository.js';
 
 /** A transfer as partners see it, with its status history (oldest first). */
 export function transferView(row: TransferRow, history: readonly Pick<StatusChangeRow, 'status' | 'at'>[]) {
@@ -33,3 +35,18 @@ export function transferView(row: TransferRow, history: readonly Pick<StatusChan
 }
 
 export type TransferView = ReturnType<typeof transferView>;
+
+/** Transfers as partners see them, each with its status history: one query for the histories. */
+export async function transferViews(
+  db: Kysely<Database>,
+  rows: readonly TransferRow[],
+): Promise<TransferView[]> {
+  const histories = await historiesOf(
+    db,
+    rows.map((row) => row.id),
+  );
+  return rows.map((row) => transferView(row, histories.get(row.id) ?? []));
+}
+
+export const transferViewOf = async (db: Kysely<Database>, row: TransferRow): Promise<TransferView> =>
+  (await transferViews(db, [row]))[0] as TransferView;

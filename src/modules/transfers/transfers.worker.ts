@@ -3,8 +3,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import { createPollingWorker, type Pass } from '../../platform/worker/polling-worker.js';
+import type { Settlement } from './settlement.js';
 import * as repo from './transfers.repository.js';
-import type { TransfersService } from './transfers.service.js';
 
 /** Transfers in flight per instance (each a call to the bank at most). */
 const MAX_IN_FLIGHT = 16;
@@ -17,7 +17,7 @@ export interface TransferWorkerOptions {
   /** How long a leased transfer is this instance's: longer than a call to the bank may take. */
   leaseMs: number;
   /** The service's step for one transfer, late-bound (the service wakes this worker). */
-  advance: TransfersService['advance'];
+  advance: Settlement['advance'];
 }
 
 /**
