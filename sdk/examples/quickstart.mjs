@@ -72,14 +72,31 @@ try {
     `Credited NGN ${credit.transaction.amount.toFixed(2)}; balance NGN ${credit.account.balance.toFixed(2)}`,
   );
 
-  // 6. Lists are async iterators over every page.
+  // 6. Send money out: name enquiry first, show the name, then send under your own reference.
+  const payee = await client.transfers.nameEnquiry({ bank_code: '000013', account_number: '0123456789' });
+  const sent = await client.transfers.create({
+    source_account_number: account.account_number,
+    amount: 1000,
+    bank_code: payee.bank_code,
+    account_number: payee.account_number,
+    name_enquiry_ref: payee.name_enquiry_ref,
+    narration: 'First payout',
+    reference: `payout-${Date.now()}`, // yours, unique: a repeat is refused, never sent twice
+  });
+  // A server learns the outcome from the transfer.* webhooks; a script can wait for it.
+  const settled = await client.transfers.waitForFinal(sent.id, { timeoutMs: 60_000, intervalMs: 500 });
+  console.log(
+    `Sent NGN ${settled.amount.toFixed(2)} to ${payee.account_name} (${payee.bank_name}): ${settled.status}, fee NGN ${settled.fee.toFixed(2)}`,
+  );
+
+  // 7. Lists are async iterators over every page.
   let active = 0;
   for await (const item of client.virtualAccounts.list({ status: 'active', limit: 50 })) {
     if (item.status === 'active') active += 1;
   }
   console.log(`Active accounts: ${active}`);
 
-  // 7. The credit arrives as a signed webhook.
+  // 8. The credit arrives as a signed webhook.
   const deadline = Date.now() + 30_000;
   while (!creditsSeen.has(account.account_number)) {
     if (Date.now() > deadline) throw new Error('no virtual_account.credited webhook within 30 s');

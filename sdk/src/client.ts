@@ -4,9 +4,11 @@ import type { paths } from './generated/partner.js';
 import { type RetryEvent, retryingFetch } from './internal/retry.js';
 import {
   ApiKeys,
+  Banks,
   Events,
   Onboarding,
   Team,
+  Transfers,
   VirtualAccounts,
   WebhookDeliveries,
   WebhookEndpointResource,
@@ -53,6 +55,8 @@ export class BaasClient {
   readonly webhookEndpoint: WebhookEndpointResource;
   readonly webhookDeliveries: WebhookDeliveries;
   readonly events: Events;
+  readonly banks: Banks;
+  readonly transfers: Transfers;
   /** Verifies deliveries: the same function as the package's `webhooks.verify`. */
   readonly webhooks = { verify: verifyWebhook };
 
@@ -88,5 +92,7 @@ export class BaasClient {
     this.webhookEndpoint = new WebhookEndpointResource(this);
     this.webhookDeliveries = new WebhookDeliveries(this);
     this.events = new Events(this);
+    this.banks = new Banks(this);
+    this.transfers = new Transfers(this);
   }
 }

@@ -9,6 +9,7 @@ export {
   ApiError,
   BaasError,
   ConnectionError,
+  TransferWaitTimeoutError,
   WebhookVerificationError,
   type WebhookVerificationReason,
 } from './core/error.js';
@@ -17,10 +18,13 @@ export type { CallOptions, IdempotentCallOptions } from './core/resource.js';
 export type { RetryEvent } from './internal/retry.js';
 export {
   ApiKeys,
+  Banks,
   Events,
   Onboarding,
   Team,
+  Transfers,
   VirtualAccounts,
+  type WaitForFinalOptions,
   WebhookDeliveries,
   WebhookEndpointResource,
 } from './resources/index.js';

@@ -51,6 +51,12 @@ export type VerifiedPartner = Schemas['VerifiedPartner'];
 export type Session = Schemas['Session'];
 export type Environment = Session['environment'];
 export type EnvironmentSetting = Schemas['EnvironmentSetting'];
+export type Bank = Schemas['Bank'];
+export type NameEnquiry = Schemas['NameEnquiry'];
+export type Transfer = Schemas['Transfer'];
+export type TransferStatus = Transfer['status'];
+export type TransferStatusChange = Schemas['TransferStatusChange'];
+export type Beneficiary = Schemas['Beneficiary'];
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 export type WebhookEndpoint = Schemas['WebhookEndpoint'];
 export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
@@ -75,6 +81,7 @@ export type EventPage = Schemas['EventPage'];
 export type DeliveryAttemptPage = Schemas['DeliveryAttemptPage'];
 export type ApiKeyPage = Schemas['ApiKeyPage'];
 export type TeamMemberPage = Schemas['TeamMemberPage'];
+export type TransferPage = Schemas['TransferPage'];
 
 // Request bodies.
 export type RegisterInput = RequestBody<'registerPartner'>;
@@ -93,6 +100,8 @@ export type SimulateCreditInput = RequestBody<'simulateVirtualAccountCredit'>;
 export type DeactivateInput = RequestBody<'deactivateVirtualAccount'>;
 export type CloseInput = RequestBody<'closeVirtualAccount'>;
 export type SetWebhookEndpointInput = RequestBody<'setWebhookEndpoint'>;
+export type NameEnquiryInput = RequestBody<'nameEnquiry'>;
+export type CreateTransferInput = RequestBody<'createTransfer'>;
 
 // List filters (page size and filters; the iterators follow the cursor themselves).
 export type VirtualAccountListOptions = ListOptions<'listVirtualAccounts'>;
@@ -101,6 +110,7 @@ export type EventListOptions = ListOptions<'listEvents'>;
 export type DeliveryListOptions = ListOptions<'listWebhookDeliveries'>;
 export type ApiKeyListOptions = ListOptions<'listApiKeys'>;
 export type TeamListOptions = ListOptions<'listTeamMembers'>;
+export type TransferListOptions = ListOptions<'listTransfers'>;
 export type StatementPeriod = QueryOf<'getVirtualAccountStatement'>;
 
 /** The payload of the webhook `Type` as delivered (the `webhooks` section of the OpenAPI document). */

@@ -35,6 +35,9 @@ const CONSUMER_TS = `import {
   ApiError,
   BaasClient,
   type ErrorCode,
+  type Transfer,
+  type TransferStatus,
+  TransferWaitTimeoutError,
   type VirtualAccount,
   type WebhookEvent,
   WebhookVerificationError,
@@ -64,6 +67,23 @@ export async function open(email: string): Promise<VirtualAccount> {
   return account;
 }
 
+export async function pay(source: string, reference: string): Promise<Transfer> {
+  const payee = await client.transfers.nameEnquiry({ bank_code: '000013', account_number: '0123456789' });
+  const transfer = await client.transfers.create(
+    { source_account_number: source, amount: 1000, bank_code: payee.bank_code, account_number: payee.account_number, reference },
+    { idempotencyKey: reference },
+  );
+  try {
+    const settled = await client.transfers.waitForFinal(transfer.id, { timeoutMs: 60_000 });
+    const status: TransferStatus = settled.status;
+    void status;
+    return settled;
+  } catch (error) {
+    if (error instanceof TransferWaitTimeoutError) return error.transfer;
+    throw error;
+  }
+}
+
 export function codeOf(error: unknown): ErrorCode | null {
   if (error instanceof ApiError) {
     const fields: Record<string, string[]> = error.errors;
@@ -84,6 +104,10 @@ export async function handle(body: string, headers: Headers, secret: string): Pr
       case 'virtual_account.created':
         // @ts-expect-error a created account has no transaction
         return event.data.transaction;
+      case 'transfer.successful':
+      case 'transfer.failed':
+      case 'transfer.reversed':
+        return event.data.reference + event.data.beneficiary.account_name;
       default:
         return event.type;
     }
@@ -163,12 +187,23 @@ describe('the packed SDK installed in a clean folder', () => {
       BAAS_API_KEY: partner.sandboxKey,
     });
     const lines = stdout.trim().split('\n');
-    assert.equal(lines.length, 5, stdout);
-    const [created, exists, credited, active, webhook] = lines as [string, string, string, string, string];
+    assert.equal(lines.length, 6, stdout);
+    const [created, exists, credited, sent, active, webhook] = lines as [
+      string,
+      string,
+      string,
+      string,
+      string,
+      string,
+    ];
     const number = /^Created account (\d{10}) \(.+\/Tunde Bakare, BaaS Partner Bank\)$/.exec(created)?.[1];
     assert.ok(number, created);
     assert.match(exists, new RegExp(`^Already exists: ${number} \\(HTTP 409, request \\S+\\)$`));
     assert.equal(credited, 'Credited NGN 2500.75; balance NGN 2500.75');
+    assert.equal(
+      sent,
+      'Sent NGN 1000.00 to SANDBOX BENEFICIARY (Guaranty Trust Bank): successful, fee NGN 10.75',
+    );
     assert.equal(active, 'Active accounts: 1');
     assert.equal(webhook, 'Webhook verified: virtual_account.credited of NGN 2500.75');
     // It left no endpoint behind (the partner had none).

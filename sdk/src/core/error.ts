@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../types.js';
+import type { ErrorCode, Transfer } from '../types.js';
 
 /** The base of every error the SDK throws (`err instanceof BaasError`). */
 export class BaasError extends Error {
@@ -10,7 +10,8 @@ export class BaasError extends Error {
  * retries. `errorCode` is the envelope's `error_code` (null when the answer was not the API's
  * envelope, e.g. a proxy's 502 page), `errors` maps fields to messages (422 VALIDATION_FAILED, 409
  * ONBOARDING_INCOMPLETE), `data` is what some errors carry (409 VIRTUAL_ACCOUNT_EXISTS: the existing
- * account), and `requestId` is the response's X-Request-Id, to quote to support.
+ * account; 409 DUPLICATE_REFERENCE: the existing transfer), and `requestId` is the response's
+ * X-Request-Id, to quote to support.
  */
 export class ApiError extends BaasError {
   override name = 'ApiError';
@@ -98,6 +99,23 @@ export class ConnectionError extends BaasError {
     this.method = init.method;
     this.url = init.url;
     this.attempts = init.attempts;
+  }
+}
+
+/**
+ * `transfers.waitForFinal` gave up: the transfer was still `pending` or `processing` when
+ * `timeoutMs` ran out. It is not failed: its outcome is still coming (by webhook, or wait again).
+ * Never send it again under a new reference. `transfer` is the last state read.
+ */
+export class TransferWaitTimeoutError extends BaasError {
+  override name = 'TransferWaitTimeoutError';
+  readonly transfer: Transfer;
+
+  constructor(transfer: Transfer, timeoutMs: number) {
+    super(
+      `Transfer ${transfer.id} (${transfer.reference}) is still ${transfer.status} after ${timeoutMs} ms`,
+    );
+    this.transfer = transfer;
   }
 }
 
