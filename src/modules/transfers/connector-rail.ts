@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Logger } from 'pino';
 import { sign } from '../../platform/crypto/standard-webhooks.js';
+import { sanitizeForeignText } from '../../platform/text.js';
 import {
   type BankRail,
   type NameEnquiryAnswer,
@@ -193,7 +194,8 @@ export function createConnectorRail(options: ConnectorRailOptions): BankRail {
       const code = reply.responseCode;
       if (code === NIP.done) {
         const name = reply.body['account_name'];
-        const accountName = typeof name === 'string' ? name.trim() : '';
+        // The bank's text: control and bidirectional characters become spaces (platform/text.ts).
+        const accountName = typeof name === 'string' ? sanitizeForeignText(name, MAX_ACCOUNT_NAME + 1) : '';
         if (accountName === '' || accountName.length > MAX_ACCOUNT_NAME) {
           return {
             outcome: 'unavailable',
