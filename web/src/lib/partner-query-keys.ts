@@ -11,6 +11,8 @@ export const partnerKeys = {
   webhook: ['partner', 'webhook'] as const,
   deliveries: ['partner', 'webhook-deliveries'] as const,
   events: ['partner', 'events'] as const,
+  banks: ['partner', 'banks'] as const,
+  transfers: ['partner', 'transfers'] as const,
 };
 
 /** The signed-in partner (GET /client/onboarding/session), or none. */

@@ -4,6 +4,7 @@ const LINKS = [
   { to: '/overview', label: 'Overview' },
   { to: '/onboarding', label: 'Onboarding' },
   { to: '/accounts', label: 'Virtual accounts' },
+  { to: '/transfers', label: 'Transfers' },
   { to: '/developers', label: 'Developers' },
   { to: '/team', label: 'Team' },
 ];

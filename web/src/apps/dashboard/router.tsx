@@ -52,6 +52,18 @@ export const router = createAppRouter({
           lazy: () => import('./routes/account').then((m) => ({ Component: m.AccountRoute })),
         },
         {
+          path: 'accounts/:accountNumber/send',
+          lazy: () => import('./routes/send-money').then((m) => ({ Component: m.SendMoneyRoute })),
+        },
+        {
+          path: 'transfers',
+          lazy: () => import('./routes/transfers').then((m) => ({ Component: m.TransfersRoute })),
+        },
+        {
+          path: 'transfers/:transferId',
+          lazy: () => import('./routes/transfer').then((m) => ({ Component: m.TransferRoute })),
+        },
+        {
           path: 'developers',
           lazy: () => import('./routes/developers').then((m) => ({ Component: m.DevelopersLayout })),
           children: [

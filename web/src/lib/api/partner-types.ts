@@ -27,6 +27,12 @@ export type WebhookEndpointWithSecret = Schemas['WebhookEndpointWithSecret'];
 export type DeliveryAttempt = Schemas['DeliveryAttempt'];
 export type PartnerEvent = Schemas['Event'];
 export type EventType = DeliveryAttempt['event_type'];
+export type Bank = Schemas['Bank'];
+export type NameEnquiry = Schemas['NameEnquiry'];
+export type Transfer = Schemas['Transfer'];
+export type TransferStatus = Transfer['status'];
+/** What POST /services/transfers takes. */
+export type CreateTransferBody = operations['createTransfer']['requestBody']['content']['application/json'];
 
 /** A page of a cursor-paginated list (docs/partner-guide.md, "Pagination"). */
 export interface Page<T> {

@@ -14,6 +14,7 @@ import type { Environment, VirtualAccount } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
 import { accountQuery } from '../api/accounts';
 import { AccountStatusBadge } from './account-status-badge';
+import { SendMoneyAction } from './send-money-action';
 import { SimulateCredit } from './simulate-credit';
 import { StatementDownload } from './statement-download';
 import { StatusActions } from './status-actions';
@@ -140,6 +141,7 @@ function AccountDetails({
             <dd className="account__available-value">{formatNaira(account.available_balance_kobo)}</dd>
           </dl>
           <p className="muted">What can be sent now: the balance less transfers out still in progress.</p>
+          <SendMoneyAction account={account} />
           <StatusActions account={account} />
         </Card>
         <Card labelledBy={detailsId}>
