@@ -10,6 +10,8 @@ export const adminKeys = {
   documentFiles: ['admin', 'document-files'] as const,
   auditEvents: ['admin', 'audit-events'] as const,
   creditNotifications: ['admin', 'credit-notifications'] as const,
+  transfers: ['admin', 'transfers'] as const,
+  dailyReports: ['admin', 'daily-reports'] as const,
   operators: ['admin', 'operators'] as const,
   invitations: ['admin', 'invitations'] as const,
 };

@@ -5,6 +5,8 @@ export function ConsoleNav({ isAdmin }: { isAdmin: boolean }) {
   const links = [
     { to: '/review', label: 'Review queue' },
     { to: '/money-in', label: 'Money in' },
+    { to: '/transfers', label: 'Transfers' },
+    { to: '/reports/daily', label: 'Daily report' },
     { to: '/audit', label: 'Audit log' },
     ...(isAdmin ? [{ to: '/operators', label: 'Operators' }] : []),
   ];

@@ -34,6 +34,14 @@ export const router = createAppRouter({
           lazy: () => import('./routes/money-in').then((m) => ({ Component: m.MoneyInRoute })),
         },
         {
+          path: 'transfers',
+          lazy: () => import('./routes/transfers').then((m) => ({ Component: m.TransfersRoute })),
+        },
+        {
+          path: 'reports/daily',
+          lazy: () => import('./routes/daily-report').then((m) => ({ Component: m.DailyReportRoute })),
+        },
+        {
           path: 'audit',
           lazy: () => import('./routes/audit').then((m) => ({ Component: m.AuditRoute })),
         },

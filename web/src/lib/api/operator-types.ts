@@ -24,3 +24,8 @@ export type CreatedInvitation = Schemas['CreatedInvitation'];
 
 export type CreditNotification = Schemas['BankCreditNotification'];
 export type CreditNotificationOutcome = CreditNotification['outcome'];
+
+export type AdminTransfer = Schemas['AdminTransfer'];
+export type TransferStatus = AdminTransfer['status'];
+export type Environment = AdminTransfer['environment'];
+export type DailyReport = Schemas['DailyReport'];

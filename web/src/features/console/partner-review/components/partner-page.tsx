@@ -89,7 +89,8 @@ function PartnerReview({
               </>
             ) : null}
             {record.business_type ? `${BUSINESS_TYPE_LABELS[record.business_type]} · ` : null}
-            Company {record.company_id}
+            Company {record.company_id} ·{' '}
+            <Link href={`/transfers?company_id=${record.company_id}`}>Transfers</Link>
           </>
         }
       />
