@@ -31,6 +31,7 @@ import {
   ADMIN_CREDIT_NOTIFICATIONS,
   ADMIN_PARTNERS,
   ADMIN_PREFIX,
+  ADMIN_TRANSFERS,
   API_KEYS,
   API_PREFIX,
   AUDIT_EVENTS,
@@ -44,6 +45,7 @@ import {
   REGISTER,
   REPRESENTATIVE,
   TEAM,
+  TRANSFERS,
   transactionsUrl,
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
@@ -433,6 +435,22 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       const credited = await api.post(creditUrl(account.account_number), { amount: 1 }, { token: key });
       assert.equal(credited.status, 201, credited.text);
     });
+    // Book transfers (instant, no fee) of a kobo each to another of the partner's accounts.
+    const other = (await api.get(`${VIRTUAL_ACCOUNTS}?limit=2`, { token: key })).body.data.items[1];
+    await inBatches(101, async (i) => {
+      const sent = await api.post(
+        TRANSFERS,
+        {
+          source_account_number: account.account_number,
+          amount: '0.01',
+          bank_code: account.bank_code,
+          account_number: other.account_number,
+          reference: `limits-${i}`,
+        },
+        { token: key },
+      );
+      assert.equal(sent.status, 202, sent.text);
+    });
     // The bank's notifications for a number that is no account: refused, and kept for operators.
     await inBatches(101, async () => {
       const refused = await notify(api, notification('0000000000'));
@@ -526,6 +544,8 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       [`GET ${ADMIN_PARTNERS}`]: { path: ADMIN_PARTNERS, headers: adminHeaders },
       [`GET ${ADMIN_PREFIX}audit-events`]: { path: AUDIT_EVENTS, headers: adminHeaders },
       [`GET ${ADMIN_CREDIT_NOTIFICATIONS}`]: { path: ADMIN_CREDIT_NOTIFICATIONS, headers: adminHeaders },
+      [`GET ${TRANSFERS}`]: { path: TRANSFERS, headers: { authorization: `Bearer ${key}` } },
+      [`GET ${ADMIN_TRANSFERS}`]: { path: ADMIN_TRANSFERS, headers: adminHeaders },
     };
     const doc = (await apiDocuments({ api })).all;
     const paginated = Object.entries(doc.paths).flatMap(([path, operations]) =>
