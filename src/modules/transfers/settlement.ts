@@ -9,7 +9,7 @@ import type { Environment } from '../../platform/environment.js';
 import { AppError } from '../../platform/errors/errors.js';
 import * as ledger from '../virtual-accounts/ledger.repository.js';
 import type { VirtualAccountEventType } from '../virtual-accounts/virtual-accounts.events.js';
-import type { OutboundTransfer, Rail, TransferAnswer } from './rail.js';
+import { NIP, type OutboundTransfer, type Rail, type TransferAnswer } from './rail.js';
 import type { TransferEventType } from './transfers.events.js';
 import * as repo from './transfers.repository.js';
 import { type TransferView, transferView, transferViewOf } from './transfers.views.js';
@@ -275,6 +275,7 @@ export function createSettlement(deps: SettlementDeps) {
     row: repo.TransferRow,
     answer: TransferAnswer,
     actor: AuditActor,
+    to: 'send' | 'query' | 'update' = 'query',
   ): Promise<void> {
     const rail = deps.railFor(row.environment);
     const outbound = outboundOf(row);
@@ -295,7 +296,16 @@ export function createSettlement(deps: SettlementDeps) {
         return;
       case 'failed':
         if (row.status === 'processing') {
-          await fail(row.id, answer, actor);
+          // A status query's 25/07 is NIP's "unable to locate record": the bank never took it.
+          const unrecorded =
+            to === 'query' && (NIP.unknownAccount as readonly string[]).includes(answer.responseCode ?? '');
+          await fail(
+            row.id,
+            unrecorded
+              ? { ...answer, reason: `the bank has no record of the transfer (${answer.responseCode})` }
+              : answer,
+            actor,
+          );
           return;
         }
         log.error(
@@ -317,8 +327,13 @@ export function createSettlement(deps: SettlementDeps) {
         return;
       case 'unknown': {
         const now = clock.now();
-        const attempts = row.query_attempts + 1;
-        const next = now + queryDelayMs(requeryMs, row.query_attempts);
+        // After the send the first query stays where `processing` put it (it waits out the send);
+        // after a query the next one backs off. query_attempts counts status queries only.
+        const attempts = to === 'send' ? 0 : row.query_attempts + 1;
+        const next =
+          to === 'send' && row.next_query_at !== null
+            ? Number(row.next_query_at)
+            : now + queryDelayMs(requeryMs, row.query_attempts);
         const deadline = Number(row.sent_at ?? row.created_at) + QUERY_WINDOW_MS;
         if (next > deadline) {
           log.error(
@@ -367,7 +382,7 @@ export function createSettlement(deps: SettlementDeps) {
       const sent = await markProcessing(row);
       if (!sent) return;
       const answer = await rail.send(outboundOf(sent), Number(sent.sent_at));
-      await applyAnswer(sent, answer, WORKER_ACTOR);
+      await applyAnswer(sent, answer, WORKER_ACTOR, 'send');
       return;
     }
     if (row.status !== 'processing' && row.status !== 'successful') return;
