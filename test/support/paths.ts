@@ -37,6 +37,12 @@ export const lifecycleUrl = (accountNumber: string, action: 'deactivate' | 'reac
 export const statementUrl = (accountNumber: string, from: string, to: string) =>
   `${VIRTUAL_ACCOUNTS}/${accountNumber}/statement?from=${from}&to=${to}`;
 
+/** Money out (docs/partner-guide.md, "Sending money"). */
+export const BANKS = `${API_PREFIX}/services/banks`;
+export const TRANSFERS = `${API_PREFIX}/services/transfers`;
+export const NAME_ENQUIRY = `${TRANSFERS}/name-enquiry`;
+export const transferUrl = (id: string) => `${TRANSFERS}/${id}`;
+
 /** What the sponsor bank's connector calls (docs/operator-guide.md, "The bank connector"). */
 export const BANK_CREDIT_NOTIFICATIONS = `${API_PREFIX}/bank/credit-notifications`;
 export const BANK_TRANSFER_UPDATES = `${API_PREFIX}/bank/transfer-updates`;
