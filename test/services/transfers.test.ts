@@ -545,6 +545,32 @@ for (const dialect of DIALECTS) {
       await k.settled(key, atLimit.id);
     });
 
+    it('takes a name_enquiry_ref for the same bank and account, and enquires again for another account', async () => {
+      const { t } = suite;
+      const key = partner.sandboxKey;
+      const source = await k.fundedAccount(key, 5_000);
+      const number = external('33');
+      const enquiry = await t.api.post(
+        NAME_ENQUIRY,
+        { bank_code: GTBANK, account_number: number },
+        { token: key },
+      );
+      assert.equal(enquiry.status, 200, enquiry.text);
+      const ref = enquiry.body.data.name_enquiry_ref as string;
+      const transfer = await k.accepted(
+        key,
+        k.body(source, { account_number: number, name_enquiry_ref: ref }),
+      );
+      assert.equal(transfer.beneficiary.account_name, 'SANDBOX BENEFICIARY');
+      assert.equal((await k.settled(key, transfer.id)).status, 'successful');
+
+      // The reference vouches for `number` only: an unknown account is still found unknown.
+      const misused = k.body(source, { account_number: external('00'), name_enquiry_ref: ref });
+      assertError(await k.send(key, misused), 422, 'BENEFICIARY_NOT_FOUND');
+      assert.equal(await k.storedWithReference(misused.reference), 0);
+      await assertLedgerBalanced(t.db);
+    });
+
     it('refuses a reused reference with 409 DUPLICATE_REFERENCE and the existing transfer; another partner may use it', async () => {
       const key = partner.sandboxKey;
       const source = await k.fundedAccount(key, 5_000);
