@@ -65,6 +65,8 @@ export const adminPartnerUrl = (companyId: number | string, action?: string) =>
 export const adminDocumentUrl = (companyId: number | string, documentId: string, action: string) =>
   `${ADMIN_PARTNERS}/${companyId}/documents/${documentId}/${action}`;
 export const AUDIT_EVENTS = `${ADMIN_PREFIX}audit-events`;
+export const ADMIN_TRANSFERS = `${ADMIN_PREFIX}transfers`;
+export const DAILY_REPORT = `${ADMIN_PREFIX}reports/daily`;
 
 export const OPENAPI = `${API_PREFIX}/openapi.json`;
 export const OPERATOR_OPENAPI = `${ADMIN_PREFIX}openapi.json`;
