@@ -37,6 +37,12 @@ export const lifecycleUrl = (accountNumber: string, action: 'deactivate' | 'reac
 export const statementUrl = (accountNumber: string, from: string, to: string) =>
   `${VIRTUAL_ACCOUNTS}/${accountNumber}/statement?from=${from}&to=${to}`;
 
+/** Money out (docs/partner-guide.md, "Sending money"). */
+export const BANKS = `${API_PREFIX}/services/banks`;
+export const TRANSFERS = `${API_PREFIX}/services/transfers`;
+export const NAME_ENQUIRY = `${TRANSFERS}/name-enquiry`;
+export const transferUrl = (id: string) => `${TRANSFERS}/${id}`;
+
 /** What the sponsor bank's connector calls (docs/operator-guide.md, "The bank connector"). */
 export const BANK_CREDIT_NOTIFICATIONS = `${API_PREFIX}/bank/credit-notifications`;
 export const BANK_TRANSFER_UPDATES = `${API_PREFIX}/bank/transfer-updates`;
@@ -67,6 +73,8 @@ export const adminPartnerUrl = (companyId: number | string, action?: string) =>
 export const adminDocumentUrl = (companyId: number | string, documentId: string, action: string) =>
   `${ADMIN_PARTNERS}/${companyId}/documents/${documentId}/${action}`;
 export const AUDIT_EVENTS = `${ADMIN_PREFIX}audit-events`;
+export const ADMIN_TRANSFERS = `${ADMIN_PREFIX}transfers`;
+export const DAILY_REPORT = `${ADMIN_PREFIX}reports/daily`;
 
 export const OPENAPI = `${API_PREFIX}/openapi.json`;
 export const OPERATOR_OPENAPI = `${ADMIN_PREFIX}openapi.json`;
