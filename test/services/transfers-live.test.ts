@@ -1,48 +1,43 @@
 import assert from 'node:assert/strict';
-import { randomInt } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { newWebhookSecret } from '../../src/platform/crypto/standard-webhooks.js';
 import { newId } from '../../src/platform/crypto/tokens.js';
 import { type AppContext, DIALECTS, TEST_CONNECTOR_SECRET, useApp } from '../support/app.js';
 import { assertError, retryAfterSeconds, UUID, until } from '../support/assertions.js';
 import { notification, notify, postSigned } from '../support/bank.js';
-import { type FakeBank, type Replies, type Reply, startFakeBank } from '../support/fake-bank.js';
+import {
+  type FakeBank,
+  fakeSessionId,
+  type Replies,
+  type Reply,
+  startFakeBank,
+} from '../support/fake-bank.js';
 import { assertLedgerBalanced } from '../support/ledger.js';
+import {
+  beneficiaryNumber,
+  CONNECTOR_TIMEOUT_MS,
+  fastTransferEnv,
+  NAME_ENQUIRY,
+  REQUERY_MS,
+  TRANSFERS,
+  transferUrl,
+} from '../support/live-transfers.js';
 import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
-import { API_PREFIX, accountUrl, BANK_TRANSFER_UPDATES, creditUrl, EVENTS } from '../support/paths.js';
+import { accountUrl, BANK_TRANSFER_UPDATES, creditUrl, EVENTS } from '../support/paths.js';
 
 /*
  * Live transfers through the sponsor bank's connector (issue 29), against a fake bank that answers,
- * stalls, drops and lies as scripted per beneficiary account: name enquiry, the one POST of each
+ * stalls and drops as scripted per beneficiary account: name enquiry, the one POST of each
  * transfer, the status queries that follow an answer not known, and the connector's later word
  * (transfer-updates). Every test checks the ledger's invariant and that the bank got each of our
  * references exactly once.
  */
 
-export const TRANSFERS = `${API_PREFIX}/services/transfers`;
-export const NAME_ENQUIRY = `${TRANSFERS}/name-enquiry`;
-export const transferUrl = (id: string) => `${TRANSFERS}/${id}`;
-
-/** The connector's timeout and the worker's pace for these tests. */
-export const CONNECTOR_TIMEOUT_MS = 500;
-export const REQUERY_MS = 200;
-export const fastTransferEnv = (bankUrl: string): Record<string, string> => ({
-  BANK_CONNECTOR_URL: bankUrl,
-  BANK_CONNECTOR_TIMEOUT_MS: String(CONNECTOR_TIMEOUT_MS),
-  TRANSFER_REQUERY_MS: String(REQUERY_MS),
-  TRANSFER_POLL_MS: '50',
-});
 /** The first status query waits out the send: max(requery, timeout + 1 s). */
 const FIRST_QUERY_MS = Math.max(REQUERY_MS, CONNECTOR_TIMEOUT_MS + 1000);
 
 const BANK_CODE = '000013';
 const FUNDED_KOBO = 20_000_000;
-
-/** A 10-digit account number at another bank, fresh for each test (scripts are per account). */
-export const beneficiaryNumber = () => String(randomInt(0, 10_000_000_000)).padStart(10, '0');
-/** A NIBSS-shaped session id the fake bank hands back. */
-const bankSessionId = () =>
-  Array.from({ length: 3 }, () => String(randomInt(0, 10_000_000_000)).padStart(10, '0')).join('');
 
 let serial = 0;
 const reference = (label: string) => `${label}-${Date.now()}-${++serial}`;
@@ -323,7 +318,7 @@ for (const dialect of DIALECTS) {
       it('00: holds amount and fee while the bank answers, then debits transfer and fee with the bank’s session id', async () => {
         const account = await fundedAccount();
         const accountNumber = beneficiaryNumber();
-        const session = bankSessionId();
+        const session = fakeSessionId();
         bank.script(accountNumber, {
           nameEnquiry: { accountName: 'BOLA TINUBU-ADEYEMI', nameEnquiryRef: 'NE-00-REF' },
           // Slow but within the timeout: the hold is visible while the bank thinks.
@@ -402,7 +397,7 @@ for (const dialect of DIALECTS) {
         it(`stays processing on ${what}, then the status query's 00 settles it, sent once`, async () => {
           const account = await fundedAccount();
           const accountNumber = beneficiaryNumber();
-          const session = bankSessionId();
+          const session = fakeSessionId();
           bank.script(accountNumber, {
             transfer: reply,
             query: { responseCode: '00', sessionId: session },
@@ -584,7 +579,7 @@ for (const dialect of DIALECTS) {
       it('applies successful once (then unchanged), and refuses failed after it with 409', async () => {
         const account = await fundedAccount();
         const accepted = await processingTransfer(account);
-        const session = bankSessionId();
+        const session = fakeSessionId();
         const update = { reference: accepted.id, status: 'successful' as const, session_id: session };
         const applied = await bank.pushUpdate(suite.t.url, update);
         assert.equal(applied.status, 200, JSON.stringify(applied.body));
