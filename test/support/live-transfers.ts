@@ -1,0 +1,23 @@
+import { randomInt } from 'node:crypto';
+import { API_PREFIX } from './paths.js';
+
+/** Money out (docs/partner-guide.md, "Sending money"): the paths and a fast worker for live tests. */
+
+export const TRANSFERS = `${API_PREFIX}/services/transfers`;
+export const NAME_ENQUIRY = `${TRANSFERS}/name-enquiry`;
+export const transferUrl = (id: string) => `${TRANSFERS}/${id}`;
+
+/** The connector's timeout and the transfer worker's pace in these tests. */
+export const CONNECTOR_TIMEOUT_MS = 500;
+export const REQUERY_MS = 200;
+
+/** An app's env for live transfers to the (fake) connector at `bankUrl`, at test speed. */
+export const fastTransferEnv = (bankUrl: string): Record<string, string> => ({
+  BANK_CONNECTOR_URL: bankUrl,
+  BANK_CONNECTOR_TIMEOUT_MS: String(CONNECTOR_TIMEOUT_MS),
+  TRANSFER_REQUERY_MS: String(REQUERY_MS),
+  TRANSFER_POLL_MS: '50',
+});
+
+/** A 10-digit account number at another bank, fresh each time (the fake bank scripts per account). */
+export const beneficiaryNumber = () => String(randomInt(0, 10_000_000_000)).padStart(10, '0');
