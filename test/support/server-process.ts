@@ -22,6 +22,8 @@ export interface ServerProcess {
   output(): string;
   /** Resolves with the exit code, or the signal name when a signal ended it. */
   exited: Promise<number | string | null>;
+  /** Leads a process group of its own: stopServer signals the whole group. */
+  detached: boolean;
 }
 
 export interface SpawnOptions {
@@ -31,6 +33,8 @@ export interface SpawnOptions {
   script?: string;
   /** 'pipe' lets the test write to the process's stdin. */
   stdin?: 'ignore' | 'pipe';
+  /** In a process group of its own, so that a kill reaches anything it started. */
+  detached?: boolean;
 }
 
 /** DATABASE_URL for a child process on a createTestDatabase() database (its own PostgreSQL schema). */
@@ -64,6 +68,7 @@ export function spawnServer(env: Record<string, string>, options: SpawnOptions =
     cwd,
     env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, ...env },
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
+    detached: options.detached ?? false,
   });
   let stdout = '';
   let stderr = '';
@@ -88,7 +93,22 @@ export function spawnServer(env: Record<string, string>, options: SpawnOptions =
     stderr: () => stderr,
     output: () => output,
     exited,
+    detached: options.detached ?? false,
   };
+}
+
+/** Sends `signal` to the child, or to its whole process group when it has one. */
+export function signalServer(server: ServerProcess, signal: NodeJS.Signals): void {
+  const pid = server.child.pid;
+  if (server.detached && pid !== undefined) {
+    try {
+      process.kill(-pid, signal);
+      return;
+    } catch {
+      // The group is gone already.
+    }
+  }
+  server.child.kill(signal);
 }
 
 /** Resolves once `probe` answers 200 (/readyz: the database is open); fails if the process exits first. */
@@ -121,7 +141,7 @@ export async function stopServer(
   signal: NodeJS.Signals = 'SIGKILL',
 ): Promise<number | string | null | undefined> {
   if (!server) return undefined;
-  if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
+  if (server.child.exitCode === null && server.child.signalCode === null) signalServer(server, signal);
   return server.exited;
 }
 
@@ -134,19 +154,29 @@ export class ChildServer {
   constructor(
     readonly port: number,
     private readonly env: Record<string, string>,
+    private readonly options: Pick<SpawnOptions, 'detached'> = {},
   ) {
     this.api = new Api(`http://127.0.0.1:${port}`);
+  }
+
+  /** The running process, if any. */
+  get process(): ServerProcess | undefined {
+    return this.server;
   }
 
   /** Starts the process (from an empty working directory, so no .env is read) and waits until ready. */
   async start(): Promise<void> {
     assert.equal(this.server, undefined, 'already running');
-    const server = spawnServer({ ...this.env, PORT: String(this.port) }, { cwd: this.cwd });
+    const server = spawnServer(
+      { ...this.env, PORT: String(this.port) },
+      { cwd: this.cwd, detached: this.options.detached ?? false },
+    );
     this.server = server;
     try {
       await waitUntilReady(server);
     } catch (error) {
       this.server = undefined;
+      await stopServer(server);
       throw error;
     }
   }
