@@ -14,9 +14,9 @@ import { notification, notify } from '../support/bank.js';
 import { type FakeBank, type Reply, startFakeBank } from '../support/fake-bank.js';
 import type { Api } from '../support/http.js';
 import { assertLedgerBalanced } from '../support/ledger.js';
-import { beneficiaryNumber, fastTransferEnv, NAME_ENQUIRY, TRANSFERS } from '../support/live-transfers.js';
+import { beneficiaryNumber, fastTransferEnv } from '../support/live-transfers.js';
 import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
-import { accountUrl } from '../support/paths.js';
+import { accountUrl, NAME_ENQUIRY, TRANSFERS } from '../support/paths.js';
 import { SmtpSink } from '../support/smtp-sink.js';
 
 /*

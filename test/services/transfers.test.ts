@@ -853,13 +853,7 @@ for (const dialect of DIALECTS) {
       await assertLedgerBalanced(suite.t.db);
     });
 
-    it('accepts one of 10 concurrent transfers with the same reference; the others are 409 DUPLICATE_REFERENCE with it', {
-      todo:
-        dialect.name === 'postgres'
-          ? 'src bug: on PostgreSQL some of the racing requests answer 500 INTERNAL_ERROR "deadlock detected" ' +
-            '(ledger.holdOnAccount in transfers.service.ts create) instead of 409 DUPLICATE_REFERENCE'
-          : false,
-    }, async () => {
+    it('accepts one of 10 concurrent transfers with the same reference; the others are 409 DUPLICATE_REFERENCE with it', async () => {
       const key = partner.sandboxKey;
       const source = await k.fundedAccount(key, 50_000);
       const ref = reference();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import { type Kysely, PostgresAdapter } from 'kysely';
 import type { Database } from '../../src/platform/db/schema.js';
 import { uniqueSuffix } from './factories.js';
 
@@ -94,6 +94,13 @@ export async function seedEntries(
  * or processing, never more than its balance. Answers what is wrong, one line an account ([] when all is well).
  */
 export async function ledgerProblems(db: Kysely<Database>): Promise<string[]> {
+  // One snapshot for every read, so a settlement committing meanwhile cannot split the picture.
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const snapshot = postgres ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
+  return snapshot.execute((trx) => problemsIn(trx));
+}
+
+async function problemsIn(db: Kysely<Database>): Promise<string[]> {
   const accounts = await db
     .selectFrom('virtual_accounts')
     .select(['id', 'balance_kobo', 'held_kobo'])

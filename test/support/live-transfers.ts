@@ -1,11 +1,6 @@
 import { randomInt } from 'node:crypto';
-import { API_PREFIX } from './paths.js';
 
-/** Money out (docs/partner-guide.md, "Sending money"): the paths and a fast worker for live tests. */
-
-export const TRANSFERS = `${API_PREFIX}/services/transfers`;
-export const NAME_ENQUIRY = `${TRANSFERS}/name-enquiry`;
-export const transferUrl = (id: string) => `${TRANSFERS}/${id}`;
+/** Money out (docs/partner-guide.md, "Sending money"): a fast worker for live tests. */
 
 /** The connector's timeout and the transfer worker's pace in these tests. */
 export const CONNECTOR_TIMEOUT_MS = 500;

@@ -37,12 +37,6 @@ export const lifecycleUrl = (accountNumber: string, action: 'deactivate' | 'reac
 export const statementUrl = (accountNumber: string, from: string, to: string) =>
   `${VIRTUAL_ACCOUNTS}/${accountNumber}/statement?from=${from}&to=${to}`;
 
-/** Money out (docs/partner-guide.md, "Sending money"). */
-export const BANKS = `${API_PREFIX}/services/banks`;
-export const TRANSFERS = `${API_PREFIX}/services/transfers`;
-export const NAME_ENQUIRY = `${TRANSFERS}/name-enquiry`;
-export const transferUrl = (id: string) => `${TRANSFERS}/${id}`;
-
 /** What the sponsor bank's connector calls (docs/operator-guide.md, "The bank connector"). */
 export const BANK_CREDIT_NOTIFICATIONS = `${API_PREFIX}/bank/credit-notifications`;
 export const BANK_TRANSFER_UPDATES = `${API_PREFIX}/bank/transfer-updates`;
@@ -53,8 +47,6 @@ export const BANKS = `${API_PREFIX}/services/banks`;
 export const TRANSFERS = `${API_PREFIX}/services/transfers`;
 export const NAME_ENQUIRY = `${TRANSFERS}/name-enquiry`;
 export const transferUrl = (id: string) => `${TRANSFERS}/${id}`;
-export const ADMIN_TRANSFERS = `${ADMIN_PREFIX}transfers`;
-export const ADMIN_DAILY_REPORT = `${ADMIN_PREFIX}reports/daily`;
 
 export const EVENTS = `${API_PREFIX}/services/events`;
 export const eventUrl = (eventId: string) => `${EVENTS}/${eventId}`;

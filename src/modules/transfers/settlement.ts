@@ -7,6 +7,7 @@ import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError } from '../../platform/errors/errors.js';
+import { extend } from '../../platform/objects.js';
 import * as ledger from '../virtual-accounts/ledger.repository.js';
 import type { VirtualAccountEventType } from '../virtual-accounts/virtual-accounts.events.js';
 import { NIP, type OutboundTransfer, type Rail, type TransferAnswer } from './rail.js';
@@ -302,7 +303,7 @@ export function createSettlement(deps: SettlementDeps) {
           await fail(
             row.id,
             unrecorded
-              ? { ...answer, reason: `the bank has no record of the transfer (${answer.responseCode})` }
+              ? extend(answer, { reason: `the bank has no record of the transfer (${answer.responseCode})` })
               : answer,
             actor,
           );

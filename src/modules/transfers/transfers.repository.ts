@@ -1,6 +1,7 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
+import { extend } from '../../platform/objects.js';
 import type { TransferStatus, TransferStatusChangesTable, TransfersTable } from './transfers.table.js';
 
 export type TransferRow = Selectable<TransfersTable>;
@@ -162,7 +163,7 @@ export function move(
 ) {
   return trx
     .updateTable('transfers')
-    .set({ ...changes, status: to, updated_at: now })
+    .set(extend(changes, { status: to, updated_at: now }))
     .where('id', '=', id)
     .where('status', 'in', from)
     .returningAll()
@@ -179,7 +180,7 @@ export function schedule(
 ) {
   return db
     .updateTable('transfers')
-    .set({ ...changes, updated_at: now })
+    .set(extend(changes, { updated_at: now }))
     .where('id', '=', id)
     .where('status', '=', status)
     .executeTakeFirst();

@@ -9,6 +9,7 @@ import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError, bankUnavailable, validationError } from '../../platform/errors/errors.js';
+import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { createdRange, dayRange } from '../../platform/time-range.js';
 import * as ledger from '../virtual-accounts/ledger.repository.js';
@@ -30,7 +31,7 @@ import {
   type NameEnquiryBody,
   type TransferListQuery,
 } from './transfers.schemas.js';
-import { TRANSFER_STATUSES, type TransferStatus } from './transfers.table.js';
+import { TRANSFER_STATUSES, type TransferKind, type TransferStatus } from './transfers.table.js';
 import { transferView, transferViewOf, transferViews } from './transfers.views.js';
 
 export interface TransfersDeps {
@@ -51,22 +52,6 @@ export type TransfersService = ReturnType<typeof createTransfersService>;
 /** A transfer still open this long after it was accepted is shown to operators as stuck. */
 export const STUCK_AFTER_MS = 10 * 60 * 1000;
 
-/** What every transfer row of a request has, whatever its kind. */
-type TransferBase = { partner_id: ReturnType<typeof partnerIdOf> } & Omit<
-  repo.TransferRow,
-  | 'partner_id'
-  | 'id'
-  | 'kind'
-  | 'status'
-  | 'fee_kobo'
-  | 'beneficiary_account_id'
-  | 'session_id'
-  | 'sent_at'
-  | 'next_query_at'
-  | 'created_at'
-  | 'updated_at'
->;
-
 /** A beneficiary a name enquiry resolved. */
 interface Beneficiary {
   bankCode: string;
@@ -77,6 +62,71 @@ interface Beneficiary {
   bankRef: string | null;
   /** A book transfer's receiving account. */
   account: accounts.VirtualAccountRow | undefined;
+}
+
+/** A transfer a request asks for, once its source and beneficiary are known. */
+interface NewTransfer {
+  credential: PartnerCredential;
+  source: accounts.VirtualAccountRow;
+  beneficiary: Beneficiary;
+  reference: string;
+  narration: string;
+  amountKobo: number;
+}
+
+/** The other side of a book transfer's entry. */
+const partyOf = (account: accounts.VirtualAccountRow): ledger.Counterparty => ({
+  account_name: account.account_name,
+  account_number: account.account_number,
+  bank_code: account.bank_code,
+  bank_name: account.bank_name,
+});
+
+/** A new transfer's row (one literal: see src/platform/objects.ts). */
+function transferRow(
+  transfer: NewTransfer,
+  state: {
+    id: string;
+    kind: TransferKind;
+    status: TransferStatus;
+    feeKobo: number;
+    beneficiaryAccountId: string | null;
+    sentAt: number | null;
+    nextQueryAt: number | null;
+    now: number;
+  },
+) {
+  const { beneficiary, source } = transfer;
+  return {
+    id: state.id,
+    // A key taken from the cache is checked by this insert (partnerIdOf).
+    partner_id: partnerIdOf(transfer.credential),
+    environment: transfer.credential.environment,
+    account_id: source.id,
+    source_account_number: source.account_number,
+    source_account_name: source.account_name,
+    reference: transfer.reference,
+    kind: state.kind,
+    status: state.status,
+    amount_kobo: transfer.amountKobo,
+    fee_kobo: state.feeKobo,
+    beneficiary_account_name: beneficiary.accountName,
+    beneficiary_account_number: beneficiary.accountNumber,
+    beneficiary_bank_code: beneficiary.bankCode,
+    beneficiary_bank_name: beneficiary.bankName,
+    beneficiary_account_id: state.beneficiaryAccountId,
+    narration: transfer.narration,
+    name_enquiry_ref: beneficiary.ref,
+    bank_name_enquiry_ref: beneficiary.bankRef,
+    session_id: null,
+    failure_reason: null,
+    response_code: null,
+    sent_at: state.sentAt,
+    next_query_at: state.nextQueryAt,
+    query_attempts: 0,
+    created_at: state.now,
+    updated_at: state.now,
+  };
 }
 
 /**
@@ -206,34 +256,31 @@ export function createTransfersService(deps: TransfersDeps) {
     };
   }
 
-  /** The beneficiary of a transfer: from a name_enquiry_ref still good for it, or a new enquiry. */
-  async function beneficiaryOf(
-    credential: PartnerCredential,
+  /** The beneficiary a name_enquiry_ref names, if it is still good for this bank and account. */
+  async function knownBeneficiary(
+    environment: Environment,
     body: CreateTransferBody,
-  ): Promise<Beneficiary> {
-    const environment = credential.environment;
-    const ownBank = body.bank_code === bankCodes[environment];
-    if (body.name_enquiry_ref !== undefined && !ownBank) {
-      const known = await repo.findNameEnquiry(
-        db,
-        environment,
-        body.name_enquiry_ref,
-        clock.now() - NAME_ENQUIRY_TTL_MS,
-      );
-      if (known && known.bank_code === body.bank_code && known.account_number === body.account_number) {
-        return {
-          bankCode: known.bank_code,
-          bankName: bankNameOf(environment, known.bank_code),
-          accountNumber: known.account_number,
-          accountName: known.account_name,
-          ref: known.ref,
-          bankRef: known.bank_ref,
-          account: undefined,
-        };
-      }
-    }
+  ): Promise<Beneficiary | undefined> {
     // A book transfer always looks again: the account's status decides, not a 30-minute-old answer.
-    return enquire(environment, body.bank_code, body.account_number);
+    if (body.name_enquiry_ref === undefined || body.bank_code === bankCodes[environment]) return undefined;
+    const known = await repo.findNameEnquiry(
+      db,
+      environment,
+      body.name_enquiry_ref,
+      clock.now() - NAME_ENQUIRY_TTL_MS,
+    );
+    if (!known || known.bank_code !== body.bank_code || known.account_number !== body.account_number) {
+      return undefined;
+    }
+    return {
+      bankCode: known.bank_code,
+      bankName: bankNameOf(environment, known.bank_code),
+      accountNumber: known.account_number,
+      accountName: known.account_name,
+      ref: known.ref,
+      bankRef: known.bank_ref,
+      account: undefined,
+    };
   }
 
   function amountOf(amount: number | string): number {
@@ -289,7 +336,10 @@ export function createTransfersService(deps: TransfersDeps) {
    */
   async function create(credential: PartnerCredential, body: CreateTransferBody, meta: RequestMeta) {
     const amountKobo = amountOf(body.amount);
-    const source = await accounts.findAccountByNumber(db, scopeOf(credential), body.source_account_number);
+    const [source, known] = await Promise.all([
+      accounts.findAccountByNumber(db, scopeOf(credential), body.source_account_number),
+      knownBeneficiary(credential.environment, body),
+    ]);
     if (!source) {
       throw new AppError('NOT_FOUND', {
         message: 'No virtual account of yours has this number in this environment.',
@@ -297,61 +347,52 @@ export function createTransfersService(deps: TransfersDeps) {
     }
     if (source.status !== 'active')
       throw new AppError(source.status === 'inactive' ? 'ACCOUNT_INACTIVE' : 'ACCOUNT_CLOSED');
-    const duplicate = await duplicateOf(credential, body.reference);
-    if (duplicate) throw duplicate;
     if (body.bank_code === source.bank_code && body.account_number === source.account_number) {
       throw validationError({ account_number: ['is the source account itself'] });
     }
-    const beneficiary = await beneficiaryOf(credential, body);
-    const narration = body.narration ?? body.reference;
+    let beneficiary = known;
+    if (!beneficiary) {
+      // Before asking the bank: a retry of a transfer that exists must hear so (409 with it), not a
+      // name-enquiry failure that says nothing was debited. Otherwise the unique index decides.
+      const duplicate = await duplicateOf(credential, body.reference);
+      if (duplicate) throw duplicate;
+      beneficiary = await enquire(credential.environment, body.bank_code, body.account_number);
+    }
+    const transfer: NewTransfer = {
+      credential,
+      source,
+      beneficiary,
+      reference: body.reference,
+      narration: body.narration ?? body.reference,
+      amountKobo,
+    };
     const options = {
       actor: actorOf(credential),
       meta,
       onUniqueViolation: () => duplicateOf(credential, body.reference),
     };
-    const base: TransferBase = {
-      partner_id: partnerIdOf(credential),
-      environment: credential.environment,
-      account_id: source.id,
-      source_account_number: source.account_number,
-      source_account_name: source.account_name,
-      reference: body.reference,
-      amount_kobo: amountKobo,
-      beneficiary_account_name: beneficiary.accountName,
-      beneficiary_account_number: beneficiary.accountNumber,
-      beneficiary_bank_code: beneficiary.bankCode,
-      beneficiary_bank_name: beneficiary.bankName,
-      narration,
-      name_enquiry_ref: beneficiary.ref,
-      bank_name_enquiry_ref: beneficiary.bankRef,
-      failure_reason: null,
-      response_code: null,
-      query_attempts: 0,
-    };
-    if (beneficiary.account) {
-      return bookTransfer(credential, source, beneficiary.account, base, { amountKobo, narration }, options);
-    }
+    if (beneficiary.account) return bookTransfer(transfer, beneficiary.account, options);
 
     const feeKobo = nipFeeKobo(amountKobo);
-    const transfer = await write(options, async (context) => {
-      const { trx, now, insert, audit } = context;
+    const accepted = await write(options, async (context) => {
+      const { trx, now, audit } = context;
+      const row = transferRow(transfer, {
+        id: newId(),
+        kind: 'interbank',
+        status: 'pending',
+        feeKobo,
+        beneficiaryAccountId: null,
+        sentAt: null,
+        // Due at once: the worker hands it to the bank.
+        nextQueryAt: now,
+        now,
+      });
+      // The transfer's row first, its hold second: a duplicate reference is refused (or waits for a
+      // settlement that holds the earlier transfer's row) before this takes the account's lock, and
+      // a settlement takes the transfer's row, then the account's: no lock cycle.
+      await trx.insertInto('transfers').values(row).execute();
       const held = await ledger.holdOnAccount(trx, source.id, amountKobo + feeKobo);
       if (!held) throw await debitRefusal(trx, source.id, amountKobo + feeKobo);
-      const row = {
-        ...base,
-        id: newId(),
-        kind: 'interbank' as const,
-        status: 'pending' as const,
-        fee_kobo: feeKobo,
-        beneficiary_account_id: null,
-        session_id: null,
-        sent_at: null,
-        // Due at once: the worker hands it to the bank.
-        next_query_at: now,
-        created_at: now,
-        updated_at: now,
-      };
-      insert('transfers', row);
       recordStatus(context, row.id, 'pending', null, now);
       audit({
         action: 'transfer.created',
@@ -366,10 +407,10 @@ export function createTransfersService(deps: TransfersDeps) {
           account_number: row.beneficiary_account_number,
         },
       });
-      return transferView({ ...row, partner_id: credential.partnerId }, [{ status: 'pending', at: now }]);
+      return transferView(row, [{ status: 'pending', at: now }]);
     });
     deps.wakeWorker();
-    return transfer;
+    return accepted;
   }
 
   /**
@@ -379,17 +420,26 @@ export function createTransfersService(deps: TransfersDeps) {
    * transfers between the same accounts in opposite directions cannot deadlock.
    */
   async function bookTransfer(
-    credential: PartnerCredential,
-    source: accounts.VirtualAccountRow,
+    transfer: NewTransfer,
     target: accounts.VirtualAccountRow,
-    base: TransferBase,
-    details: { amountKobo: number; narration: string },
     options: { actor: AuditActor; meta: RequestMeta; onUniqueViolation: () => Promise<AppError | undefined> },
   ) {
-    const { amountKobo, narration } = details;
+    const { credential, source, amountKobo, narration } = transfer;
     return write(options, async (context) => {
       const { trx, now, insert, audit, emit } = context;
-      const id = newId();
+      const row = transferRow(transfer, {
+        id: newId(),
+        kind: 'book',
+        status: 'successful',
+        feeKobo: 0,
+        beneficiaryAccountId: target.id,
+        sentAt: now,
+        nextQueryAt: null,
+        now,
+      });
+      const id = row.id;
+      // As for an interbank transfer: the reference decides before the accounts are locked.
+      await trx.insertInto('transfers').values(row).execute();
       const debit = async () => {
         const posted = await ledger.postToAccount(trx, { id: source.id }, { type: 'debit', amountKobo }, now);
         if (!posted) throw await debitRefusal(trx, source.id, amountKobo);
@@ -420,18 +470,6 @@ export function createTransfersService(deps: TransfersDeps) {
         credited = await credit();
         debited = await debit();
       }
-      const sourceParty = {
-        account_name: source.account_name,
-        account_number: source.account_number,
-        bank_code: source.bank_code,
-        bank_name: source.bank_name,
-      };
-      const targetParty = {
-        account_name: target.account_name,
-        account_number: target.account_number,
-        bank_code: target.bank_code,
-        bank_name: target.bank_name,
-      };
       insert(
         'account_transactions',
         ledger.entryRow(debited, {
@@ -441,7 +479,7 @@ export function createTransfersService(deps: TransfersDeps) {
           amountKobo,
           narration,
           reference: `TRF-${id}`,
-          counterparty: targetParty,
+          counterparty: partyOf(target),
           sessionId: null,
           transferId: id,
         }),
@@ -453,28 +491,14 @@ export function createTransfersService(deps: TransfersDeps) {
         amountKobo,
         narration,
         reference: `BOOK-${id}`,
-        counterparty: sourceParty,
+        counterparty: partyOf(source),
         sessionId: null,
         transferId: id,
       });
       insert('account_transactions', creditEntry);
-      const row = {
-        ...base,
-        id,
-        kind: 'book' as const,
-        status: 'successful' as const,
-        fee_kobo: 0,
-        beneficiary_account_id: target.id,
-        session_id: null,
-        sent_at: now,
-        next_query_at: null,
-        created_at: now,
-        updated_at: now,
-      };
-      insert('transfers', row);
       recordStatus(context, id, 'pending', null, now);
       recordStatus(context, id, 'successful', null, now);
-      const view = transferView({ ...row, partner_id: credential.partnerId }, [
+      const view = transferView(row, [
         { status: 'pending', at: now },
         { status: 'successful', at: now },
       ]);
@@ -535,7 +559,11 @@ export function createTransfersService(deps: TransfersDeps) {
       'string',
     );
     const beforeId = cursor.decode(query.cursor);
-    const rows = await repo.listOwn(db, scopeOf(credential), { ...filter, beforeId, limit: query.limit });
+    const rows = await repo.listOwn(
+      db,
+      scopeOf(credential),
+      extend(filter, { beforeId, limit: query.limit }),
+    );
     const page = cursor.page(rows, query.limit, (row) => row.id);
     return { items: await views(page.items), next_cursor: page.next_cursor };
   }
@@ -565,8 +593,7 @@ export function createTransfersService(deps: TransfersDeps) {
     return {
       items: items.map((view, index) => {
         const row = page.items[index] as (typeof page.items)[number];
-        return {
-          ...view,
+        return extend(view, {
           company_id: row.partner_id,
           business_name: row.business_name,
           response_code: row.response_code,
@@ -576,7 +603,7 @@ export function createTransfersService(deps: TransfersDeps) {
           stuck:
             (row.status === 'pending' || row.status === 'processing') &&
             Number(row.created_at) < now - STUCK_AFTER_MS,
-        };
+        });
       }),
       next_cursor: page.next_cursor,
     };

@@ -5,7 +5,10 @@ import { koboToNaira } from '../virtual-accounts/money.js';
 import { historiesOf, type StatusChangeRow, type TransferRow } from './transfers.repository.js';
 
 /** A transfer as partners see it, with its status history (oldest first). */
-export function transferView(row: TransferRow, history: readonly Pick<StatusChangeRow, 'status' | 'at'>[]) {
+export function transferView(
+  row: Omit<TransferRow, 'partner_id'>,
+  history: readonly Pick<StatusChangeRow, 'status' | 'at'>[],
+) {
   const amountKobo = Number(row.amount_kobo);
   const feeKobo = Number(row.fee_kobo);
   return {
