@@ -224,7 +224,8 @@ function sqliteStore(file: string): Store {
     return rows;
   });
   // The key, the source account, the reference's use and the name enquiry in one read; then the hold
-  // and the three rows. One transaction: better-sqlite3 runs it synchronously, under SQLite's lock.
+  // and the three rows. One transaction, BEGIN IMMEDIATE: a deferred one that read first could not
+  // take the write lock after another process (the idle app's workers) wrote, SQLITE_BUSY at once.
   const [transferRead, hold, insertTransfer, statusChange, transferAudit] = [
     `select k.id as key_id, k.partner_id, a.id as account_id, a.status as source_status,
         exists (select 1 from transfers t where t.partner_id = k.partner_id and t.environment = k.environment
@@ -323,7 +324,7 @@ function sqliteStore(file: string): Store {
     partner: async (params) => partner!.get(params),
     session: async (params) => session!.run(params),
     credit: async (params) => credit(params),
-    transfer: async (params) => transfer(params),
+    transfer: async (params) => transfer.immediate(params),
     close: async () => void db.close(),
   };
 }
