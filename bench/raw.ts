@@ -3,6 +3,12 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import SQLite from 'better-sqlite3';
 import pg from 'pg';
 import { profileView } from '../src/modules/onboarding/onboarding.views.js';
+import { NIP_BANKS_BY_CODE } from '../src/modules/transfers/banks.js';
+import { nipFeeKobo } from '../src/modules/transfers/fees.js';
+import type { TransferRow } from '../src/modules/transfers/transfers.repository.js';
+import { MAX_TRANSFER_KOBO, NAME_ENQUIRY_TTL_MS } from '../src/modules/transfers/transfers.schemas.js';
+import { transferView } from '../src/modules/transfers/transfers.views.js';
+import { nairaToKobo } from '../src/modules/virtual-accounts/money.js';
 import { nuban } from '../src/modules/virtual-accounts/nuban.js';
 import type { VirtualAccountRow } from '../src/modules/virtual-accounts/virtual-accounts.repository.js';
 import { accountView, transactionView } from '../src/modules/virtual-accounts/virtual-accounts.views.js';
@@ -15,8 +21,8 @@ import { API_HEADERS } from '../src/platform/http/security-headers.js';
 
 // The raw twin: node:http, no framework, the app's driver with its pragmas (SQLite) or pool size
 // (PostgreSQL), the same rows read and written in the fewest statements. The app's pure helpers
-// (profileView, accountView and transactionView, nuban, ids, hashes, the signature check) are shared
-// so that both servers answer alike.
+// (profileView, accountView, transactionView and transferView, nuban, the fee, ids, hashes, the
+// signature check) are shared so that both servers answer alike.
 
 const V1 = '/baas/api/v1';
 export const PATHS = {
@@ -24,9 +30,18 @@ export const PATHS = {
   create: `${V1}/services/virtual-account/create`,
   login: `${V1}/client/onboarding/login`,
   credit: `${V1}/bank/credit-notifications`,
+  transfer: `${V1}/services/transfers`,
 };
 /** The live institution code of the seeded accounts, and the connector's signing secret. */
 export const LIVE_BANK_CODE = '090999';
+/** The sandbox institution code (the app's default BANK_CODE_SANDBOX). */
+export const SANDBOX_BANK_CODE = '999999';
+/** Where the bench's transfers go: an account at another bank, named by a seeded name enquiry. */
+export const BENEFICIARY = {
+  bank_code: '000013',
+  account_number: '0123456789',
+  account_name: 'CHIOMA ADEBAYO',
+};
 export const CONNECTOR_SECRET = `whsec_${Buffer.alloc(32, 0x42).toString('base64')}`;
 const SESSION_TTL_SECONDS = 7200;
 const API_KEY = /^sk_(sandbox|live)_([A-Za-z0-9_-]{43})$/;
@@ -77,7 +92,21 @@ function creditRows(params: Record<string, unknown>, account: Row): Record<strin
     }),
   });
 }
+/**
+ * A transfer's acceptance as the statement(s) saw it: the key's id (none: an unknown key), the source
+ * account's status, whether the reference was taken, whether the name enquiry is still good for the
+ * beneficiary, and the transfer written (none when any of these, or the available balance, refused).
+ */
+type TransferOutcome = {
+  key_id: string | null;
+  source_status: string | null;
+  duplicate: boolean | number;
+  enquired: boolean | number;
+  transfer: TransferRow | undefined;
+};
+
 type Store = Record<'profile' | 'create' | 'partner' | 'session' | 'credit', Query> & {
+  transfer(params: Record<string, unknown>): Promise<TransferOutcome>;
   close(): Promise<void>;
 };
 
@@ -153,6 +182,18 @@ function statements(json: string, jsonArray: string, greatest: string) {
         a.customer_email, 'phone', a.phone), 'created_at', ${text('created_at')}) as text), a.created_at,
         case when w.partner_id is null then 'skipped' else 'pending' end, 0, a.created_at,
         case when w.partner_id is null then 'no webhook endpoint is set for this environment' end`,
+    // A transfer: the amount and fee held on the active source account if its available balance
+    // covers them (ledger.repository.ts holdOnAccount), the transfer, its first status and its audit.
+    hold: `update virtual_accounts set held_kobo = held_kobo + @total
+      where id = @account_id and status = 'active' and balance_kobo - held_kobo >= @total returning *`,
+    transfer: `insert into transfers (id, partner_id, environment, account_id, source_account_number,
+        source_account_name, reference, kind, status, amount_kobo, fee_kobo, beneficiary_account_name,
+        beneficiary_account_number, beneficiary_bank_code, beneficiary_bank_name, beneficiary_account_id, narration,
+        name_enquiry_ref, bank_name_enquiry_ref, session_id, failure_reason, response_code, sent_at, next_query_at,
+        query_attempts, created_at, updated_at)`,
+    statusChange: 'insert into transfer_status_changes (id, transfer_id, status, reason, at)',
+    transferAudit: `insert into audit_events (id, partner_id, actor_type, actor_id, action, target_type, target_id,
+        metadata, request_id, ip, created_at)`,
     partner: 'select id, password_hash from partners where email = @email and verified_at is not null',
     session: `insert into sessions (id, token_hash, partner_id, environment, created_at, expires_at)
       values (@id, @token_hash, @partner_id, 'sandbox', @now, @expires_at)`,
@@ -182,6 +223,87 @@ function sqliteStore(file: string): Store {
     creditEvent!.run(rows);
     return rows;
   });
+  // The key, the source account, the reference's use and the name enquiry in one read; then the hold
+  // and the three rows. One transaction, BEGIN IMMEDIATE: a deferred one that read first could not
+  // take the write lock after another process (the idle app's workers) wrote, SQLITE_BUSY at once.
+  const [transferRead, hold, insertTransfer, statusChange, transferAudit] = [
+    `select k.id as key_id, k.partner_id, a.id as account_id, a.status as source_status,
+        exists (select 1 from transfers t where t.partner_id = k.partner_id and t.environment = k.environment
+          and t.reference = @reference) as duplicate,
+        n.ref is not null as enquired, n.account_name as beneficiary_name, n.bank_ref
+      from (${sql.key}) k
+      left join virtual_accounts a on a.partner_id = k.partner_id and a.environment = k.environment
+        and a.account_number = @source
+      left join name_enquiries n on n.ref = @ref and n.environment = k.environment and n.created_at >= @not_before
+        and n.bank_code = @bank_code and n.account_number = @account_number`,
+    sql.hold,
+    `${sql.transfer} values (@id, @partner_id, @environment, @account_id, @source_account_number,
+        @source_account_name, @reference, @kind, @status, @amount_kobo, @fee_kobo, @beneficiary_account_name,
+        @beneficiary_account_number, @beneficiary_bank_code, @beneficiary_bank_name, @beneficiary_account_id,
+        @narration, @name_enquiry_ref, @bank_name_enquiry_ref, @session_id, @failure_reason, @response_code,
+        @sent_at, @next_query_at, @query_attempts, @created_at, @updated_at)`,
+    `${sql.statusChange} values (@change_id, @id, 'pending', null, @now)`,
+    `${sql.transferAudit} values (@audit_id, @partner_id, 'partner', @actor_id, 'transfer.created', 'transfer', @id,
+        @metadata, @request_id, @ip, @now)`,
+  ].map((text) => db.prepare(text));
+  const transfer = db.transaction((params: Record<string, unknown>): TransferOutcome => {
+    const read = transferRead!.get(params) as Row | undefined;
+    const outcome: TransferOutcome = {
+      key_id: read?.['key_id'] ?? null,
+      source_status: read?.['source_status'] ?? null,
+      duplicate: read?.['duplicate'] ?? 0,
+      enquired: read?.['enquired'] ?? 0,
+      transfer: undefined,
+    };
+    if (read?.['source_status'] !== 'active' || read['duplicate'] || !read['enquired']) return outcome;
+    const held = hold!.get({ account_id: read['account_id'], total: params['total'] }) as Row | undefined;
+    if (!held) return outcome;
+    const row: TransferRow = {
+      id: params['id'] as string,
+      partner_id: held['partner_id'],
+      environment: held['environment'],
+      account_id: held['id'],
+      source_account_number: held['account_number'],
+      source_account_name: held['account_name'],
+      reference: params['reference'] as string,
+      kind: 'interbank',
+      status: 'pending',
+      amount_kobo: params['amount_kobo'] as number,
+      fee_kobo: params['fee_kobo'] as number,
+      beneficiary_account_name: read['beneficiary_name'],
+      beneficiary_account_number: params['account_number'] as string,
+      beneficiary_bank_code: params['bank_code'] as string,
+      beneficiary_bank_name: params['bank_name'] as string,
+      beneficiary_account_id: null,
+      narration: params['narration'] as string,
+      name_enquiry_ref: params['ref'] as string,
+      bank_name_enquiry_ref: read['bank_ref'],
+      session_id: null,
+      failure_reason: null,
+      response_code: null,
+      sent_at: null,
+      next_query_at: params['now'] as number,
+      query_attempts: 0,
+      created_at: params['now'] as number,
+      updated_at: params['now'] as number,
+    };
+    insertTransfer!.run(row);
+    const rest = {
+      id: row.id,
+      partner_id: row.partner_id,
+      change_id: params['change_id'],
+      audit_id: params['audit_id'],
+      actor_id: `api_key:${read['key_id']}`,
+      metadata: params['metadata'],
+      request_id: params['request_id'],
+      ip: params['ip'],
+      now: params['now'],
+    };
+    statusChange!.run(rest);
+    transferAudit!.run(rest);
+    outcome.transfer = row;
+    return outcome;
+  });
   const [profile, account, audit, event, partner, session] = [
     sql.profile,
     `${sql.account} from (${sql.key}) k`,
@@ -202,6 +324,7 @@ function sqliteStore(file: string): Store {
     partner: async (params) => partner!.get(params),
     session: async (params) => session!.run(params),
     credit: async (params) => credit(params),
+    transfer: async (params) => transfer.immediate(params),
     close: async () => void db.close(),
   };
 }
@@ -256,6 +379,35 @@ function postgresStore(url: string, schema: string | undefined): Store {
       client.release();
     }
   }
+  // A transfer in one statement: the reads, then the hold (an UPDATE, under the account's row lock,
+  // that matches nothing when the source, the reference, the enquiry or the available balance refuse),
+  // the transfer from the held row and the three rows from the transfer, atomic as one statement is.
+  const text = (name: string) => `cast(@${name} as text)`;
+  const big = (name: string) => `cast(@${name} as bigint)`;
+  const transferStatement = query(
+    'transfer',
+    `with k as (${sql.key}),
+      s as (select a.id, a.status from virtual_accounts a join k on a.partner_id = k.partner_id
+        where a.environment = k.environment and a.account_number = @source),
+      d as (select 1 from transfers t join k on t.partner_id = k.partner_id
+        where t.environment = k.environment and t.reference = @reference),
+      n as (select * from name_enquiries where ref = @ref and environment = @environment
+        and created_at >= @not_before and bank_code = @bank_code and account_number = @account_number),
+      h as (update virtual_accounts v set held_kobo = v.held_kobo + @total from s
+        where v.id = s.id and v.status = 'active' and v.balance_kobo - v.held_kobo >= @total
+        and not exists (select 1 from d) and exists (select 1 from n) returning v.*),
+      t as (${sql.transfer} select ${text('id')}, h.partner_id, h.environment, h.id, h.account_number,
+        h.account_name, ${text('reference')}, 'interbank', 'pending', ${big('amount_kobo')}, ${big('fee_kobo')},
+        n.account_name, n.account_number, n.bank_code, ${text('bank_name')}, null, ${text('narration')}, n.ref,
+        n.bank_ref, null, null, null, null, ${big('now')}, 0, ${big('now')}, ${big('now')} from h, n returning *),
+      c as (${sql.statusChange} select ${text('change_id')}, t.id, 'pending', null, t.created_at from t),
+      au as (${sql.transferAudit} select ${text('audit_id')}, t.partner_id, 'partner', 'api_key:' || k.id,
+        'transfer.created', 'transfer', t.id, ${text('metadata')}, ${text('request_id')}, ${text('ip')},
+        t.created_at from t, k)
+    select k.id as key_id, s.status as source_status, exists (select 1 from d) as duplicate,
+      exists (select 1 from n) as enquired, t.*
+    from (select 1) one left join k on true left join s on true left join t on true`,
+  );
   const create = `with k as (${sql.key}), a as (${sql.account} from k returning *),
     au as (${sql.audit} from a, k), ev as (${sql.event} from a ${endpoint} returning payload) select payload from ev`;
   return {
@@ -264,6 +416,17 @@ function postgresStore(url: string, schema: string | undefined): Store {
     partner: query('partner', sql.partner),
     session: query('session', sql.session),
     credit,
+    transfer: async (params) => {
+      const row = (await transferStatement(params)) as Row;
+      const { key_id, source_status, duplicate, enquired } = row;
+      return {
+        key_id,
+        source_status,
+        duplicate,
+        enquired,
+        transfer: row['id'] ? (row as TransferRow) : undefined,
+      };
+    },
     close: () => pool.end(),
   };
 }
@@ -412,7 +575,86 @@ export async function startRaw(url: string, schema?: string) {
     send(res, 200, 'Credited.', { outcome: 'credited', transaction: rows['transaction'] });
   }
 
+  /**
+   * A transfer out, as the app accepts one given a name_enquiry_ref still good for the beneficiary
+   * (the app would otherwise ask the bank; the twin answers BENEFICIARY_NOT_FOUND). Book transfers (to
+   * this institution's own code) are not the twin's: the code is not a NIP bank, so 422.
+   */
+  async function transfer(req: IncomingMessage, res: ServerResponse) {
+    const key = API_KEY.exec(bearer(req));
+    if (!key) return send(res, 401, 'UNAUTHENTICATED');
+    const body = (await readJson(req)) as Record<string, unknown>;
+    const { source_account_number, amount, bank_code, account_number, reference, name_enquiry_ref } = body;
+    const amountKobo =
+      typeof amount === 'number' || typeof amount === 'string' ? nairaToKobo(amount) : undefined;
+    const bank = NIP_BANKS_BY_CODE.get(bank_code as string);
+    if (
+      typeof source_account_number !== 'string' ||
+      typeof account_number !== 'string' ||
+      typeof reference !== 'string' ||
+      !/^[A-Za-z0-9_-]{1,64}$/.test(reference) ||
+      typeof name_enquiry_ref !== 'string' ||
+      amountKobo === undefined ||
+      amountKobo <= 0 ||
+      amountKobo > MAX_TRANSFER_KOBO ||
+      !bank
+    )
+      return send(res, 422, 'VALIDATION_FAILED');
+    const feeKobo = nipFeeKobo(amountKobo);
+    const now = Date.now();
+    const params = {
+      prefix: key[2]!.slice(0, 12),
+      key_hash: sha256(key[0]),
+      environment: key[1],
+      source: source_account_number,
+      reference,
+      ref: name_enquiry_ref,
+      not_before: now - NAME_ENQUIRY_TTL_MS,
+      bank_code,
+      account_number,
+      bank_name: bank.name,
+      narration: (body['narration'] as string | undefined) ?? reference,
+      amount_kobo: amountKobo,
+      fee_kobo: feeKobo,
+      total: amountKobo + feeKobo,
+      now,
+      id: newId(),
+      change_id: newId(),
+      audit_id: newId(),
+      // The app's audit metadata, in its order.
+      metadata: JSON.stringify({
+        reference,
+        source_account_number,
+        amount_kobo: amountKobo,
+        fee_kobo: feeKobo,
+        bank_code,
+        account_number,
+      }),
+      request_id: randomUUID(),
+      ip: req.socket.remoteAddress,
+    };
+    let outcome: TransferOutcome;
+    try {
+      outcome = await store.transfer(params);
+    } catch (error) {
+      // The reference taken by a concurrent transfer: the unique index decides, as in the app.
+      if (isUniqueViolation(error)) return send(res, 409, 'DUPLICATE_REFERENCE');
+      throw error;
+    }
+    const { key_id, source_status, duplicate, enquired, transfer: row } = outcome;
+    if (!key_id) return send(res, 401, 'UNAUTHENTICATED');
+    if (!source_status) return send(res, 404, 'NOT_FOUND');
+    if (source_status !== 'active')
+      return send(res, 409, source_status === 'inactive' ? 'ACCOUNT_INACTIVE' : 'ACCOUNT_CLOSED');
+    if (duplicate) return send(res, 409, 'DUPLICATE_REFERENCE');
+    if (!enquired) return send(res, 422, 'BENEFICIARY_NOT_FOUND');
+    if (!row) return send(res, 409, 'INSUFFICIENT_FUNDS');
+    const view = transferView(row, [{ status: 'pending', at: row.created_at }]);
+    send(res, 202, 'Transfer accepted.', view);
+  }
+
   const routes: Record<string, typeof login> = {
+    [`POST ${PATHS.transfer}`]: transfer,
     [`POST ${PATHS.credit}`]: credit,
     [`GET ${PATHS.profile}`]: profile,
     [`POST ${PATHS.create}`]: create,

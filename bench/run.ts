@@ -134,6 +134,7 @@ async function main(): Promise<number> {
       fs.rmSync(prof, { recursive: true, force: true });
       fs.rmSync(`${prof}-raw`, { recursive: true, force: true });
       console.log(`${scenario.name}: app and raw, ${ROUNDS} rounds`);
+      await database.renewNameEnquiries();
       rows.push({
         scenario,
         ...(await measure(scenario, database.partners, database.env)),

@@ -14,7 +14,7 @@ import { newId, randomToken, sha256 } from '../src/platform/crypto/tokens.js';
 import { openDatabase } from '../src/platform/db/database.js';
 import { migrateToLatest } from '../src/platform/db/migrator.js';
 import type { Database } from '../src/platform/db/schema.js';
-import { CONNECTOR_SECRET, LIVE_BANK_CODE, PATHS } from './raw.js';
+import { BENEFICIARY, CONNECTOR_SECRET, LIVE_BANK_CODE, PATHS, SANDBOX_BANK_CODE } from './raw.js';
 
 // What both benchmarks (run.ts: throughput; instructions.ts: instruction counts) share: the compiled
 // servers, the seeded database and the app's configuration.
@@ -37,10 +37,25 @@ export const APP_CONFIG = {
   BANK_CONNECTOR_URL: 'https://connector.bench.invalid',
   BANK_CONNECTOR_SECRET: CONNECTOR_SECRET,
   BANK_CODE_LIVE: LIVE_BANK_CODE,
+  // The twin does only a transfer's acceptance; the worker would then send each one (its leases,
+  // status rows and the sandbox bank's answers) on the app's side alone, in the measured process.
+  TRANSFER_WORKER: 'false',
 };
 
-/** A seeded partner: its login, session, sandbox API key and one live virtual account's number. */
-export type Partner = { email: string; token: string; apiKey: string; liveAccount: string };
+/**
+ * A seeded partner: its login, session, sandbox API key, one live virtual account's number, one funded
+ * sandbox account's number and a name enquiry of the beneficiary its transfers go to.
+ */
+export type Partner = {
+  email: string;
+  token: string;
+  apiKey: string;
+  liveAccount: string;
+  sandboxAccount: string;
+  nameEnquiryRef: string;
+};
+/** What each seeded sandbox account holds (kobo): no run spends it. */
+const SANDBOX_BALANCE_KOBO = 1e15;
 
 const auth = (secret: string) => ({ authorization: `Bearer ${secret}` });
 const post = (route: string, headers: object, body: object): Request => ({
@@ -88,6 +103,29 @@ function creditNotification(p: Partner): Request {
   return template;
 }
 
+/** Transfer references of this run: unique across its loads and servers. */
+const REFERENCE_PREFIX = `bench-${Date.now()}`;
+let references = 0;
+
+/** A transfer out of the partner's sandbox account to the beneficiary it enquired, a new reference each. */
+function transfer(p: Partner): Request {
+  const template: Request = { method: 'POST', path: PATHS.transfer };
+  template.setupRequest = (request) => {
+    request.headers = { ...auth(p.apiKey), 'content-type': 'application/json' };
+    request.body = JSON.stringify({
+      source_account_number: p.sandboxAccount,
+      amount: 1500.5,
+      bank_code: BENEFICIARY.bank_code,
+      account_number: BENEFICIARY.account_number,
+      narration: 'Payout 118',
+      reference: `${REFERENCE_PREFIX}-${++references}`,
+      name_enquiry_ref: p.nameEnquiryRef,
+    });
+    return request;
+  };
+  return template;
+}
+
 const customer = { first_name: 'Ada', last_name: 'Eze', email: 'c-[<id>]@x.ng', phone: '+2348090000000' };
 
 /** The loads: a request per partner (`[<id>]` in a body becomes a unique id). */
@@ -112,6 +150,13 @@ export const SCENARIOS = [
     target: 0.7,
     connections: 10,
     request: creditNotification,
+  },
+  {
+    name: 'transfer-create',
+    title: 'POST services/transfers (API key)',
+    target: 0.7,
+    connections: 10,
+    request: transfer,
   },
   {
     name: 'login',
@@ -198,7 +243,29 @@ async function seed(db: Kysely<Database>): Promise<Partner[]> {
       values (${newId()}, ${id}, 'live', ${liveAccount}, ${LIVE_BANK_CODE}, 'BaaS Partner Bank',
         ${`Bench Payments ${i}/Ada Eze`}, 'NGN', 'active', 'Ada', 'Eze', ${`live-${i}@example.com`}, '+2348090000000',
         0, ${now})`.execute(db);
-    partners.push({ email, token, apiKey, liveAccount });
+    // A funded sandbox account, its balance explained by one credit entry, for transfers out.
+    const [sandboxId, sandboxAccount] = [newId(), nuban(SANDBOX_BANK_CODE, String(200_000_000 + i))];
+    await sql`insert into virtual_accounts (id, partner_id, environment, account_number, bank_code, bank_name,
+        account_name, currency, status, first_name, last_name, customer_email, phone, balance_kobo, last_entry_at,
+        created_at)
+      values (${sandboxId}, ${id}, 'sandbox', ${sandboxAccount}, ${SANDBOX_BANK_CODE}, 'BaaS Partner Bank',
+        ${`Bench Payments ${i}/Ada Eze`}, 'NGN', 'active', 'Ada', 'Eze', ${`sandbox-${i}@example.com`},
+        '+2348090000000', ${SANDBOX_BALANCE_KOBO}, ${now}, ${now})`.execute(db);
+    await sql`insert into account_transactions (id, account_id, partner_id, environment, type, kind, amount_kobo,
+        balance_after_kobo, narration, reference, counterparty_account_name, counterparty_account_number,
+        counterparty_bank_code, counterparty_bank_name, session_id, transfer_id, created_at)
+      values (${newId()}, ${sandboxId}, ${id}, 'sandbox', 'credit', 'inbound_transfer', ${SANDBOX_BALANCE_KOBO},
+        ${SANDBOX_BALANCE_KOBO}, 'Bench funding', ${`BENCH-FUND-${i}`}, ${BENEFICIARY.account_name},
+        ${BENEFICIARY.account_number}, ${BENEFICIARY.bank_code}, 'Guaranty Trust Bank', null, null, ${now})`.execute(
+      db,
+    );
+    // The beneficiary as a name enquiry answered it: a transfer naming it calls no bank.
+    const nameEnquiryRef = newId();
+    await sql`insert into name_enquiries (ref, environment, bank_code, account_number, account_name, bank_ref,
+        created_at)
+      values (${nameEnquiryRef}, 'sandbox', ${BENEFICIARY.bank_code}, ${BENEFICIARY.account_number},
+        ${BENEFICIARY.account_name}, null, ${now})`.execute(db);
+    partners.push({ email, token, apiKey, liveAccount, sandboxAccount, nameEnquiryRef });
   }
   return partners;
 }
@@ -231,7 +298,17 @@ export async function benchDatabase(db: 'sqlite' | 'postgres') {
     const passed = Object.entries(process.env).filter(([key]) => !(key in ConfigSchema.properties));
     const config = { ...APP_CONFIG, DATA_DIR: dataDir, DATABASE_URL: url, BENCH_PG_SCHEMA: schema ?? '' };
     const env: NodeJS.ProcessEnv = { ...Object.fromEntries(passed), ...config };
-    return { partners, env, dataDir, drop };
+    /**
+     * Dates the seeded name enquiries now: a transfer takes one for 30 minutes (NAME_ENQUIRY_TTL_MS),
+     * so a bench renews them before each scenario rather than rely on the whole run being shorter.
+     */
+    const renewNameEnquiries = async () => {
+      const renew = openDatabase(url, schema ? { pgSchema: schema } : {});
+      await sql`update name_enquiries set created_at = ${Date.now()}`
+        .execute(renew.db)
+        .finally(() => renew.close());
+    };
+    return { partners, env, dataDir, drop, renewNameEnquiries };
   } catch (error) {
     await drop();
     throw error;
