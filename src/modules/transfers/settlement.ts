@@ -10,6 +10,7 @@ import { AppError } from '../../platform/errors/errors.js';
 import { extend } from '../../platform/objects.js';
 import * as ledger from '../virtual-accounts/ledger.repository.js';
 import type { VirtualAccountEventType } from '../virtual-accounts/virtual-accounts.events.js';
+import * as accounts from '../virtual-accounts/virtual-accounts.repository.js';
 import { NIP, type OutboundTransfer, type Rail, type TransferAnswer } from './rail.js';
 import type { TransferEventType } from './transfers.events.js';
 import * as repo from './transfers.repository.js';
@@ -99,13 +100,16 @@ export function createSettlement(deps: SettlementDeps) {
 
   /** processing → successful: the hold becomes the transfer's and the fee's debit entries. */
   async function succeed(
-    id: string,
+    transfer: Pick<repo.TransferRow, 'id' | 'account_id'>,
     answer: { sessionId: string | null; responseCode: string | null },
     actor: AuditActor,
     followUpMs: number | null,
   ) {
     return write({ actor, meta: null }, async (context) => {
       const { trx, now } = context;
+      const id = transfer.id;
+      // The account's lock first, then the transfer's row, as accepting a transfer takes them.
+      await accounts.lockAccount(trx, transfer.account_id);
       const row = await repo.move(
         trx,
         id,
@@ -189,12 +193,15 @@ export function createSettlement(deps: SettlementDeps) {
 
   /** pending or processing → failed, on a definite answer: the hold is released, nothing is debited. */
   async function fail(
-    id: string,
+    transfer: Pick<repo.TransferRow, 'id' | 'account_id'>,
     answer: { responseCode: string | null; reason: string },
     actor: AuditActor,
   ) {
     return write({ actor, meta: null }, async (context) => {
       const { trx, now } = context;
+      const id = transfer.id;
+      // The account's lock first, then the transfer's row, as accepting a transfer takes them.
+      await accounts.lockAccount(trx, transfer.account_id);
       const row = await repo.move(
         trx,
         id,
@@ -218,12 +225,15 @@ export function createSettlement(deps: SettlementDeps) {
 
   /** successful → reversed: the bank returned the money; its amount is credited back (the fee is kept). */
   async function reverse(
-    id: string,
+    transfer: Pick<repo.TransferRow, 'id' | 'account_id'>,
     answer: { reason: string; responseCode: string | null },
     actor: AuditActor,
   ) {
     return write({ actor, meta: null }, async (context) => {
       const { trx, now } = context;
+      const id = transfer.id;
+      // The account's lock first, then the transfer's row, as accepting a transfer takes them.
+      await accounts.lockAccount(trx, transfer.account_id);
       const row = await repo.move(
         trx,
         id,
@@ -283,7 +293,7 @@ export function createSettlement(deps: SettlementDeps) {
     switch (answer.outcome) {
       case 'successful':
         if (row.status === 'processing') {
-          await succeed(row.id, answer, actor, rail.followUpMs?.(outbound) ?? null);
+          await succeed(row, answer, actor, rail.followUpMs?.(outbound) ?? null);
         } else if (row.status === 'successful') {
           // Asked again after success (a late reversal may follow): nothing more to wait for.
           await repo.schedule(
@@ -301,7 +311,7 @@ export function createSettlement(deps: SettlementDeps) {
           const unrecorded =
             to === 'query' && (NIP.unknownAccount as readonly string[]).includes(answer.responseCode ?? '');
           await fail(
-            row.id,
+            row,
             unrecorded
               ? extend(answer, { reason: `the bank has no record of the transfer (${answer.responseCode})` })
               : answer,
@@ -323,8 +333,8 @@ export function createSettlement(deps: SettlementDeps) {
         );
         return;
       case 'reversed':
-        if (row.status === 'processing') await succeed(row.id, answer, actor, null);
-        await reverse(row.id, answer, actor);
+        if (row.status === 'processing') await succeed(row, answer, actor, null);
+        await reverse(row, answer, actor);
         return;
       case 'unknown': {
         const now = clock.now();
@@ -422,7 +432,7 @@ export function createSettlement(deps: SettlementDeps) {
       if (row.status === 'failed') throw conflict(row, body.status);
       if (row.status !== 'processing') return unchanged();
       const view = await succeed(
-        row.id,
+        row,
         { sessionId: body.session_id ?? row.session_id, responseCode: responseCode ?? '00' },
         CONNECTOR_ACTOR,
         null,
@@ -433,7 +443,7 @@ export function createSettlement(deps: SettlementDeps) {
       if (row.status === 'successful' || row.status === 'reversed') throw conflict(row, body.status);
       if (row.status !== 'processing') return unchanged();
       const view = await fail(
-        row.id,
+        row,
         {
           responseCode,
           reason:
@@ -450,14 +460,14 @@ export function createSettlement(deps: SettlementDeps) {
     if (row.status === 'reversed') return unchanged();
     if (row.status === 'processing') {
       await succeed(
-        row.id,
+        row,
         { sessionId: body.session_id ?? row.session_id, responseCode: '00' },
         CONNECTOR_ACTOR,
         null,
       );
     }
     const view = await reverse(
-      row.id,
+      row,
       { reason: body.reason ?? 'returned by the beneficiary bank', responseCode },
       CONNECTOR_ACTOR,
     );

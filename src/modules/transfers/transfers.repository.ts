@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { extend } from '../../platform/objects.js';
@@ -186,22 +187,6 @@ export function schedule(
     .executeTakeFirst();
 }
 
-/** The name enquiry a ref names, if it is still good for `bankCode` and `accountNumber`. */
-export function findNameEnquiry(
-  db: Kysely<Database>,
-  environment: Environment,
-  ref: string,
-  notBefore: number,
-) {
-  return db
-    .selectFrom('name_enquiries')
-    .selectAll()
-    .where('ref', '=', ref)
-    .where('environment', '=', environment)
-    .where('created_at', '>=', notBefore)
-    .executeTakeFirst();
-}
-
 /** The latest answer for this bank and account still good (the 30-minute cache). */
 export function latestNameEnquiry(
   db: Kysely<Database>,
@@ -302,3 +287,67 @@ export async function holdMismatches(db: Kysely<Database>) {
     open_transfers_kobo: Number(row.open_kobo),
   }));
 }
+
+/**
+ * What accepting a transfer reads first, in one statement: the caller's source account and, when the
+ * request names one, its name enquiry if still good (not older than `notBefore`). Undefined when the
+ * partner has no such account in the environment.
+ */
+export type SourceAndEnquiry = NonNullable<Awaited<ReturnType<typeof sourceAndEnquiry>>>;
+
+export async function sourceAndEnquiry(
+  db: Kysely<Database>,
+  scope: PartnerScope,
+  accountNumber: string,
+  enquiry: { ref: string; notBefore: number } | undefined,
+) {
+  const rows = await sourceWithEnquiry(
+    db,
+    scope.partnerId,
+    scope.environment,
+    accountNumber,
+    enquiry?.ref ?? '',
+    enquiry?.notBefore ?? Number.MAX_SAFE_INTEGER,
+  );
+  const row = rows[0];
+  if (!row) return undefined;
+  const { ne_ref, ne_bank_code, ne_account_number, ne_account_name, ne_bank_ref, ...account } = row;
+  return {
+    account: account as Selectable<Database['virtual_accounts']>,
+    enquiry:
+      ne_ref === null
+        ? undefined
+        : {
+            ref: ne_ref,
+            bank_code: ne_bank_code as string,
+            account_number: ne_account_number as string,
+            account_name: ne_account_name as string,
+            bank_ref: ne_bank_ref,
+          },
+  };
+}
+
+// Compiled once: every transfer starts here.
+const sourceWithEnquiry = prepare(
+  (db, partnerId: number, environment: Environment, accountNumber: string, ref: string, notBefore: number) =>
+    db
+      .selectFrom('virtual_accounts as a')
+      .leftJoin('name_enquiries as n', (join) =>
+        join
+          .on('n.ref', '=', ref)
+          .onRef('n.environment', '=', 'a.environment')
+          .on('n.created_at', '>=', notBefore),
+      )
+      .selectAll('a')
+      .select([
+        'n.ref as ne_ref',
+        'n.bank_code as ne_bank_code',
+        'n.account_number as ne_account_number',
+        'n.account_name as ne_account_name',
+        'n.bank_ref as ne_bank_ref',
+      ])
+      .where('a.partner_id', '=', partnerId)
+      .where('a.environment', '=', environment)
+      .where('a.account_number', '=', accountNumber),
+  5,
+);

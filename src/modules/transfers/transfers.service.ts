@@ -256,19 +256,12 @@ export function createTransfersService(deps: TransfersDeps) {
     };
   }
 
-  /** The beneficiary a name_enquiry_ref names, if it is still good for this bank and account. */
-  async function knownBeneficiary(
+  /** The beneficiary a request's name enquiry (read with its source) names, if it fits the request. */
+  function knownBeneficiary(
     environment: Environment,
     body: CreateTransferBody,
-  ): Promise<Beneficiary | undefined> {
-    // A book transfer always looks again: the account's status decides, not a 30-minute-old answer.
-    if (body.name_enquiry_ref === undefined || body.bank_code === bankCodes[environment]) return undefined;
-    const known = await repo.findNameEnquiry(
-      db,
-      environment,
-      body.name_enquiry_ref,
-      clock.now() - NAME_ENQUIRY_TTL_MS,
-    );
+    known: repo.SourceAndEnquiry['enquiry'],
+  ): Beneficiary | undefined {
     if (!known || known.bank_code !== body.bank_code || known.account_number !== body.account_number) {
       return undefined;
     }
@@ -336,10 +329,18 @@ export function createTransfersService(deps: TransfersDeps) {
    */
   async function create(credential: PartnerCredential, body: CreateTransferBody, meta: RequestMeta) {
     const amountKobo = amountOf(body.amount);
-    const [source, known] = await Promise.all([
-      accounts.findAccountByNumber(db, scopeOf(credential), body.source_account_number),
-      knownBeneficiary(credential.environment, body),
-    ]);
+    // A book transfer always looks again (the account's status decides, not a 30-minute-old answer),
+    // so only an interbank transfer's name_enquiry_ref is read, with the source, in one statement.
+    const ownBank = body.bank_code === bankCodes[credential.environment];
+    const read = await repo.sourceAndEnquiry(
+      db,
+      scopeOf(credential),
+      body.source_account_number,
+      body.name_enquiry_ref === undefined || ownBank
+        ? undefined
+        : { ref: body.name_enquiry_ref, notBefore: clock.now() - NAME_ENQUIRY_TTL_MS },
+    );
+    const source = read?.account;
     if (!source) {
       throw new AppError('NOT_FOUND', {
         message: 'No virtual account of yours has this number in this environment.',
@@ -350,7 +351,7 @@ export function createTransfersService(deps: TransfersDeps) {
     if (body.bank_code === source.bank_code && body.account_number === source.account_number) {
       throw validationError({ account_number: ['is the source account itself'] });
     }
-    let beneficiary = known;
+    let beneficiary = knownBeneficiary(credential.environment, body, read?.enquiry);
     if (!beneficiary) {
       // Before asking the bank: a retry of a transfer that exists must hear so (409 with it), not a
       // name-enquiry failure that says nothing was debited. Otherwise the unique index decides.
@@ -375,7 +376,7 @@ export function createTransfersService(deps: TransfersDeps) {
 
     const feeKobo = nipFeeKobo(amountKobo);
     const accepted = await write(options, async (context) => {
-      const { trx, now, audit } = context;
+      const { trx, now, insert, audit } = context;
       const row = transferRow(transfer, {
         id: newId(),
         kind: 'interbank',
@@ -387,12 +388,12 @@ export function createTransfersService(deps: TransfersDeps) {
         nextQueryAt: now,
         now,
       });
-      // The transfer's row first, its hold second: a duplicate reference is refused (or waits for a
-      // settlement that holds the earlier transfer's row) before this takes the account's lock, and
-      // a settlement takes the transfer's row, then the account's: no lock cycle.
-      await trx.insertInto('transfers').values(row).execute();
+      // The hold first (the account's lock), then the transfer's rows with the audit event in one
+      // statement; a settlement takes the account's lock before the transfer's row too (settlement.ts),
+      // so a duplicate reference waiting on a settling transfer never holds what that one needs.
       const held = await ledger.holdOnAccount(trx, source.id, amountKobo + feeKobo);
       if (!held) throw await debitRefusal(trx, source.id, amountKobo + feeKobo);
+      insert('transfers', row);
       recordStatus(context, row.id, 'pending', null, now);
       audit({
         action: 'transfer.created',
@@ -438,8 +439,6 @@ export function createTransfersService(deps: TransfersDeps) {
         now,
       });
       const id = row.id;
-      // As for an interbank transfer: the reference decides before the accounts are locked.
-      await trx.insertInto('transfers').values(row).execute();
       const debit = async () => {
         const posted = await ledger.postToAccount(trx, { id: source.id }, { type: 'debit', amountKobo }, now);
         if (!posted) throw await debitRefusal(trx, source.id, amountKobo);
@@ -496,6 +495,7 @@ export function createTransfersService(deps: TransfersDeps) {
         transferId: id,
       });
       insert('account_transactions', creditEntry);
+      insert('transfers', row);
       recordStatus(context, id, 'pending', null, now);
       recordStatus(context, id, 'successful', null, now);
       const view = transferView(row, [

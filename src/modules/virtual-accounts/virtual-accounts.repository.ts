@@ -1,4 +1,5 @@
 import type { Kysely, Selectable, Transaction } from 'kysely';
+import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import type { AccountKey } from './ledger.repository.js';
@@ -24,15 +25,27 @@ export function findOpenAccountByEmail(db: Kysely<Database>, scope: Scope, email
     .executeTakeFirst();
 }
 
-export function findAccountByNumber(db: Kysely<Database>, scope: Scope, accountNumber: string) {
-  return db
-    .selectFrom('virtual_accounts')
-    .selectAll()
-    .where('partner_id', '=', scope.partnerId)
-    .where('environment', '=', scope.environment)
-    .where('account_number', '=', accountNumber)
-    .executeTakeFirst();
+export async function findAccountByNumber(
+  db: Kysely<Database>,
+  scope: Scope,
+  accountNumber: string,
+): Promise<VirtualAccountRow | undefined> {
+  return (await accountByNumber(db, scope.partnerId, scope.environment, accountNumber))[0] as
+    | VirtualAccountRow
+    | undefined;
 }
+
+// Compiled once: every request that names an account (reads, credits, transfers) starts here.
+const accountByNumber = prepare(
+  (db, partnerId: number, environment: Scope['environment'], accountNumber: string) =>
+    db
+      .selectFrom('virtual_accounts')
+      .selectAll()
+      .where('partner_id', '=', partnerId)
+      .where('environment', '=', environment)
+      .where('account_number', '=', accountNumber),
+  3,
+);
 
 export interface AccountFilter {
   status?: AccountStatus;
