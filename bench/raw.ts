@@ -183,7 +183,7 @@ function statements(json: string, jsonArray: string, greatest: string) {
         case when w.partner_id is null then 'skipped' else 'pending' end, 0, a.created_at,
         case when w.partner_id is null then 'no webhook endpoint is set for this environment' end`,
     // A transfer: the amount and fee held on the active source account if its available balance
-    // covers them (ledger.repository.ts holdOnAccount), the transfer, its first status and its audit.
+    // covers them (ledger.repository.ts holdGuard), the transfer, its first status and its audit.
     hold: `update virtual_accounts set held_kobo = held_kobo + @total
       where id = @account_id and status = 'active' and balance_kobo - held_kobo >= @total returning *`,
     transfer: `insert into transfers (id, partner_id, environment, account_id, source_account_number,

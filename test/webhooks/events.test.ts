@@ -37,6 +37,9 @@ import {
 const GUIDE_EVENT_TYPES = [
   'document.reviewed',
   'onboarding.status_changed',
+  'transfer.failed',
+  'transfer.reversed',
+  'transfer.successful',
   'virtual_account.created',
   'virtual_account.credited',
   'virtual_account.status_changed',

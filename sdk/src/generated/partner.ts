@@ -5433,7 +5433,13 @@ export interface operations {
     nameEnquiry: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5502,6 +5508,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
             413: {
                 headers: {
@@ -5520,7 +5535,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description BENEFICIARY_NOT_FOUND: The beneficiary bank does not know this account number. | VALIDATION_FAILED: Some fields are invalid. */
+            /** @description BENEFICIARY_NOT_FOUND: The beneficiary bank does not know this account number. | VALIDATION_FAILED: Some fields are invalid. | IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5749,6 +5764,15 @@ export interface operations {
             };
             /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -57,11 +57,18 @@ export const transfersRoutes: FastifyPluginAsyncTypebox<{ transfers: TransfersSe
       tags,
       auth: 'partner',
       body: NameEnquiryBody,
+      idempotent: true,
       response: { 200: NameEnquiryResponse },
       errors: ['BENEFICIARY_NOT_FOUND', 'BANK_UNAVAILABLE'],
     }),
-    async (request) =>
-      success('Beneficiary found.', await transfers.nameEnquiry(credentialOf(request), request.body)),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () => transfers.nameEnquiry(credentialOf(request), request.body),
+        (data) => success('Beneficiary found.', data),
+      ),
   );
 
   app.post(
@@ -83,6 +90,7 @@ export const transfersRoutes: FastifyPluginAsyncTypebox<{ transfers: TransfersSe
       keyCheckedByWrite: true,
       response: { 202: TransferAcceptedResponse },
       errors: [
+        'NOT_FOUND',
         'INSUFFICIENT_FUNDS',
         'DUPLICATE_REFERENCE',
         'ACCOUNT_INACTIVE',

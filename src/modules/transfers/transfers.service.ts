@@ -1,6 +1,6 @@
-import type { Transaction as DbTransaction, Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { type AuditActor, actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
-import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
+import type { AuditedWrite, BatchContext } from '../../platform/audit/audited-write.js';
 import { type PartnerCredential, scopeKey, scopeOf } from '../../platform/auth/credentials.js';
 import { partnerIdOf } from '../../platform/auth/key-check.js';
 import type { Clock } from '../../platform/clock.js';
@@ -298,9 +298,9 @@ export function createTransfersService(deps: TransfersDeps) {
     return new AppError('DUPLICATE_REFERENCE', { data: await viewOf(existing) });
   }
 
-  /** Why an account could not give `amountKobo`: read under the transaction, after its UPDATE matched nothing. */
-  async function debitRefusal(trx: DbTransaction<Database>, accountId: string, amountKobo: number) {
-    const account = await accounts.lockAccount(trx, accountId);
+  /** Why an account could not give `amountKobo`: read after its UPDATE matched nothing. */
+  async function debitRefusal(reader: Kysely<Database>, accountId: string, amountKobo: number) {
+    const account = await accounts.findAccountById(reader, accountId);
     if (account.status === 'inactive') return new AppError('ACCOUNT_INACTIVE');
     if (account.status === 'closed') return new AppError('ACCOUNT_CLOSED');
     const availableKobo = Number(account.balance_kobo) - Number(account.held_kobo);
@@ -311,7 +311,7 @@ export function createTransfersService(deps: TransfersDeps) {
 
   /** Records that a transfer entered `status` (its history), in the transaction that moved it. */
   function recordStatus(
-    context: WriteContext,
+    context: BatchContext,
     transferId: string,
     status: TransferStatus,
     reason: string | null,
@@ -375,41 +375,44 @@ export function createTransfersService(deps: TransfersDeps) {
     if (beneficiary.account) return bookTransfer(transfer, beneficiary.account, options);
 
     const feeKobo = nipFeeKobo(amountKobo);
-    const accepted = await write(options, async (context) => {
-      const { trx, now, insert, audit } = context;
-      const row = transferRow(transfer, {
-        id: newId(),
-        kind: 'interbank',
-        status: 'pending',
-        feeKobo,
-        beneficiaryAccountId: null,
-        sentAt: null,
-        // Due at once: the worker hands it to the bank.
-        nextQueryAt: now,
-        now,
-      });
-      // The hold first (the account's lock), then the transfer's rows with the audit event in one
-      // statement; a settlement takes the account's lock before the transfer's row too (settlement.ts),
-      // so a duplicate reference waiting on a settling transfer never holds what that one needs.
-      const held = await ledger.holdOnAccount(trx, source.id, amountKobo + feeKobo);
-      if (!held) throw await debitRefusal(trx, source.id, amountKobo + feeKobo);
-      insert('transfers', row);
-      recordStatus(context, row.id, 'pending', null, now);
-      audit({
-        action: 'transfer.created',
-        targetType: 'transfer',
-        targetId: row.id,
-        metadata: {
-          reference: row.reference,
-          source_account_number: row.source_account_number,
-          amount_kobo: amountKobo,
-          fee_kobo: feeKobo,
-          bank_code: row.beneficiary_bank_code,
-          account_number: row.beneficiary_account_number,
-        },
-      });
-      return transferView(row, [{ status: 'pending', at: now }]);
-    });
+    const total = amountKobo + feeKobo;
+    // The hold (one conditional UPDATE under the account's lock) and the transfer's rows with its
+    // audit event: one statement on PostgreSQL, a transaction on SQLite (AuditedWrite.guarded).
+    const accepted = await write.guarded(
+      options,
+      ledger.holdGuard(source.id, total),
+      (context) => {
+        const { now, insert, audit } = context;
+        const row = transferRow(transfer, {
+          id: newId(),
+          kind: 'interbank',
+          status: 'pending',
+          feeKobo,
+          beneficiaryAccountId: null,
+          sentAt: null,
+          // Due at once: the worker hands it to the bank.
+          nextQueryAt: now,
+          now,
+        });
+        insert('transfers', row);
+        recordStatus(context, row.id, 'pending', null, now);
+        audit({
+          action: 'transfer.created',
+          targetType: 'transfer',
+          targetId: row.id,
+          metadata: {
+            reference: row.reference,
+            source_account_number: row.source_account_number,
+            amount_kobo: amountKobo,
+            fee_kobo: feeKobo,
+            bank_code: row.beneficiary_bank_code,
+            account_number: row.beneficiary_account_number,
+          },
+        });
+        return transferView(row, [{ status: 'pending', at: now }]);
+      },
+      () => debitRefusal(db, source.id, total),
+    );
     deps.wakeWorker();
     return accepted;
   }

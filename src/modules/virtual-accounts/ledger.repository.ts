@@ -1,5 +1,6 @@
 import { type ExpressionBuilder, type Kysely, type Selectable, sql, type Transaction } from 'kysely';
 import { greatestOf } from '../../platform/db/dialect.js';
+import type { Guard } from '../../platform/db/insert-batch.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { EntryKind, EntryType } from './virtual-accounts.schemas.js';
@@ -120,16 +121,25 @@ const postByNumber = prepare(
 /**
  * Holds `amountKobo` (a transfer's amount and fee) on an `active` account whose available balance
  * covers it, in one UPDATE under the row lock: concurrent transfers each see the holds committed
- * before them, so together they never hold more than the balance. Undefined when the account is not
- * active or the money is not there: the caller reads why.
+ * before them, so together they never hold more than the balance. As the guard of a batch
+ * (insert-batch.ts), the transfer's rows are written only with the hold: in one statement on
+ * PostgreSQL (`build`), in the write's transaction elsewhere (`run`, prepared). When it matches
+ * nothing (the account not active, or the money not there) the caller reads why.
  */
-export async function holdOnAccount(
-  trx: Transaction<Database>,
-  accountId: string,
-  amountKobo: number,
-): Promise<PostedAccount | undefined> {
-  const rows = await holdById(trx, accountId, amountKobo);
-  return rows[0] as PostedAccount | undefined;
+export function holdGuard(accountId: string, amountKobo: number): Guard {
+  return {
+    name: 'virtual_accounts.hold',
+    parameters: [amountKobo, accountId, amountKobo],
+    build: (db) =>
+      db
+        .updateTable('virtual_accounts')
+        .set({ held_kobo: sql<number>`held_kobo + ${amountKobo}` })
+        .where(
+          sql<boolean>`id = ${accountId} and status = 'active' and balance_kobo - held_kobo >= ${amountKobo}`,
+        )
+        .returning('id'),
+    run: async (db) => (await holdById(db, accountId, amountKobo)).length > 0,
+  };
 }
 
 const holdById = prepare(

@@ -2,8 +2,16 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Insertable, InsertObject, Kysely, Transaction } from 'kysely';
 import type { Clock } from '../clock.js';
 import { withDirectStatements } from '../db/database.js';
+import { isPostgresDb } from '../db/dialect.js';
 import { isUniqueViolation } from '../db/errors.js';
-import { type BatchInsert, insertBatch, insertBatchAtomically, rowsOf } from '../db/insert-batch.js';
+import {
+  type BatchInsert,
+  type Guard,
+  insertBatch,
+  insertBatchAtomically,
+  insertBatchGuarded,
+  rowsOf,
+} from '../db/insert-batch.js';
 import type { Database } from '../db/schema.js';
 import type { Environment } from '../environment.js';
 import type { EventSerializer } from '../events/catalog.js';
@@ -90,6 +98,17 @@ export interface AuditedWrite<E extends string = string> {
    * itself, so no transaction is opened: a single round trip.
    */
   batch<T>(options: WriteOptions, build: (context: BatchContext<E>) => T): Promise<T>;
+  /**
+   * A batch that holds only if `guard` (a conditional UPDATE) matches: on PostgreSQL one statement
+   * with the inserts, no transaction; else (SQLite, or with a commit hook) a transaction. When the
+   * guard matches nothing, nothing is written and `refused()` is thrown.
+   */
+  guarded<T>(
+    options: WriteOptions,
+    guard: Guard,
+    build: (context: BatchContext<E>) => T,
+    refused: () => Promise<Error>,
+  ): Promise<T>;
 }
 
 /**
@@ -176,8 +195,29 @@ export function createAuditedWrite(
     });
   };
 
+  write.guarded = (options, guard, build, refused) => {
+    if (commitHooks.getStore()?.hook || !isPostgresDb(db)) {
+      // `refused` reads after the transaction: SQLite's one connection is the transaction's until then.
+      return write(options, async (context) => {
+        if (!(await guard.run(context.trx))) throw new GuardRefused();
+        return build(context);
+      }).catch(async (error: unknown) => {
+        throw error instanceof GuardRefused ? await refused() : error;
+      });
+    }
+    return attempt(options, async (now) => {
+      const queued = queue(options, now);
+      const result = build(queued.context);
+      if (!(await insertBatchGuarded(db, guard, queued.rows()))) throw await refused();
+      return result;
+    });
+  };
+
   return write;
 }
+
+/** A guarded write's guard matched nothing: its transaction rolls back, then the caller says why. */
+class GuardRefused extends Error {}
 
 function requirePartner(actor: AuditActor): number {
   if (actor.partnerId === null) throw new Error('an event needs a partner');

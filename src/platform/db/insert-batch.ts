@@ -7,6 +7,7 @@ import {
   type OperationNode,
   type QueryCreator,
   RawNode,
+  sql,
   ValueNode,
 } from 'kysely';
 import { queryDirectly, writeDirectly } from './database.js';
@@ -228,4 +229,80 @@ export async function insertBatch(db: Kysely<Database>, batch: readonly BatchIns
     return;
   }
   for (const entry of inserts) await execute(db, compileInsert(db, [entry]));
+}
+
+/**
+ * A change that holds only if a conditional UPDATE matches a row: the guard (`build`, whose compiled
+ * parameters are exactly `parameters`) and `run`, the same UPDATE for use inside a transaction.
+ */
+export interface Guard {
+  /** Names the guard's SQL in the compiled-shape cache: one name, one UPDATE text. */
+  name: string;
+  parameters: readonly unknown[];
+  build(db: Kysely<Database>): Compilable;
+  /** The guard in a transaction: whether it matched. */
+  run(db: Kysely<Database>): Promise<boolean>;
+}
+
+const GUARD = Symbol('guard');
+/** SQLSTATE division_by_zero: how the guarded statement refuses (see insertBatchGuarded). */
+const GUARD_REFUSED = '22012';
+
+/**
+ * PostgreSQL: the guard and every insert of the batch in one statement (data-modifying CTEs), so the
+ * rows exist only with the change they depend on, in one round trip and no transaction. The
+ * statement's result divides by the number of rows the guard matched: when it matched none the
+ * statement fails as a whole (division by zero) and nothing is written. False then. Compiled once per
+ * guard and batch shape, like insertBatch.
+ */
+export async function insertBatchGuarded(
+  db: Kysely<Database>,
+  guard: Guard,
+  batch: readonly BatchInsert[],
+): Promise<boolean> {
+  const inserts = batch.filter((entry) => entry.rows.length > 0);
+  const statement = compileGuarded(db, guard, inserts);
+  try {
+    await execute(db, statement);
+    return true;
+  } catch (error) {
+    if ((error as { code?: unknown } | null)?.code === GUARD_REFUSED) return false;
+    throw error;
+  }
+}
+
+function compileGuarded(db: Kysely<Database>, guard: Guard, inserts: readonly BatchInsert[]): Statement {
+  const dialect = db.getExecutor().adapter.constructor;
+  let shapes = shapesByDialect.get(dialect);
+  if (!shapes) {
+    shapes = { root: { next: new Map() }, count: 0 };
+    shapesByDialect.set(dialect, shapes);
+  }
+  const shape = shapeOf(inserts);
+  const keys = shape && [GUARD, guard.name, ...shape.keys];
+  const values = shape && [...guard.parameters, ...shape.values];
+  const known = keys && nodeOf(shapes.root, keys, false)?.sql;
+  if (values && known) return { sql: known, parameters: values };
+  let query: QueryCreator<Database> = db.with(
+    'guard',
+    () => guard.build(db) as never,
+  ) as unknown as QueryCreator<Database>;
+  inserts.forEach(({ table, rows }, index) => {
+    query = query.with(`batch_${index}`, (qb) =>
+      qb.insertInto(table).values(rows as never),
+    ) as unknown as QueryCreator<Database>;
+  });
+  const compiled = (query as unknown as Kysely<Database & { guard: object }>)
+    .selectFrom('guard')
+    .select(sql<number>`1 / count(*)`.as('matched'))
+    .compile();
+  if (keys && values && known === undefined && shapes.count < MAX_SHAPES) {
+    const { parameters } = compiled;
+    const same =
+      parameters.length === values.length &&
+      parameters.every((parameter, index) => parameter === values[index]);
+    nodeOf(shapes.root, keys, true)!.sql = same ? compiled.sql : null;
+    shapes.count += 1;
+  }
+  return { sql: compiled.sql, parameters: compiled.parameters };
 }
