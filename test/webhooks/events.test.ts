@@ -5,7 +5,7 @@ import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import { approvePartner } from '../support/admin.js';
 import type { TestApp } from '../support/app.js';
 import { DIALECTS, useApp } from '../support/app.js';
-import { assertError, ISO_MILLIS, retryAfterSeconds, UUID } from '../support/assertions.js';
+import { assertError, ISO_MILLIS, retryAfterSeconds, UUID, until } from '../support/assertions.js';
 import { nextMillisecond, pinClock } from '../support/clock.js';
 import { allPages, listAll } from '../support/http.js';
 import { completeOnboarding, submit } from '../support/onboarding.js';
@@ -19,6 +19,8 @@ import {
   OPENAPI,
   redeliverUrl,
   retryUrl,
+  TRANSFERS,
+  transferUrl,
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
 import { auditActions, outboxEvents } from '../support/records.js';
@@ -188,7 +190,10 @@ function assertValid(validate: ValidateFunction, payload: unknown, what: string)
 describe('events API', { concurrency: true }, () => {
   for (const dialect of DIALECTS) {
     describe(`events API [${dialect.name}]`, { skip: dialect.skip, concurrency: true }, () => {
-      const ctx = useApp(dialect.name, { env: FAST_WEBHOOKS });
+      // A fast transfer worker too: the sandbox bank's outcomes (and its late reversal) come in a second.
+      const ctx = useApp(dialect.name, {
+        env: { ...FAST_WEBHOOKS, TRANSFER_REQUERY_MS: '200', TRANSFER_POLL_MS: '50' },
+      });
 
       it('lists every webhook-worthy change as an event, newest first, with data exactly as delivered and its id as the webhook-id', async (test) => {
         const { t, sink } = ctx;
@@ -747,6 +752,31 @@ describe('events API', { concurrency: true }, () => {
           { token: partner.token },
         );
         assert.equal(credit.status, 201, credit.text);
+        // Transfers to the sandbox bank: one it fails (ending 05), one it reverses after success (21).
+        for (const [ending, final] of [
+          ['05', 'failed'],
+          ['21', 'reversed'],
+        ] as const) {
+          const sent = await t.api.post(
+            TRANSFERS,
+            {
+              source_account_number: account.account_number,
+              amount: '100.00',
+              bank_code: '000013',
+              account_number: `01234567${ending}`,
+              reference: `schema-check-${ending}`,
+            },
+            { token: partner.token },
+          );
+          assert.equal(sent.status, 202, sent.text);
+          await until(
+            `the transfer ending ${ending} ${final}`,
+            async () =>
+              (await t.api.get(transferUrl(sent.body.data.id), { token: partner.token })).body.data.status ===
+                final || undefined,
+            15_000,
+          );
+        }
         const deactivated = await t.api.post(
           lifecycleUrl(account.account_number, 'deactivate'),
           { reason: 'Customer asked to pause the account.' },
@@ -754,8 +784,9 @@ describe('events API', { concurrency: true }, () => {
         );
         assert.equal(deactivated.status, 200, deactivated.text);
 
-        // under_review, three document decisions, active, then the three account events.
-        await receiver.waitFor((deliveries) => deliveries.length >= 8, 15_000);
+        // under_review, three document decisions, active, the three account events and the three
+        // transfer events (failed; successful, then reversed).
+        await receiver.waitFor((deliveries) => deliveries.length >= 11, 15_000);
         await settled(t, partner.companyId);
         const payloads = receiver.received.map((delivery) => ({
           id: delivery.id,
