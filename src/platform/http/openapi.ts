@@ -65,6 +65,11 @@ const TAGS: OpenAPIV3_1.TagObject[] = [
     description: 'Dedicated NUBAN accounts for end users, balances, statements and sandbox credits.',
   },
   {
+    name: 'Transfers',
+    description:
+      'Money out: banks, name enquiry, transfers to any Nigerian bank or to accounts here, their states.',
+  },
+  {
     name: 'Events',
     description: 'Every webhook-worthy change of the last 30 days, to recover missed deliveries.',
   },
@@ -72,7 +77,11 @@ const TAGS: OpenAPIV3_1.TagObject[] = [
     name: 'Webhooks',
     description: 'Signed event deliveries (Standard Webhooks), retries and the delivery log.',
   },
-  { name: 'Back office', description: "The operator's review of partners." },
+  {
+    name: 'Back office',
+    description:
+      "The operator's review of partners, the bank's notifications, transfers and the daily report.",
+  },
   {
     name: 'Operators',
     description: 'Console sign-in (password and TOTP), set-up from invitations, and operator management.',
