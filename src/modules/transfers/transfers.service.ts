@@ -131,11 +131,11 @@ function transferRow(
 
 /**
  * Money out (docs/partner-guide.md, "Sending money"). Accepting a transfer holds its amount and fee
- * on the source account in the transaction that writes it (one UPDATE under the row lock checks the
- * available balance); the worker (transfers.worker.ts) hands it to the bank once and asks for its
- * status until the bank's answer is definite; each move of its state is one conditional UPDATE, with
- * its entries, history, audit and event in the same transaction. A book transfer (to another account
- * of this institution) never leaves the ledger: it is settled at once, in one transaction.
+ * on the source account with the rows that write it (one UPDATE under the row lock checks the
+ * available balance; on PostgreSQL the hold and the rows are one statement); settlement.ts, driven
+ * by the worker (transfers.worker.ts), hands it to the bank once and applies the bank's answers. A
+ * book transfer (to another account of this institution) never leaves the ledger: it is settled at
+ * once, in one transaction. Lists, and the operator's list and daily report, are here too.
  */
 export function createTransfersService(deps: TransfersDeps) {
   const { db, write, keys, clock, bankCodes, bankName } = deps;

@@ -16,7 +16,7 @@ export interface TransferWorkerOptions {
   pollMs: number;
   /** How long a leased transfer is this instance's: longer than a call to the bank may take. */
   leaseMs: number;
-  /** The service's step for one transfer, late-bound (the service wakes this worker). */
+  /** Settlement's step for one transfer it leased (settlement.ts `advance`). */
   advance: Settlement['advance'];
 }
 
