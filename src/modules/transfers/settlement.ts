@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import type { AuditActor } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
@@ -14,6 +14,7 @@ import * as accounts from '../virtual-accounts/virtual-accounts.repository.js';
 import { NIP, type OutboundTransfer, type Rail, type TransferAnswer } from './rail.js';
 import type { TransferEventType } from './transfers.events.js';
 import * as repo from './transfers.repository.js';
+import type { TransferStatus } from './transfers.table.js';
 import { type TransferView, transferView, transferViewOf } from './transfers.views.js';
 
 export interface SettlementDeps {
@@ -53,6 +54,35 @@ export function createSettlement(deps: SettlementDeps) {
   const { db, write, clock, log, requeryMs } = deps;
   const viewOf = (row: repo.TransferRow) => transferViewOf(db, row);
 
+  /**
+   * Moves a transfer (repo.move) after locking its account: the account's lock first, then the
+   * transfer's row, the order accepting a transfer takes them.
+   */
+  async function lockAndMove(
+    trx: Transaction<Database>,
+    transfer: Pick<repo.TransferRow, 'id' | 'account_id'>,
+    from: Parameters<typeof repo.move>[2],
+    to: TransferStatus,
+    changes: Parameters<typeof repo.move>[4],
+    now: number,
+  ) {
+    await accounts.lockAccount(trx, transfer.account_id);
+    return repo.move(trx, transfer.id, from, to, changes, now);
+  }
+
+  /** Records that a transfer entered `status`, at once: `announce` reads the history in the same transaction. */
+  const recordStatus = (
+    trx: Transaction<Database>,
+    transferId: string,
+    status: TransferStatus,
+    reason: string | null,
+    at: number,
+  ) =>
+    trx
+      .insertInto('transfer_status_changes')
+      .values({ id: newId(), transfer_id: transferId, status, reason, at })
+      .execute();
+
   /** Emits a transfer's event and audits its move, in the transaction that made it. */
   async function announce(
     context: WriteContext<TransferEventType | VirtualAccountEventType>,
@@ -89,10 +119,7 @@ export function createSettlement(deps: SettlementDeps) {
       );
       if (row) {
         // Written directly: the history row must exist before any settlement reads it.
-        await context.trx
-          .insertInto('transfer_status_changes')
-          .values({ id: newId(), transfer_id: id, status: 'processing', reason: null, at: context.now })
-          .execute();
+        await recordStatus(context.trx, id, 'processing', null, context.now);
       }
       return row;
     });
@@ -108,11 +135,9 @@ export function createSettlement(deps: SettlementDeps) {
     return write({ actor, meta: null }, async (context) => {
       const { trx, now } = context;
       const id = transfer.id;
-      // The account's lock first, then the transfer's row, as accepting a transfer takes them.
-      await accounts.lockAccount(trx, transfer.account_id);
-      const row = await repo.move(
+      const row = await lockAndMove(
         trx,
-        id,
+        transfer,
         ['processing'],
         'successful',
         {
@@ -180,10 +205,7 @@ export function createSettlement(deps: SettlementDeps) {
           }),
         );
       }
-      await trx
-        .insertInto('transfer_status_changes')
-        .values({ id: newId(), transfer_id: id, status: 'successful', reason: null, at: now })
-        .execute();
+      await recordStatus(trx, id, 'successful', null, now);
       return announce(context, row, 'transfer.successful', {
         session_id: row.session_id,
         response_code: row.response_code,
@@ -200,11 +222,9 @@ export function createSettlement(deps: SettlementDeps) {
     return write({ actor, meta: null }, async (context) => {
       const { trx, now } = context;
       const id = transfer.id;
-      // The account's lock first, then the transfer's row, as accepting a transfer takes them.
-      await accounts.lockAccount(trx, transfer.account_id);
-      const row = await repo.move(
+      const row = await lockAndMove(
         trx,
-        id,
+        transfer,
         ['pending', 'processing'],
         'failed',
         { failure_reason: answer.reason, response_code: answer.responseCode, next_query_at: null },
@@ -212,10 +232,7 @@ export function createSettlement(deps: SettlementDeps) {
       );
       if (!row) return undefined;
       await ledger.releaseHold(trx, row.account_id, Number(row.amount_kobo) + Number(row.fee_kobo));
-      await trx
-        .insertInto('transfer_status_changes')
-        .values({ id: newId(), transfer_id: id, status: 'failed', reason: answer.reason, at: now })
-        .execute();
+      await recordStatus(trx, id, 'failed', answer.reason, now);
       return announce(context, row, 'transfer.failed', {
         failure_reason: answer.reason,
         response_code: answer.responseCode,
@@ -232,11 +249,9 @@ export function createSettlement(deps: SettlementDeps) {
     return write({ actor, meta: null }, async (context) => {
       const { trx, now } = context;
       const id = transfer.id;
-      // The account's lock first, then the transfer's row, as accepting a transfer takes them.
-      await accounts.lockAccount(trx, transfer.account_id);
-      const row = await repo.move(
+      const row = await lockAndMove(
         trx,
-        id,
+        transfer,
         ['successful'],
         'reversed',
         {
@@ -268,10 +283,7 @@ export function createSettlement(deps: SettlementDeps) {
           transferId: row.id,
         }),
       );
-      await trx
-        .insertInto('transfer_status_changes')
-        .values({ id: newId(), transfer_id: id, status: 'reversed', reason: answer.reason, at: now })
-        .execute();
+      await recordStatus(trx, id, 'reversed', answer.reason, now);
       return announce(context, row, 'transfer.reversed', { reason: answer.reason });
     });
   }
