@@ -63,6 +63,7 @@ async function main(): Promise<number> {
         '',
       ].join('\n'),
     );
+    if (!config.PUBLIC_URL) await warnUnlessAnswering(publicUrlOf(config));
     return 0;
   } catch (error) {
     const message =
@@ -78,6 +79,23 @@ async function main(): Promise<number> {
   } finally {
     await database.close();
   }
+}
+
+/**
+ * Without PUBLIC_URL the link's origin is http://HOST:PORT as this command sees them, which is not
+ * the server's when it was started with another PORT: say so rather than leave a dead link.
+ */
+async function warnUnlessAnswering(origin: string): Promise<void> {
+  const answered = await fetch(`${origin}/healthz`, { signal: AbortSignal.timeout(2000) }).then(
+    (response) => response.ok,
+    () => false,
+  );
+  if (answered) return;
+  process.stderr.write(
+    `No server answers at ${origin}, the link's address (PUBLIC_URL, else http://HOST:PORT). ` +
+      'Give this command the PORT and HOST the server was started with (PORT=4000 npm run operator -- ' +
+      "invite …), or PUBLIC_URL, or put them in .env; or open the link on the server's address.\n",
+  );
 }
 
 process.exitCode = await main();

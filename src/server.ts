@@ -11,7 +11,20 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const app = await buildApp(config);
   installProcessSafetyNet(app);
-  await app.listen({ port: config.PORT, host: config.HOST });
+  const listening = await app.listen({ port: config.PORT, host: config.HOST });
+  // The address people open: PUBLIC_URL behind a proxy, else where the socket really is (PORT=0 too).
+  const origin = config.PUBLIC_URL ?? listening;
+  const pages = {
+    dashboard: `${origin}/dashboard`,
+    console: `${origin}/console`,
+    docs: `${origin}/docs`,
+  };
+  app.log.info(
+    pages,
+    `partner dashboard ${pages.dashboard}, operator console ${pages.console}${
+      config.ADMIN_API_KEY ? '' : ' (off until ADMIN_API_KEY is set)'
+    }, API reference ${pages.docs}`,
+  );
 }
 
 main().catch((error: unknown) => {
