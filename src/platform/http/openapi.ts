@@ -16,6 +16,34 @@ const OPERATOR_PREFIXES = ['/baas/api/v1/admin/', '/baas/api/v1/bank/'];
 /** docs/*.md, wherever the code runs from. */
 const guide = (name: string) => readFileSync(projectPath(`docs/${name}`), 'utf8').trim();
 
+/** The /docs page's own stylesheet and script (docs-page/): same-origin files, as its CSP wants. */
+const docsPageFile = (name: string) =>
+  readFileSync(projectPath(`src/platform/http/docs-page/${name}`), 'utf8');
+
+/**
+ * The document as /docs shows it. Swagger UI's "Try it out" fills a parameter with its example (it
+ * has no option not to), so a list's optional filters would be sent set to the examples: here an
+ * optional parameter's example moves into its description instead, and its field starts empty.
+ */
+export function withoutOptionalExamples(document: Record<string, unknown>): Record<string, unknown> {
+  const copy = structuredClone(document) as { paths?: Record<string, Record<string, unknown>> };
+  for (const item of Object.values(copy.paths ?? {})) {
+    for (const operation of Object.values(item)) {
+      const parameters = (operation as { parameters?: unknown } | null)?.parameters;
+      if (!Array.isArray(parameters)) continue;
+      for (const parameter of parameters as Array<Record<string, unknown>>) {
+        if (parameter['required'] === true || parameter['example'] === undefined) continue;
+        const example = `Example: \`${String(parameter['example'])}\`.`;
+        parameter['description'] = parameter['description']
+          ? `${parameter['description']} ${example}`
+          : example;
+        delete parameter['example'];
+      }
+    }
+  }
+  return copy;
+}
+
 /** The error-code table of the guide, from the registry itself. */
 const errorTable = () =>
   [
@@ -148,10 +176,27 @@ export async function registerOpenApi(
     documents();
   });
 
+  let shown: Record<string, unknown> | undefined;
   await app.register(swaggerUi, {
     routePrefix: DOCS_PREFIX,
-    uiConfig: { docExpansion: 'list', deepLinking: true },
-    transformSpecification: () => documents().partner,
+    uiConfig: {
+      docExpansion: 'list',
+      // Its deep link is a link inside each operation's toggle button: a control within a control.
+      deepLinking: false,
+      // Without the top bar (a URL box the page does not need) and its unlabelled controls.
+      layout: 'BaseLayout',
+      // Its highlighter's inline colours fail contrast; plain samples are as readable.
+      syntaxHighlight: false,
+    },
+    theme: {
+      title: 'BaaS Partner API reference',
+      css: [{ filename: 'docs-page.css', content: docsPageFile('docs-page.css') }],
+      js: [{ filename: 'docs-page.js', content: docsPageFile('docs-page.js') }],
+    },
+    transformSpecification: () => {
+      shown ??= withoutOptionalExamples(documents().partner);
+      return shown;
+    },
     staticCSP: false,
   });
   app.get(
