@@ -29,7 +29,7 @@ interface Pages {
 
 /** The start-up log line that names the pages (written just after listen: polled for a moment). */
 async function pagesLine(server: ServerProcess): Promise<Pages> {
-  const deadline = Date.now() + 5000;
+  const deadline = Date.now() + 15_000;
   for (;;) {
     const line = server
       .stdout()
@@ -59,7 +59,7 @@ for (const dialect of DIALECTS) {
       const port = await freePort();
       const server = spawnServer(serverEnv(database, { PORT: String(port), ADMIN_API_KEY: TEST_ADMIN_KEY }));
       try {
-        await waitUntilReady(server);
+        await waitUntilReady(server, '/readyz', 60_000);
         const line = await pagesLine(server);
         const origin = `http://127.0.0.1:${port}`;
         assert.deepEqual(
@@ -90,7 +90,7 @@ for (const dialect of DIALECTS) {
         serverEnv(database, { PORT: String(port), PUBLIC_URL: 'https://baas.example.com' }),
       );
       try {
-        await waitUntilReady(server);
+        await waitUntilReady(server, '/readyz', 60_000);
         const line = await pagesLine(server);
         assert.equal(line.dashboard, 'https://baas.example.com/dashboard');
         assert.equal(line.console, 'https://baas.example.com/console');
