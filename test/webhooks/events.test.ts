@@ -620,7 +620,12 @@ describe('events API', { concurrency: true }, () => {
         await settled(t, partner.companyId);
         const [event] = await allEvents(t, partner.sandboxKey);
         assert.ok(event);
-        assert.deepEqual(event.delivery, { status: 'skipped', attempts: 0, delivered_at: null });
+        assert.deepEqual(event.delivery, {
+          status: 'skipped',
+          attempts: 0,
+          delivered_at: null,
+          next_attempt_at: null,
+        });
 
         assertError(
           await t.api.post(redeliverUrl(event.id), undefined, { token: partner.sandboxKey }),
@@ -641,6 +646,7 @@ describe('events API', { concurrency: true }, () => {
           status: 'skipped',
           attempts: 0,
           delivered_at: null,
+          next_attempt_at: null,
         });
 
         const receiver = await startReceiver(test);
