@@ -1,6 +1,7 @@
 import { ONBOARDING_EVENTS } from './modules/onboarding/onboarding.events.js';
 import { TRANSFER_EVENTS } from './modules/transfers/transfers.events.js';
 import { VIRTUAL_ACCOUNT_EVENTS } from './modules/virtual-accounts/virtual-accounts.events.js';
+import { WEBHOOK_EVENTS } from './modules/webhooks/webhooks.events.js';
 import type { EventCatalog } from './platform/events/catalog.js';
 
 /**
@@ -12,6 +13,7 @@ export const EVENTS = Object.assign(
   VIRTUAL_ACCOUNT_EVENTS,
   TRANSFER_EVENTS,
   ONBOARDING_EVENTS,
+  WEBHOOK_EVENTS,
 ) satisfies EventCatalog;
 
 export type EventType = keyof typeof EVENTS;

@@ -257,7 +257,7 @@ for (const dialect of DIALECTS) {
       assert.ok(lines.some((line) => line.endsWith(',"20.00","1520.50"')));
     });
 
-    it('events: list with type and created filters across pages, get, redeliver (409 without an endpoint), delivery log and retry', async (test) => {
+    it('events: list with type, delivery status and created filters across pages, get, redeliver (409 without an endpoint), delivery log, retry and a test event', async (test) => {
       const { t } = suite;
       const fresh = await newPartner(suite, 'sandbox');
       const { client } = sdkClient(t.url, fresh.sandboxKey);
@@ -315,6 +315,17 @@ for (const dialect of DIALECTS) {
       const retried = await client.webhookDeliveries.retry(attempts[0]!.id);
       assert.equal(retried.event_id, event.id);
       assert.equal(retried.trigger, 'manual');
+
+      receiver.respond = () => 500;
+      const tested = await client.webhookEndpoint.sendTestEvent();
+      assert.equal(tested.event_type, 'webhook.test');
+      assert.equal(tested.status_code, 500);
+      assert.equal(tested.response_body_excerpt, 'ok');
+      const failed = await client.events.list({ delivery_status: 'failed' }).toArray();
+      assert.deepEqual(
+        failed.map((item) => [item.id, item.type]),
+        [[tested.event_id, 'webhook.test']],
+      );
 
       const rotated = await client.webhookEndpoint.rotateSecret();
       assert.notEqual(rotated.secret, endpoint.secret);

@@ -52,6 +52,8 @@ function describeEvent(event: WebhookEvent): string {
     case 'transfer.failed':
     case 'transfer.reversed':
       return `${event.type} ${event.data.reference}: ${event.data.status}`;
+    case 'webhook.test':
+      return `test: ${event.data.message}`;
   }
 }
 

@@ -54,6 +54,7 @@ export const redeliverUrl = (eventId: string) => `${EVENTS}/${eventId}/redeliver
 
 export const WEBHOOK = `${SETTINGS}/webhook`;
 export const ROTATE_SECRET = `${WEBHOOK}/rotate-secret`;
+export const WEBHOOK_TEST = `${WEBHOOK}/test`;
 export const DELIVERIES = `${WEBHOOK}/deliveries`;
 export const retryUrl = (attemptId: string) => `${DELIVERIES}/${attemptId}/retry`;
 

@@ -14,11 +14,13 @@ export interface ReceivedWebhook {
 
 /**
  * A real HTTP receiver on loopback that verifies every delivery with the `standardwebhooks`
- * library. `respond` decides each answer (default 200); set `delayMs` to simulate a slow receiver.
+ * library. `respond` decides each answer's status (default 200, body "ok"); set `delayMs` to simulate
+ * a slow receiver, or `reply` to write the whole answer (a body of its own, a huge or a slow one).
  */
 export class WebhookReceiver {
   readonly received: ReceivedWebhook[] = [];
   respond: (delivery: ReceivedWebhook) => number = () => 200;
+  reply: ((delivery: ReceivedWebhook, response: http.ServerResponse) => void) | undefined;
   delayMs = 0;
   secret: string | undefined;
   private server = http.createServer((request, response) => {
@@ -45,6 +47,12 @@ export class WebhookReceiver {
         verified,
       };
       this.received.push(delivery);
+      if (this.reply) {
+        // The sender may hang up mid-body (its caps): a write to the closed socket is expected then.
+        response.on('error', () => undefined);
+        this.reply(delivery, response);
+        return;
+      }
       const status = this.respond(delivery);
       setTimeout(() => {
         response.writeHead(status, { 'content-type': 'text/plain' });

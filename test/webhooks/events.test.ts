@@ -22,6 +22,7 @@ import {
   TRANSFERS,
   transferUrl,
   VIRTUAL_ACCOUNTS,
+  WEBHOOK_TEST,
 } from '../support/paths.js';
 import { auditActions, outboxEvents } from '../support/records.js';
 import type { ReceivedWebhook, WebhookReceiver } from '../support/webhook-receiver.js';
@@ -45,9 +46,10 @@ const GUIDE_EVENT_TYPES = [
   'virtual_account.created',
   'virtual_account.credited',
   'virtual_account.status_changed',
+  'webhook.test',
 ];
 const EVENT_FIELDS = ['created_at', 'data', 'delivery', 'environment', 'id', 'type'];
-const DELIVERY_FIELDS = ['attempts', 'delivered_at', 'status'];
+const DELIVERY_FIELDS = ['attempts', 'delivered_at', 'next_attempt_at', 'status'];
 /** The webhook-id form of event ids (Standard Webhooks style, as OpenAPI's EventParams documents). */
 const EVENT_ID = /^msg_[0-9a-f]{32}$/;
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -618,7 +620,12 @@ describe('events API', { concurrency: true }, () => {
         await settled(t, partner.companyId);
         const [event] = await allEvents(t, partner.sandboxKey);
         assert.ok(event);
-        assert.deepEqual(event.delivery, { status: 'skipped', attempts: 0, delivered_at: null });
+        assert.deepEqual(event.delivery, {
+          status: 'skipped',
+          attempts: 0,
+          delivered_at: null,
+          next_attempt_at: null,
+        });
 
         assertError(
           await t.api.post(redeliverUrl(event.id), undefined, { token: partner.sandboxKey }),
@@ -639,6 +646,7 @@ describe('events API', { concurrency: true }, () => {
           status: 'skipped',
           attempts: 0,
           delivered_at: null,
+          next_attempt_at: null,
         });
 
         const receiver = await startReceiver(test);
@@ -783,10 +791,12 @@ describe('events API', { concurrency: true }, () => {
           { token: partner.token },
         );
         assert.equal(deactivated.status, 200, deactivated.text);
+        const tested = await t.api.post(WEBHOOK_TEST, undefined, { token: partner.token });
+        assert.equal(tested.status, 201, tested.text);
 
-        // under_review, three document decisions, active, the three account events and the three
-        // transfer events (failed; successful, then reversed).
-        await receiver.waitFor((deliveries) => deliveries.length >= 11, 15_000);
+        // under_review, three document decisions, active, the three account events, the three
+        // transfer events (failed; successful, then reversed) and the test event.
+        await receiver.waitFor((deliveries) => deliveries.length >= 12, 15_000);
         await settled(t, partner.companyId);
         const payloads = receiver.received.map((delivery) => ({
           id: delivery.id,

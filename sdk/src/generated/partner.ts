@@ -676,6 +676,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/baas/api/v1/services/partner/settings/webhook/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event to the endpoint now
+         * @description Makes a webhook.test event and POSTs it at once, signed like every event, to this environment's endpoint; answers 201 with the attempt: status_code, latency_ms, error and response_body_excerpt (succeeded false when the receiver refused it: the request itself still succeeded). The event is kept like any other (events API, delivery log) but never retried automatically; redeliver it or send another test. 409 WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Counts toward the manual resend limit (10 a minute per partner, 429 RATE_LIMITED).
+         */
+        post: operations["sendWebhookTestEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/baas/api/v1/services/partner/settings/webhook/deliveries": {
         parameters: {
             query?: never;
@@ -767,7 +787,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event once more to the current endpoint (202)
-         * @description Queues one more delivery with the same webhook-id (fresh timestamp and signature), sent at once and shown in the delivery log; an event being delivered at this moment is left to that attempt. 409 WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Manual resends (redeliveries and delivery retries together) are limited to 10 a minute per partner (429 RATE_LIMITED).
+         * @description Queues one more delivery with the same webhook-id (fresh timestamp and signature), sent at once and shown in the delivery log; an event being delivered at this moment is left to that attempt. 409 WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Manual resends (redeliveries, test events and delivery retries together) are limited to 10 a minute per partner (429 RATE_LIMITED).
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -938,6 +958,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A test you asked for (POST /services/partner/settings/webhook/test, or the dashboard): nothing changed; answer 2xx as to any event.
+         * @description POSTed to the environment's endpoint with Standard Webhooks headers webhook-id (the event id, stable across retries), webhook-timestamp and webhook-signature (v1,<base64 HMAC-SHA256 of "<id>.<timestamp>.<body>"> under the endpoint secret). Answer 2xx within 10 s; anything else is retried.
+         */
+        post: operations["webhookTestWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -1070,7 +1110,7 @@ export interface components {
             /** @description The webhook-id header: the same on every attempt of an event. */
             event_id: string;
             /** @enum {string} */
-            event_type: "virtual_account.created" | "virtual_account.credited" | "virtual_account.status_changed" | "transfer.successful" | "transfer.failed" | "transfer.reversed" | "onboarding.status_changed" | "document.reviewed";
+            event_type: "virtual_account.created" | "virtual_account.credited" | "virtual_account.status_changed" | "transfer.successful" | "transfer.failed" | "transfer.reversed" | "onboarding.status_changed" | "document.reviewed" | "webhook.test";
             attempt: number;
             /** @enum {string} */
             trigger: "automatic" | "manual";
@@ -1080,6 +1120,11 @@ export interface components {
             status_code: number | null;
             /** @description Time until the HTTP answer arrived; 0 when none came (status_code null). */
             latency_ms: number;
+            /**
+             * @description The start of the receiver's answer, to see why it refused: at most its first 500 bytes as UTF-8 text (control characters other than tab and newline removed), read for at most 2 s after the status. null when no answer came or its body was empty. Never holds the request or its signature.
+             * @example {"error":"unknown account"}
+             */
+            response_body_excerpt: string | null;
             /**
              * @description null on success; otherwise one of: http_<status> (the receiver answered a non-2xx status, e.g. http_500; redirects are not followed), timeout (no answer within the delivery timeout, 10 s), connection_failed (the host did not resolve, the connection was refused or dropped, TLS failed, or the answer was not HTTP), destination_not_allowed (the host resolved to an address webhooks may not be sent to).
              * @example http_500
@@ -1199,11 +1244,11 @@ export interface components {
          * Event
          * @description One of the event types, told apart by `type`; `data` is exactly what was delivered.
          */
-        Event: components["schemas"]["VirtualAccountCreatedEvent"] | components["schemas"]["VirtualAccountCreditedEvent"] | components["schemas"]["VirtualAccountStatusChangedEvent"] | components["schemas"]["TransferSuccessfulEvent"] | components["schemas"]["TransferFailedEvent"] | components["schemas"]["TransferReversedEvent"] | components["schemas"]["OnboardingStatusChangedEvent"] | components["schemas"]["DocumentReviewedEvent"];
+        Event: components["schemas"]["VirtualAccountCreatedEvent"] | components["schemas"]["VirtualAccountCreditedEvent"] | components["schemas"]["VirtualAccountStatusChangedEvent"] | components["schemas"]["TransferSuccessfulEvent"] | components["schemas"]["TransferFailedEvent"] | components["schemas"]["TransferReversedEvent"] | components["schemas"]["OnboardingStatusChangedEvent"] | components["schemas"]["DocumentReviewedEvent"] | components["schemas"]["WebhookTestEvent"];
         /** EventDelivery */
         EventDelivery: {
             /**
-             * @description pending: being delivered or waiting for a retry; delivered: a 2xx came; failed: retries ran out (24 hours); skipped: no endpoint was set when the event happened (or it was removed before delivery).
+             * @description pending: being delivered or waiting for a retry; delivered: a 2xx came; failed: retries ran out (24 hours), or the one attempt of a webhook.test event failed; skipped: no endpoint was set when the event happened (or it was removed before delivery).
              * @enum {string}
              */
             status: "pending" | "delivered" | "failed" | "skipped";
@@ -1214,6 +1259,12 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             delivered_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the next automatic attempt is due (status pending); a time already past means it is being sent now. null when the event is delivered, failed or skipped.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            next_attempt_at: string | null;
         };
         /** EventPage */
         EventPage: {
@@ -2000,6 +2051,52 @@ export interface components {
              * @example whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw
              */
             secret: string;
+        };
+        /** WebhookTestData */
+        WebhookTestData: {
+            /**
+             * @description Says that this is a test: it reports no change, so a receiver only acknowledges it.
+             * @example This is a test event from the BaaS partner API.
+             */
+            message: string;
+        };
+        /** WebhookTestEvent */
+        WebhookTestEvent: {
+            /**
+             * @description The webhook-id of every delivery of this event.
+             * @example msg_0193a1b2c3d4e5f60718293a4b5c6d7e
+             */
+            id: string;
+            /** @enum {string} */
+            type: "webhook.test";
+            /**
+             * @description sandbox or live
+             * @enum {string}
+             */
+            environment: "sandbox" | "live";
+            /**
+             * Format: date-time
+             * @description When it happened: the `timestamp` of its deliveries.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            data: components["schemas"]["WebhookTestData"];
+            delivery: components["schemas"]["EventDelivery"];
+        };
+        /**
+         * WebhookTestWebhook
+         * @description A test you asked for (POST /services/partner/settings/webhook/test, or the dashboard): nothing changed; answer 2xx as to any event.
+         */
+        WebhookTestWebhook: {
+            /** @enum {string} */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description When the event happened (its creation), not when this attempt was sent.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            timestamp: string;
+            data: components["schemas"]["WebhookTestData"];
         };
     };
     responses: never;
@@ -6287,6 +6384,92 @@ export interface operations {
             };
         };
     };
+    sendWebhookTestEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Test event sent. */
+                        message: string;
+                        data: components["schemas"]["DeliveryAttempt"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description WEBHOOK_ENDPOINT_REQUIRED: No webhook endpoint is set for this environment: set one with PUT /services/partner/settings/webhook. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     listWebhookDeliveries: {
         parameters: {
             query?: {
@@ -6469,7 +6652,9 @@ export interface operations {
                 limit?: number;
                 /** @description next_cursor of the previous page. */
                 cursor?: string;
-                type?: "virtual_account.created" | "virtual_account.credited" | "virtual_account.status_changed" | "transfer.successful" | "transfer.failed" | "transfer.reversed" | "onboarding.status_changed" | "document.reviewed";
+                type?: "virtual_account.created" | "virtual_account.credited" | "virtual_account.status_changed" | "transfer.successful" | "transfer.failed" | "transfer.reversed" | "onboarding.status_changed" | "document.reviewed" | "webhook.test";
+                /** @description Only the events whose delivery is in this state, e.g. failed to find what to redeliver. */
+                delivery_status?: "pending" | "delivered" | "failed" | "skipped";
                 /**
                  * @description Created at or after: an ISO-8601 date (from its start, UTC) or date-time.
                  * @example 2026-11-01
@@ -6885,6 +7070,28 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["DocumentReviewedWebhook"];
+            };
+        };
+        responses: {
+            /** @description Any 2xx acknowledges the event. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTestWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestWebhook"];
             };
         };
         responses: {

@@ -12,7 +12,7 @@ import type { Event, EventListOptions, EventPage } from '../types.js';
 
 /** Events (kept 30 days), newest first. */
 export class Events extends APIResource {
-  /** Every event matching `filters` (type, created_from, created_to; limit = page size). */
+  /** Every event matching `filters` (type, delivery_status, created_from, created_to; limit = page size). */
   list(filters: EventListOptions = {}, options?: CallOptions): PageIterator<Event> {
     return new PageIterator((cursor) => this.listPage({ ...filters, cursor }, options));
   }

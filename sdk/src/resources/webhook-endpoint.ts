@@ -7,7 +7,12 @@ import {
   post,
   unwrap,
 } from '../core/resource.js';
-import type { RotatedWebhookEndpoint, WebhookEndpoint, WebhookEndpointWithSecret } from '../types.js';
+import type {
+  DeliveryAttempt,
+  RotatedWebhookEndpoint,
+  WebhookEndpoint,
+  WebhookEndpointWithSecret,
+} from '../types.js';
 
 /** The environment's webhook endpoint. */
 export class WebhookEndpointResource extends APIResource {
@@ -32,5 +37,13 @@ export class WebhookEndpointResource extends APIResource {
    */
   rotateSecret(options?: IdempotentCallOptions): Promise<RotatedWebhookEndpoint> {
     return unwrap(this.api.POST(`${PREFIX}/services/partner/settings/webhook/rotate-secret`, post(options)));
+  }
+
+  /**
+   * Sends a `webhook.test` event to the endpoint now and answers with the attempt (`succeeded`,
+   * `status_code`, `response_body_excerpt`); 409 when no endpoint is set.
+   */
+  sendTestEvent(options?: IdempotentCallOptions): Promise<DeliveryAttempt> {
+    return unwrap(this.api.POST(`${PREFIX}/services/partner/settings/webhook/test`, post(options)));
   }
 }

@@ -58,7 +58,7 @@ export const eventsRoutes: FastifyPluginAsyncTypebox<{
       description:
         'Queues one more delivery with the same webhook-id (fresh timestamp and signature), sent at once and ' +
         'shown in the delivery log; an event being delivered at this moment is left to that attempt. 409 ' +
-        'WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Manual resends (redeliveries and ' +
+        'WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Manual resends (redeliveries, test events and ' +
         'delivery retries together) are limited to 10 a minute per partner (429 RATE_LIMITED).',
       tags,
       auth: 'partner',

@@ -15,15 +15,24 @@ import {
 export const pascalName = (type: string): string =>
   type.replace(/(^|[._])(\w)/g, (_, _separator: string, letter: string) => letter.toUpperCase());
 
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed', 'skipped'] as const;
+
 const EventDelivery = Type.Object(
   {
-    status: StringEnum(['pending', 'delivered', 'failed', 'skipped'], {
+    status: StringEnum([...DELIVERY_STATUSES], {
       description:
         'pending: being delivered or waiting for a retry; delivered: a 2xx came; failed: retries ran out ' +
-        '(24 hours); skipped: no endpoint was set when the event happened (or it was removed before delivery).',
+        '(24 hours), or the one attempt of a webhook.test event failed; skipped: no endpoint was set when ' +
+        'the event happened (or it was removed before delivery).',
     }),
     attempts: Type.Integer({ minimum: 0 }),
     delivered_at: Nullable(Timestamp()),
+    next_attempt_at: Nullable(
+      Timestamp(
+        'When the next automatic attempt is due (status pending); a time already past means it is being sent now. ' +
+          'null when the event is delivered, failed or skipped.',
+      ),
+    ),
   },
   { title: 'EventDelivery' },
 );
@@ -53,6 +62,16 @@ export function createEventSchemas(catalog: EventCatalog) {
         minimum: 0,
         description: 'Time until the HTTP answer arrived; 0 when none came (status_code null).',
       }),
+      response_body_excerpt: Nullable(
+        Type.String({
+          description:
+            "The start of the receiver's answer, to see why it refused: at most its first 500 bytes as UTF-8 " +
+            'text (control characters other than tab and newline removed), read for at most 2 s after the ' +
+            'status. null when no answer came or its body was empty. Never holds the request or its signature.',
+          maxLength: 500,
+          examples: ['{"error":"unknown account"}'],
+        }),
+      ),
       error: Nullable(
         Type.String({
           description:
@@ -106,9 +125,16 @@ export function createEventSchemas(catalog: EventCatalog) {
   return {
     DeliveriesResponse: Success(Page(DeliveryAttempt), 'Delivery attempts.'),
     RetryResponse: Success(DeliveryAttempt, 'Delivery retried.'),
+    TestEventResponse: Success(DeliveryAttempt, 'Test event sent.'),
     EventsQuery: Type.Object({
       ...PaginationQuery.properties,
       type: Type.Optional(EventType),
+      delivery_status: Type.Optional(
+        StringEnum([...DELIVERY_STATUSES], {
+          description:
+            'Only the events whose delivery is in this state, e.g. failed to find what to redeliver.',
+        }),
+      ),
       ...CreatedRange,
     }),
     EventResponse: Success(Event, 'Event.'),

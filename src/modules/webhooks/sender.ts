@@ -25,9 +25,17 @@ export class DeliveryError extends Error {
 export interface DeliveryResult {
   statusCode: number;
   latencyMs: number;
+  /** The first bytes of the answer's body (at most EXCERPT_BYTES), as far as they came in time. */
+  body: Buffer;
 }
 
-const MAX_RESPONSE_BYTES = 64 * 1024;
+/** How much of an answer's body is read: enough to show a receiver's error, never a huge body. */
+export const EXCERPT_BYTES = 500;
+/**
+ * How long the body is waited for once the status line came: a receiver that trickles its body, or
+ * never ends it, does not hold a delivery slot of the worker for the whole timeout.
+ */
+export const BODY_READ_MS = 2000;
 
 /**
  * Resolves the host once, refuses it if any of its addresses breaks the policy, and hands the
@@ -84,7 +92,8 @@ function resolves(host: string): Promise<string[]> {
 
 /**
  * POSTs a JSON body; a timeout, a refused address or a network error throws DeliveryError. The
- * latency is measured only when an HTTP answer came.
+ * latency is measured only when an HTTP answer came (to its status line); of the body only the
+ * first EXCERPT_BYTES are kept, read for at most BODY_READ_MS.
  */
 export function postJson(
   target: string,
@@ -99,6 +108,7 @@ export function postJson(
   }
   const client = url.protocol === 'https:' ? https : http;
   const started = performance.now();
+  let answered = false;
   return new Promise((resolve, reject) => {
     const request = client.request(
       url,
@@ -110,22 +120,33 @@ export function postJson(
         signal: AbortSignal.timeout(options.timeoutMs),
       },
       (response) => {
-        let received = 0;
+        answered = true;
+        const latencyMs = Math.round(performance.now() - started);
+        const kept: Buffer[] = [];
+        let keptBytes = 0;
+        // The answer is settled by whichever comes first: enough bytes, the body's end, its time cap,
+        // or the connection failing mid-body (the status already came, so that is still the answer).
+        const done = () => {
+          clearTimeout(bodyTimer);
+          response.destroy();
+          resolve({ statusCode: response.statusCode ?? 0, latencyMs, body: Buffer.concat(kept, keptBytes) });
+        };
+        const bodyTimer = setTimeout(done, Math.min(BODY_READ_MS, options.timeoutMs));
         response.on('data', (chunk: Buffer) => {
-          received += chunk.length;
-          if (received > MAX_RESPONSE_BYTES) response.destroy();
+          const part = chunk.subarray(0, EXCERPT_BYTES - keptBytes);
+          kept.push(part);
+          keptBytes += part.length;
+          if (keptBytes >= EXCERPT_BYTES) done();
         });
-        const done = () =>
-          resolve({
-            statusCode: response.statusCode ?? 0,
-            latencyMs: Math.round(performance.now() - started),
-          });
         response.on('end', done);
         response.on('close', done);
         response.on('error', done);
       },
     );
     request.on('error', (error: Error) => {
+      // Once the status came, a failure while reading the body (the cap destroying it, a reset, the
+      // overall timeout) is settled by the response's handlers above.
+      if (answered) return;
       if (error instanceof DeliveryError) return reject(error);
       if (error.name === 'AbortError' || error.name === 'TimeoutError') {
         return reject(new DeliveryError('timeout', `no response within ${options.timeoutMs} ms`));

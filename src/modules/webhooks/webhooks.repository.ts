@@ -218,6 +218,11 @@ export function findEvent(
     .executeTakeFirst();
 }
 
+/** An event made and delivered in one go (a test event): written settled, so no worker sends it. */
+export async function insertEvent(db: Kysely<Database>, row: Insertable<OutboxEventsTable>): Promise<void> {
+  await db.insertInto('outbox_events').values(row).execute();
+}
+
 export async function insertAttempt(
   db: Kysely<Database>,
   row: Insertable<WebhookAttemptsTable>,
@@ -235,6 +240,7 @@ const ATTEMPT_COLUMNS = [
   'a.status_code',
   'a.latency_ms',
   'a.error',
+  'a.response_body_excerpt',
   'a.created_at',
   'e.type as event_type',
 ] as const;
@@ -281,11 +287,21 @@ export async function purgeOldEvents(db: Kysely<Database>, before: number): Prom
     .execute();
 }
 
-/** Keyset page of a scope's events, newest first, narrowed by type and creation time. */
+/**
+ * Keyset page of a scope's events, newest first, narrowed by type, delivery status and creation time
+ * (by status straight off the (partner, environment, status, id) index).
+ */
 export function listEvents(
   db: Kysely<Database>,
   scope: Scope,
-  filter: { beforeId?: string; type?: string; createdFrom?: number; createdTo?: number; limit: number },
+  filter: {
+    beforeId?: string;
+    type?: string;
+    deliveryStatus?: EventRow['status'];
+    createdFrom?: number;
+    createdTo?: number;
+    limit: number;
+  },
 ): Promise<EventRow[]> {
   let query = db
     .selectFrom('outbox_events')
@@ -296,6 +312,7 @@ export function listEvents(
     .limit(filter.limit + 1);
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   if (filter.type !== undefined) query = query.where('type', '=', filter.type);
+  if (filter.deliveryStatus !== undefined) query = query.where('status', '=', filter.deliveryStatus);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
   return query.execute();

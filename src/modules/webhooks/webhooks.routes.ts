@@ -22,7 +22,7 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{
   webhooks: WebhooksService;
   schemas: EventSchemas;
 }> = async (app, { webhooks, schemas }) => {
-  const { DeliveriesResponse, RetryResponse } = schemas;
+  const { DeliveriesResponse, RetryResponse, TestEventResponse } = schemas;
   app.put(
     PATH,
     operation({
@@ -106,6 +106,34 @@ export const webhooksRoutes: FastifyPluginAsyncTypebox<{
         200,
         () => webhooks.rotateSecret(credentialOf(request), requestMeta(request)),
         (data) => success('Webhook secret rotated.', data),
+      ),
+  );
+
+  app.post(
+    `${PATH}/test`,
+    operation({
+      operationId: 'sendWebhookTestEvent',
+      summary: 'Send a test event to the endpoint now',
+      description:
+        "Makes a webhook.test event and POSTs it at once, signed like every event, to this environment's " +
+        'endpoint; answers 201 with the attempt: status_code, latency_ms, error and response_body_excerpt ' +
+        '(succeeded false when the receiver refused it: the request itself still succeeded). The event is ' +
+        'kept like any other (events API, delivery log) but never retried automatically; redeliver it or send ' +
+        'another test. 409 WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Counts toward the ' +
+        'manual resend limit (10 a minute per partner, 429 RATE_LIMITED).',
+      tags,
+      auth: 'partner',
+      idempotent: true,
+      response: { 201: TestEventResponse },
+      errors: ['WEBHOOK_ENDPOINT_REQUIRED'],
+    }),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        201,
+        () => webhooks.sendTestEvent(credentialOf(request), requestMeta(request)),
+        (data) => success(data.succeeded ? 'Test event delivered.' : 'Test event not accepted.', data),
       ),
   );
 

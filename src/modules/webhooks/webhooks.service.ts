@@ -11,6 +11,8 @@ import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
+import { newEventId } from '../../platform/events/outbox.repository.js';
+import { compileSerializer } from '../../platform/http/validation.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
 import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
@@ -19,10 +21,15 @@ import { deliver } from './delivery.js';
 import type { EventsQuery } from './events.schemas.js';
 import { checkDestination } from './sender.js';
 import type { AddressPolicy } from './ssrf.js';
+import { WebhookTestPayload } from './webhooks.events.js';
 import * as repo from './webhooks.repository.js';
 
 /** After a rotation the previous secret keeps signing for this long. */
 export const PREVIOUS_SECRET_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** What a test event's data says. */
+export const TEST_EVENT_MESSAGE = 'This is a test event from the BaaS partner API.';
+const serializeTestData = compileSerializer(WebhookTestPayload);
 
 /** Manual resends per partner (both environments): enough to debug a receiver, too few to scan with. */
 export const MANUAL_RESEND_LIMIT = { max: 10, windowMs: 60_000 };
@@ -161,6 +168,7 @@ export function createWebhooksService({
       status_code: row.status_code,
       latency_ms: row.latency_ms,
       error: row.error,
+      response_body_excerpt: row.response_body_excerpt,
       created_at: toIso(row.created_at),
     };
   }
@@ -221,6 +229,7 @@ export function createWebhooksService({
         status_code: outcome.statusCode,
         latency_ms: outcome.latencyMs,
         error: outcome.error,
+        response_body_excerpt: outcome.responseBodyExcerpt,
         created_at: now,
       });
       if (outcome.succeeded) await repo.markDelivered(trx, event.id, now);
@@ -245,6 +254,8 @@ export function createWebhooksService({
         status: row.status,
         attempts: row.attempts,
         delivered_at: row.delivered_at === null ? null : toIso(row.delivered_at),
+        // Only a pending event has a next automatic attempt; one due already is being sent now.
+        next_attempt_at: row.status === 'pending' ? toIso(row.next_attempt_at) : null,
       },
     };
   }
@@ -252,7 +263,12 @@ export function createWebhooksService({
   async function listEvents(credential: PartnerCredential, query: EventsQuery) {
     const range = createdRange(query);
     // Filters not given are undefined: read as absent, and left out of the cursor's JSON.
-    const filter = { type: query.type, createdFrom: range.from, createdTo: range.to };
+    const filter = {
+      type: query.type,
+      deliveryStatus: query.delivery_status,
+      createdFrom: range.from,
+      createdTo: range.to,
+    };
     const cursor = keysetCursor(
       keys.cursor,
       'events',
@@ -300,7 +316,82 @@ export function createWebhooksService({
     return view;
   }
 
-  /** Manual resends (retries, redeliveries) share one budget per partner: 429 past it. */
+  /**
+   * Makes a `webhook.test` event and delivers it at once, signed as any event, to the environment's
+   * endpoint; answers with the attempt (docs/decisions.md, "Test events"). It is stored already
+   * settled, delivered or failed, so the worker never retries it: the partner sees the outcome now
+   * and sends another test, or redelivers this one, when the receiver is fixed.
+   */
+  async function sendTestEvent(credential: PartnerCredential, meta: RequestMeta) {
+    const scope = scopeOf(credential);
+    const endpoint = await repo.findEndpoint(db, scope);
+    if (!endpoint) throw new AppError('WEBHOOK_ENDPOINT_REQUIRED');
+    await spendResend(credential);
+    const createdAt = clock.now();
+    const event: repo.EventRow = {
+      id: newEventId(),
+      partner_id: scope.partnerId,
+      environment: scope.environment,
+      type: 'webhook.test',
+      payload: serializeTestData({ message: TEST_EVENT_MESSAGE }),
+      created_at: createdAt,
+      status: 'pending',
+      attempts: 1,
+      next_attempt_at: createdAt,
+      locked_until: null,
+      lease_token: null,
+      delivered_at: null,
+      last_error: null,
+    };
+    const outcome = await deliver(event, endpoint, {
+      keys,
+      timeoutMs,
+      policy: policyFor(scope.environment),
+      now: createdAt,
+    });
+    const id = newId();
+    if (!outcome.succeeded) {
+      log.info(
+        { event_id: event.id, attempt_id: id, error: outcome.error, cause: outcome.cause },
+        'webhook test event failed',
+      );
+    }
+    // The answer is made in the write: an idempotent request records it in the same transaction.
+    return write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
+      await repo.insertEvent(
+        trx,
+        extend(event, {
+          status: outcome.succeeded ? ('delivered' as const) : ('failed' as const),
+          delivered_at: outcome.succeeded ? now : null,
+          last_error: outcome.error,
+        }),
+      );
+      await repo.insertAttempt(trx, {
+        id,
+        event_id: event.id,
+        partner_id: scope.partnerId,
+        environment: scope.environment,
+        attempt: 1,
+        trigger: 'manual',
+        url: outcome.url,
+        succeeded: outcome.succeeded ? 1 : 0,
+        status_code: outcome.statusCode,
+        latency_ms: outcome.latencyMs,
+        error: outcome.error,
+        response_body_excerpt: outcome.responseBodyExcerpt,
+        created_at: now,
+      });
+      audit({
+        action: 'webhook.test_sent',
+        targetType: 'webhook_event',
+        targetId: event.id,
+        metadata: { succeeded: outcome.succeeded, status_code: outcome.statusCode },
+      });
+      return attemptView((await repo.findAttempt(trx, scope, id))!);
+    });
+  }
+
+  /** Manual resends (retries, redeliveries, test events) share one budget per partner: 429 past it. */
   const spendResend = (credential: PartnerCredential) =>
     enforceLimit(db, `webhook-resend:${credential.partnerId}`, clock.now(), MANUAL_RESEND_LIMIT);
 
@@ -314,5 +405,6 @@ export function createWebhooksService({
     listEvents,
     getEvent,
     redeliverEvent,
+    sendTestEvent,
   };
 }

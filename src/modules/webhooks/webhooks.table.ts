@@ -27,5 +27,7 @@ export interface WebhookAttemptsTable {
   status_code: number | null;
   latency_ms: number;
   error: string | null;
+  /** The start of the receiver's answer as text (delivery.ts bodyExcerpt); null when none came. */
+  response_body_excerpt: string | null;
   created_at: number;
 }

@@ -91,6 +91,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         status_code: outcome.statusCode,
         latency_ms: outcome.latencyMs,
         error: outcome.error,
+        response_body_excerpt: outcome.responseBodyExcerpt,
         created_at: finishedAt,
       });
       return number;

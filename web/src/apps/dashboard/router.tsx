@@ -80,6 +80,10 @@ export const router = createAppRouter({
               path: 'events',
               lazy: () => import('./routes/events').then((m) => ({ Component: m.EventsRoute })),
             },
+            {
+              path: 'events/:eventId',
+              lazy: () => import('./routes/event').then((m) => ({ Component: m.EventRoute })),
+            },
           ],
         },
         {

@@ -4,6 +4,7 @@ import { unwrap } from '@/lib/api/api-error';
 import { partnerApi } from '@/lib/api/partner-api';
 import type { EventType } from '@/lib/api/partner-types';
 import { partnerKeys } from '@/lib/partner-query-keys';
+import type { DeliveryStatus } from '../event-labels';
 
 const WEBHOOK = '/baas/api/v1/services/partner/settings/webhook';
 const EVENTS = '/baas/api/v1/services/events';
@@ -65,17 +66,61 @@ export function useRetryDelivery() {
   });
 }
 
-/** One page of the events of the last 30 days, newest first, optionally of one type. */
-export const eventsQuery = (type: EventType | undefined, cursor: string | undefined) =>
+/** Sends a webhook.test event to the endpoint now; answers with its attempt (the receiver's answer). */
+export function useSendTestEvent() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => unwrap(partnerApi.POST(`${WEBHOOK}/test`)),
+    onSettled: async () => {
+      await queryClient.invalidateQueries({ queryKey: partnerKeys.deliveries });
+      await queryClient.invalidateQueries({ queryKey: partnerKeys.events });
+    },
+  });
+}
+
+/** Every attempt of one event (its delivery log), newest first: the 100 an event page shows. */
+export const eventDeliveriesQuery = (eventId: string) =>
   queryOptions({
-    queryKey: [...partnerKeys.events, { type, cursor }],
+    queryKey: [...partnerKeys.deliveries, { eventId }],
     queryFn: ({ signal }) =>
       unwrap(
-        partnerApi.GET(EVENTS, {
-          params: { query: { limit: 20, ...(type ? { type } : {}), ...(cursor ? { cursor } : {}) } },
+        partnerApi.GET(`${WEBHOOK}/deliveries`, {
+          params: { query: { limit: 100, event_id: eventId } },
           signal,
         }),
       ),
+  });
+
+export interface EventFilters {
+  type: EventType | undefined;
+  deliveryStatus: DeliveryStatus | undefined;
+}
+
+/** One page of the events of the last 30 days, newest first, optionally of one type and delivery status. */
+export const eventsQuery = ({ type, deliveryStatus }: EventFilters, cursor: string | undefined) =>
+  queryOptions({
+    queryKey: [...partnerKeys.events, 'list', { type, deliveryStatus, cursor }],
+    queryFn: ({ signal }) =>
+      unwrap(
+        partnerApi.GET(EVENTS, {
+          params: {
+            query: {
+              limit: 20,
+              ...(type ? { type } : {}),
+              ...(deliveryStatus ? { delivery_status: deliveryStatus } : {}),
+              ...(cursor ? { cursor } : {}),
+            },
+          },
+          signal,
+        }),
+      ),
+  });
+
+/** One event with its payload and delivery status. */
+export const eventQuery = (id: string) =>
+  queryOptions({
+    queryKey: [...partnerKeys.events, 'one', id],
+    queryFn: ({ signal }) => unwrap(partnerApi.GET(`${EVENTS}/{id}`, { params: { path: { id } }, signal })),
   });
 
 /** Queues one more delivery of the event to the current endpoint (202). */

@@ -4,7 +4,7 @@ import { useId, useState } from 'react';
 import { Cell, Column, Link, Row, TableBody, TableHeader } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
-import { Badge, type BadgeTone } from '@/components/ui/badge';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
 import { Pager } from '@/components/ui/pager';
@@ -12,31 +12,46 @@ import { QueryView } from '@/components/ui/query-view';
 import { SectionHeader } from '@/components/ui/section-header';
 import { SelectField } from '@/components/ui/select-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
+import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { EventType, PartnerEvent } from '@/lib/api/partner-types';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { eventsQuery, useRedeliverEvent } from '../api/webhooks';
-import { EVENT_TYPE_OPTIONS, eventSummary, eventTypeLabel } from '../event-labels';
+import {
+  DELIVERY_STATUS_OPTIONS,
+  type DeliveryStatus,
+  deliveryStatusBadge,
+  EVENT_TYPE_OPTIONS,
+  eventSummary,
+  eventTypeLabel,
+} from '../event-labels';
 import './webhooks.css';
 
-const DELIVERY_BADGES: Record<PartnerEvent['delivery']['status'], { tone: BadgeTone; label: string }> = {
-  pending: { tone: 'info', label: 'Pending' },
-  delivered: { tone: 'success', label: 'Delivered' },
-  failed: { tone: 'danger', label: 'Failed' },
-  skipped: { tone: 'neutral', label: 'Skipped: no endpoint' },
-};
-
-const FILTERS = [{ id: 'all', label: 'All event types' }, ...EVENT_TYPE_OPTIONS];
+const TYPE_FILTERS = [{ id: 'all', label: 'All event types' }, ...EVENT_TYPE_OPTIONS];
+const DELIVERY_FILTERS = [{ id: 'all', label: 'Any delivery status' }, ...DELIVERY_STATUS_OPTIONS];
 const isEventType = (value: string | null): value is EventType =>
   EVENT_TYPE_OPTIONS.some((option) => option.id === value);
+const isDeliveryStatus = (value: string | null): value is DeliveryStatus =>
+  DELIVERY_STATUS_OPTIONS.some((option) => option.id === value);
 
-/** The events of the last 30 days in this environment, filtered by type (kept in ?type=), with redelivery. */
+/**
+ * The events of the last 30 days in this environment, filtered by type and delivery status (kept in
+ * ?type= and ?delivery=), each linking to its page, with redelivery.
+ */
 export function EventsPage() {
   const [searchParams, setSearchParams] = useSearchParams();
-  const shown = searchParams.get('type');
-  const type = isEventType(shown) ? shown : undefined;
-  const pages = useCursorPages(type ?? 'all');
-  const events = useQuery(eventsQuery(type, pages.cursor));
+  const shownType = searchParams.get('type');
+  const shownDelivery = searchParams.get('delivery');
+  const type = isEventType(shownType) ? shownType : undefined;
+  const deliveryStatus = isDeliveryStatus(shownDelivery) ? shownDelivery : undefined;
+  const pages = useCursorPages(`${type ?? 'all'}:${deliveryStatus ?? 'all'}`);
+  const events = useQuery(eventsQuery({ type, deliveryStatus }, pages.cursor));
+  const filter = (key: 'type' | 'delivery', value: string) => {
+    const next = new URLSearchParams(searchParams);
+    if (value === 'all') next.delete(key);
+    else next.set(key, value);
+    setSearchParams(next, { replace: true });
+  };
   const redeliver = useRedeliverEvent();
   const [queued, setQueued] = useState<PartnerEvent | null>(null);
   const headingId = useId();
@@ -59,9 +74,16 @@ export function EventsPage() {
         <SelectField
           label="Event type"
           name="type"
-          options={FILTERS}
+          options={TYPE_FILTERS}
           value={type ?? 'all'}
-          onChange={(value) => setSearchParams(value === 'all' ? {} : { type: value }, { replace: true })}
+          onChange={(value) => filter('type', value)}
+        />
+        <SelectField
+          label="Delivery status"
+          name="delivery"
+          options={DELIVERY_FILTERS}
+          value={deliveryStatus ?? 'all'}
+          onChange={(value) => filter('delivery', value)}
         />
       </div>
       <div role="status" className="webhooks__status">
@@ -97,24 +119,28 @@ export function EventsPage() {
                 items={data.items}
                 renderEmptyState={() => (
                   <p className="data-table__empty">
-                    {type ? 'No events of this type in the last 30 days.' : 'No events in the last 30 days.'}
+                    {type || deliveryStatus
+                      ? 'No events match these filters in the last 30 days.'
+                      : 'No events in the last 30 days.'}
                   </p>
                 )}
               >
                 {(event) => (
                   <Row id={event.id} textValue={`${eventTypeLabel(event.type)} ${event.id}`}>
                     <Cell>
-                      <span className="data-table__primary">{eventTypeLabel(event.type)}</span>
+                      <Link href={`/developers/events/${event.id}`} className="data-table__primary">
+                        {eventTypeLabel(event.type)}
+                      </Link>
                       <code className="data-table__secondary">{event.id}</code>
                     </Cell>
                     <Cell>
                       <CellLabel>Summary</CellLabel>
-                      <span className="events__summary">{eventSummary(event)}</span>
+                      <UserText className="events__summary">{eventSummary(event)}</UserText>
                     </Cell>
                     <Cell>
                       <CellLabel>Delivery</CellLabel>
-                      <Badge tone={DELIVERY_BADGES[event.delivery.status].tone}>
-                        {DELIVERY_BADGES[event.delivery.status].label}
+                      <Badge tone={deliveryStatusBadge(event.delivery.status).tone}>
+                        {deliveryStatusBadge(event.delivery.status).label}
                       </Badge>
                       <span className="data-table__secondary">
                         {event.delivery.attempts === 1 ? '1 attempt' : `${event.delivery.attempts} attempts`}

@@ -1,9 +1,8 @@
 import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { Cell, Column, Form, Row, TableBody, TableHeader } from 'react-aria-components';
+import { Cell, Column, Form, Link, Row, TableBody, TableHeader } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
-import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
@@ -24,10 +23,12 @@ import {
   deliveriesQuery,
   useRetryDelivery,
   useRotateSecret,
+  useSendTestEvent,
   useSetWebhook,
   webhookQuery,
 } from '../api/webhooks';
 import { eventTypeLabel } from '../event-labels';
+import { AttemptResult, ResponseExcerpt } from './event-page';
 import './webhooks.css';
 
 /** This environment's endpoint with its secret handling, and the delivery log with manual retries. */
@@ -100,6 +101,7 @@ function EndpointSection({ environment }: { environment: Environment }) {
                   Rotate secret
                 </Button>
               </div>
+              <TestEvent />
             </>
           )
         }
@@ -131,6 +133,51 @@ function EndpointSection({ environment }: { environment: Environment }) {
         </p>
       </ConfirmDialog>
     </Card>
+  );
+}
+
+/** Sends a webhook.test event now and shows what the endpoint answered. */
+function TestEvent() {
+  const send = useSendTestEvent();
+  const headingId = useId();
+  const outcome = send.data;
+  return (
+    <section aria-labelledby={headingId} className="webhooks__test">
+      <h3 id={headingId}>Test your endpoint</h3>
+      <p>
+        Sends a signed <code>webhook.test</code> event now and shows your endpoint's answer. It is not
+        retried.
+      </p>
+      <Button variant="secondary" size="small" isPending={send.isPending} onPress={() => send.mutate()}>
+        {send.isPending ? 'Sending…' : 'Send test event'}
+      </Button>
+      <div role="status" className="webhooks__test-outcome">
+        {outcome ? (
+          <>
+            <p>
+              <strong>
+                {outcome.succeeded
+                  ? 'Your endpoint accepted the test event.'
+                  : 'Your endpoint did not accept the test event.'}
+              </strong>{' '}
+              <AttemptResult attempt={outcome} />{' '}
+              {outcome.status_code === null ? null : (
+                <span className="muted">in {outcome.latency_ms} ms</span>
+              )}
+            </p>
+            <ResponseExcerpt attempt={outcome} />
+            <p>
+              <Link href={`/developers/events/${outcome.event_id}`}>View the test event</Link>
+            </p>
+          </>
+        ) : null}
+      </div>
+      {send.error ? (
+        <Alert tone="error" title="The test event was not sent.">
+          <p>{errorMessage(send.error)}</p>
+        </Alert>
+      ) : null}
+    </section>
   );
 }
 
@@ -226,19 +273,6 @@ function EndpointForm({
   );
 }
 
-/** The attempt's generic error (docs/decisions.md, "Webhooks") as an operator of the receiver reads it. */
-function deliveryError(error: string | null): string {
-  if (!error) return 'error';
-  const status = /^http_(\d{3})$/.exec(error)?.[1];
-  if (status) return `HTTP ${status}`;
-  const labels: Record<string, string> = {
-    timeout: 'timed out',
-    connection_failed: 'connection failed',
-    destination_not_allowed: 'address not allowed',
-  };
-  return labels[error] ?? error;
-}
-
 function DeliveriesSection() {
   const pages = useCursorPages('deliveries');
   const deliveries = useQuery(deliveriesQuery(pages.cursor));
@@ -304,7 +338,9 @@ function DeliveriesSection() {
                     textValue={`${eventTypeLabel(attempt.event_type)} attempt ${attempt.attempt}`}
                   >
                     <Cell>
-                      <span className="data-table__primary">{eventTypeLabel(attempt.event_type)}</span>
+                      <Link href={`/developers/events/${attempt.event_id}`} className="data-table__primary">
+                        {eventTypeLabel(attempt.event_type)}
+                      </Link>
                       <code className="data-table__secondary">{attempt.event_id}</code>
                     </Cell>
                     <Cell>
@@ -313,13 +349,8 @@ function DeliveriesSection() {
                     </Cell>
                     <Cell>
                       <CellLabel>Result</CellLabel>
-                      {attempt.succeeded ? (
-                        <Badge tone="success">
-                          Delivered{attempt.status_code ? ` · ${attempt.status_code}` : ''}
-                        </Badge>
-                      ) : (
-                        <Badge tone="danger">Failed · {deliveryError(attempt.error)}</Badge>
-                      )}
+                      <AttemptResult attempt={attempt} />
+                      <ResponseExcerpt attempt={attempt} />
                     </Cell>
                     <Cell>
                       <CellLabel>Latency</CellLabel>
