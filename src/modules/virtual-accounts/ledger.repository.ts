@@ -54,19 +54,33 @@ export async function postToAccount(
   now: number,
 ): Promise<PostedAccount | undefined> {
   const signed = entry.type === 'credit' ? entry.amountKobo : -entry.amountKobo;
-  const rows =
+  const minimum = Math.max(0, -signed);
+  const post = () =>
     'id' in key
-      ? await postById(trx, key.id, signed, Math.max(0, -signed), now)
-      : await postByNumber(
-          trx,
-          key.bankCode,
-          key.accountNumber,
-          key.environment,
-          signed,
-          Math.max(0, -signed),
-          now,
-        );
-  return rows[0] as PostedAccount | undefined;
+      ? postById(trx, key.id, signed, minimum, now)
+      : postByNumber(trx, key.bankCode, key.accountNumber, key.environment, signed, minimum, now);
+  const posted = (await post())[0] as PostedAccount | undefined;
+  if (posted) return posted;
+  // On PostgreSQL (READ COMMITTED) the UPDATE judges a row as its statement's snapshot had it: a
+  // reactivation committing meanwhile leaves it skipping a row that is active by the time the caller
+  // reads why (a credit racing a reactivation was answered 500). So a miss is judged again under the
+  // row's lock, which a second statement sees as committed: its miss is the account as it stands.
+  if (!(await lockByKey(trx, key))) return undefined;
+  return (await post())[0] as PostedAccount | undefined;
+}
+
+/** Takes the row lock of the account a key names (a no-op UPDATE); false when there is none. */
+async function lockByKey(trx: Transaction<Database>, key: AccountKey): Promise<boolean> {
+  let query = trx.updateTable('virtual_accounts').set((eb) => ({ status: eb.ref('status') }));
+  query =
+    'id' in key
+      ? query.where('id', '=', key.id)
+      : query
+          .where('bank_code', '=', key.bankCode)
+          .where('account_number', '=', key.accountNumber)
+          .where('environment', '=', key.environment);
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** The date of a new entry: after the account's latest entry and last status change (see postToAccount). */
