@@ -5,7 +5,7 @@ import { operatorOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { type AcceptedFileType, FILE_EXTENSIONS } from '../../platform/storage/file-type.js';
-import type { ReviewService } from '../onboarding/review.service.js';
+import type { Decision, ReviewService } from '../onboarding/review.service.js';
 import {
   AuditEventsResponse,
   AuditQuery,
@@ -14,11 +14,17 @@ import {
   PartnerListResponse,
   PartnerParams,
   PartnerRecordResponse,
+  DecisionBody,
   ReasonBody,
   ReviewedDocumentResponse,
 } from './admin.schemas.js';
 
 const tags = ['Back office'];
+
+const decisionOf = (body: DecisionBody): Decision => ({
+  reason: body.reason,
+  internalNote: body.internal_note ?? null,
+});
 
 const binary = { schema: { type: 'string', format: 'binary' } };
 /** The bytes as uploaded, served with the type detected from them (never JSON). */
@@ -165,11 +171,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       operationId: 'requestPartnerChanges',
       summary: 'Send an application under review back to the partner (in_progress, with review_notes)',
       description:
-        "Needs under_review (else 409 ONBOARDING_LOCKED). The reason becomes the partner's review_notes; the partner can change and resubmit. Sends onboarding.status_changed.",
+        "Needs under_review (else 409 ONBOARDING_LOCKED). The reason becomes the partner's review_notes (internal_note stays with operators); the partner can change and resubmit. Sends onboarding.status_changed.",
       tags,
       auth: 'admin',
       params: PartnerParams,
-      body: ReasonBody,
+      body: DecisionBody,
       response: { 200: PartnerRecordResponse },
       errors: ['ONBOARDING_LOCKED'],
     }),
@@ -177,7 +183,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       await review.requestChanges(
         operatorOf(request),
         request.params.company_id,
-        request.body.reason,
+        decisionOf(request.body),
         requestMeta(request),
       );
       return success('Changes requested.', await review.partnerRecord(request.params.company_id));
@@ -190,11 +196,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       operationId: 'rejectPartner',
       summary: 'Reject an application under review (final)',
       description:
-        'Needs under_review (else 409 ONBOARDING_LOCKED). Final: the partner cannot resubmit. The reason becomes review_notes. Sends onboarding.status_changed.',
+        'Needs under_review (else 409 ONBOARDING_LOCKED). Final: the partner cannot resubmit. The reason becomes review_notes; internal_note stays with operators. Sends onboarding.status_changed.',
       tags,
       auth: 'admin',
       params: PartnerParams,
-      body: ReasonBody,
+      body: DecisionBody,
       response: { 200: PartnerRecordResponse },
       errors: ['ONBOARDING_LOCKED'],
     }),
@@ -202,7 +208,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       await review.reject(
         operatorOf(request),
         request.params.company_id,
-        request.body.reason,
+        decisionOf(request.body),
         requestMeta(request),
       );
       return success('Application rejected.', await review.partnerRecord(request.params.company_id));
@@ -217,11 +223,11 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       description:
         'Every live credential of the partner (live sessions, live API keys) then gets 403 PARTNER_SUSPENDED; ' +
         'the sandbox keeps working and live events already queued are still delivered. The reason is kept as ' +
-        'review_notes and sent in the onboarding.status_changed event. Needs active (else 409 ONBOARDING_LOCKED).',
+        'review_notes and sent in the onboarding.status_changed event; internal_note stays with operators (no tipping-off). Needs active (else 409 ONBOARDING_LOCKED).',
       tags,
       auth: 'admin',
       params: PartnerParams,
-      body: ReasonBody,
+      body: DecisionBody,
       response: { 200: PartnerRecordResponse },
       errors: ['ONBOARDING_LOCKED'],
     }),
@@ -229,7 +235,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       await review.suspend(
         operatorOf(request),
         request.params.company_id,
-        request.body.reason,
+        decisionOf(request.body),
         requestMeta(request),
       );
       return success('Partner suspended.', await review.partnerRecord(request.params.company_id));

@@ -34,6 +34,29 @@ export const ReasonBody = Type.Object(
 );
 export type ReasonBody = Static<typeof ReasonBody>;
 
+/** A decision on an application or a partner: the reason the partner sees, and a note it never does. */
+export const DecisionBody = Type.Object(
+  {
+    ...ReasonBody.properties,
+    internal_note: Type.Optional(
+      FreeText({
+        maxLength: 2000,
+        description:
+          "For operators only: kept on the partner record (internal_note) and in the audit trail, never shown to the partner, in its API, dashboard, e-mails or webhooks. Use it for what the partner must not be told (a suspension for suspicious activity: no tipping-off); the reason is what the partner sees.",
+      }),
+    ),
+  },
+  {
+    examples: [
+      {
+        reason: 'Your account is under review; our compliance team will contact you.',
+        internal_note: 'STR filed 2026-11-27 after unusual inbound volume; do not disclose.',
+      },
+    ],
+  },
+);
+export type DecisionBody = Static<typeof DecisionBody>;
+
 export const PartnerListQuery = Type.Object({
   ...PaginationQuery.properties,
   onboarding_status: Type.Optional(StringEnum(ONBOARDING_STATUSES)),
@@ -107,7 +130,13 @@ export const PartnerRecord = Type.Object(
     phone: Type.String(),
     verified: Type.Boolean({ description: 'E-mail verified.' }),
     onboarding_status: StringEnum(ONBOARDING_STATUSES),
-    review_notes: Nullable(Type.String()),
+    review_notes: Nullable(Type.String({ description: 'The reason of the latest decision, as the partner sees it.' })),
+    internal_note: Nullable(
+      Type.String({
+        description:
+          "The internal note of the latest operator decision (request changes, reject, suspend); null when it had none. Operators only: the partner never sees it. Every earlier note is in the audit trail (onboarding.status_changed, metadata.internal_note).",
+      }),
+    ),
     created_at: Timestamp(),
     representative: Nullable(
       Type.Object(

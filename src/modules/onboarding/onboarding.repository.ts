@@ -251,6 +251,16 @@ export async function findOnboardingRecord(db: Kysely<Database>, partnerId: numb
   return row ? recordOf(row) : undefined;
 }
 
+/** The operators-only note of the partner's latest operator decision (never read on a partner's path). */
+export async function findInternalNote(db: Kysely<Database>, partnerId: number): Promise<string | null> {
+  const row = await db
+    .selectFrom('partners')
+    .select('internal_note')
+    .where('id', '=', partnerId)
+    .executeTakeFirst();
+  return row?.internal_note ?? null;
+}
+
 /** Takes the partner row's lock for the rest of the transaction (PostgreSQL; SQLite has one writer). */
 export async function lockPartner(trx: Transaction<Database>, partnerId: number): Promise<void> {
   await trx
@@ -303,12 +313,22 @@ export async function markSubmitted(
 export async function transitionOnboardingStatus(
   db: Kysely<Database>,
   partnerId: number,
-  change: { from: readonly OnboardingStatus[]; to: OnboardingStatus; reviewNotes: string | null },
+  change: {
+    from: readonly OnboardingStatus[];
+    to: OnboardingStatus;
+    reviewNotes: string | null;
+    internalNote?: string | null;
+  },
   now: number,
 ): Promise<boolean> {
   const result = await db
     .updateTable('partners')
-    .set({ onboarding_status: change.to, review_notes: change.reviewNotes, updated_at: now })
+    .set({
+      onboarding_status: change.to,
+      review_notes: change.reviewNotes,
+      ...(change.internalNote !== undefined ? { internal_note: change.internalNote } : {}),
+      updated_at: now,
+    })
     .where('id', '=', partnerId)
     .where('onboarding_status', 'in', [...change.from])
     .executeTakeFirst();

@@ -45,6 +45,12 @@ const fileDeleted = () =>
 
 export type ReviewService = ReturnType<typeof createReviewService>;
 
+/** An operator's decision on an application or a partner: the reason the partner sees, the note it never does. */
+export interface Decision {
+  reason: string;
+  internalNote: string | null;
+}
+
 /**
  * The operator's side of onboarding: the review queue, a partner's full record and documents, and the
  * decisions on documents and applications (docs/operator-guide.md). The partner's side is
@@ -99,11 +105,12 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
 
   async function partnerRecord(partnerId: number) {
     const record = await loadRecord(db, partnerId);
-    const [allDocuments, checks] = await Promise.all([
+    const [allDocuments, checks, internalNote] = await Promise.all([
       repo.listAllDocuments(db, partnerId),
       repo.listKycChecks(db, partnerId),
+      repo.findInternalNote(db, partnerId),
     ]);
-    return partnerRecordView(record, allDocuments, checks);
+    return extend(partnerRecordView(record, allDocuments, checks), { internal_note: internalNote });
   }
 
   async function openDocumentFile(partnerId: number, documentId: string) {
@@ -193,7 +200,7 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
         operator,
         partnerId,
         meta,
-        { from: ['under_review'], to: 'active', reviewNotes: null },
+        { from: ['under_review'], to: 'active', reviewNotes: null, internalNote: null },
         (record) => {
           const gaps = approvalGaps(stateOf(record));
           if (Object.keys(gaps).length > 0) throw new AppError('ONBOARDING_INCOMPLETE', { errors: gaps });
@@ -202,16 +209,22 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
     },
 
     /** Back to the partner (in_progress) with the reason as review_notes. */
-    requestChanges: (operator: OperatorCredential, partnerId: number, reason: string, meta: RequestMeta) =>
-      decide(operator, partnerId, meta, { from: ['under_review'], to: 'in_progress', reviewNotes: reason }),
+    requestChanges: (operator: OperatorCredential, partnerId: number, decision: Decision, meta: RequestMeta) =>
+      decide(operator, partnerId, meta, {
+        from: ['under_review'],
+        to: 'in_progress',
+        reviewNotes: decision.reason,
+        internalNote: decision.internalNote,
+      }),
 
     /** Final. */
-    reject: (operator: OperatorCredential, partnerId: number, reason: string, meta: RequestMeta) => {
+    reject: (operator: OperatorCredential, partnerId: number, decision: Decision, meta: RequestMeta) => {
       requireAdmin(operator, 'reject a partner');
       return decide(operator, partnerId, meta, {
         from: ['under_review'],
         to: 'rejected',
-        reviewNotes: reason,
+        reviewNotes: decision.reason,
+        internalNote: decision.internalNote,
       });
     },
 
@@ -219,15 +232,25 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
      * active → suspended, the reason kept as review_notes: live credentials are refused, the sandbox
      * keeps working, live events already queued are still delivered.
      */
-    suspend: (operator: OperatorCredential, partnerId: number, reason: string, meta: RequestMeta) => {
+    suspend: (operator: OperatorCredential, partnerId: number, decision: Decision, meta: RequestMeta) => {
       requireAdmin(operator, 'suspend a partner');
-      return decide(operator, partnerId, meta, { from: ['active'], to: 'suspended', reviewNotes: reason });
+      return decide(operator, partnerId, meta, {
+        from: ['active'],
+        to: 'suspended',
+        reviewNotes: decision.reason,
+        internalNote: decision.internalNote,
+      });
     },
 
-    /** suspended → active. */
+    /** suspended → active: the suspension's reason and internal note go with it. */
     reinstate: (operator: OperatorCredential, partnerId: number, meta: RequestMeta) => {
       requireAdmin(operator, 'reinstate a partner');
-      return decide(operator, partnerId, meta, { from: ['suspended'], to: 'active', reviewNotes: null });
+      return decide(operator, partnerId, meta, {
+        from: ['suspended'],
+        to: 'active',
+        reviewNotes: null,
+        internalNote: null,
+      });
     },
   };
 }

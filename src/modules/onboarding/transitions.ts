@@ -12,6 +12,12 @@ export interface StatusChange {
   from: readonly OnboardingStatus[];
   to: OnboardingStatus;
   reviewNotes: string | null;
+  /**
+   * An operator's note for operators only: kept on the partner (internal_note) and in the audit
+   * event, never in the partner's views, e-mails or webhooks. Undefined leaves the stored note as it
+   * is (a partner's own moves); an operator's decision sets it, null clearing it.
+   */
+  internalNote?: string | null;
 }
 
 /** A partner's onboarding record; 404 for an unknown partner. */
@@ -57,6 +63,7 @@ export async function moveStatus(
       from: change.from,
       to: change.to,
       ...(change.reviewNotes ? { reason: change.reviewNotes } : {}),
+      ...(change.internalNote ? { internal_note: change.internalNote } : {}),
     },
   });
   emit({

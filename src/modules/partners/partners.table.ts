@@ -24,6 +24,8 @@ export interface PartnersTable {
   /** When the application was first submitted; until then business_name and phone may be corrected. */
   first_submitted_at: number | null;
   review_notes: string | null;
+  /** The latest operator decision's note for operators only (never shown to the partner). */
+  internal_note: string | null;
   created_at: number;
   updated_at: number;
 }

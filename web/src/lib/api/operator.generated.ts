@@ -193,7 +193,7 @@ export interface paths {
         put?: never;
         /**
          * Send an application under review back to the partner (in_progress, with review_notes)
-         * @description Needs under_review (else 409 ONBOARDING_LOCKED). The reason becomes the partner's review_notes; the partner can change and resubmit. Sends onboarding.status_changed.
+         * @description Needs under_review (else 409 ONBOARDING_LOCKED). The reason becomes the partner's review_notes (internal_note stays with operators); the partner can change and resubmit. Sends onboarding.status_changed.
          */
         post: operations["requestPartnerChanges"];
         delete?: never;
@@ -213,7 +213,7 @@ export interface paths {
         put?: never;
         /**
          * Reject an application under review (final)
-         * @description Needs under_review (else 409 ONBOARDING_LOCKED). Final: the partner cannot resubmit. The reason becomes review_notes. Sends onboarding.status_changed.
+         * @description Needs under_review (else 409 ONBOARDING_LOCKED). Final: the partner cannot resubmit. The reason becomes review_notes; internal_note stays with operators. Sends onboarding.status_changed.
          */
         post: operations["rejectPartner"];
         delete?: never;
@@ -233,7 +233,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend an approved partner (active → suspended)
-         * @description Every live credential of the partner (live sessions, live API keys) then gets 403 PARTNER_SUSPENDED; the sandbox keeps working and live events already queued are still delivered. The reason is kept as review_notes and sent in the onboarding.status_changed event. Needs active (else 409 ONBOARDING_LOCKED).
+         * @description Every live credential of the partner (live sessions, live API keys) then gets 403 PARTNER_SUSPENDED; the sandbox keeps working and live events already queued are still delivered. The reason is kept as review_notes and sent in the onboarding.status_changed event; internal_note stays with operators (no tipping-off). Needs active (else 409 ONBOARDING_LOCKED).
          */
         post: operations["suspendPartner"];
         delete?: never;
@@ -1202,7 +1202,10 @@ export interface components {
             verified: boolean;
             /** @enum {string} */
             onboarding_status: "in_progress" | "under_review" | "active" | "rejected" | "suspended";
+            /** @description The reason of the latest decision, as the partner sees it. */
             review_notes: string | null;
+            /** @description The internal note of the latest operator decision (request changes, reject, suspend); null when it had none. Operators only: the partner never sees it. Every earlier note is in the audit trail (onboarding.status_changed, metadata.internal_note). */
+            internal_note: string | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp
@@ -2319,12 +2322,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reason": "The CAC certificate is illegible; upload a clearer scan."
+                 *       "reason": "Your account is under review; our compliance team will contact you.",
+                 *       "internal_note": "STR filed 2026-11-27 after unusual inbound volume; do not disclose."
                  *     }
                  */
                 "application/json": {
                     /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
+                    /** @description For operators only: kept on the partner record (internal_note) and in the audit trail, never shown to the partner, in its API, dashboard, e-mails or webhooks. Use it for what the partner must not be told (a suspension for suspicious activity: no tipping-off); the reason is what the partner sees. Free text: may hold line breaks. */
+                    internal_note?: string;
                 };
             };
         };
@@ -2450,12 +2456,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reason": "The CAC certificate is illegible; upload a clearer scan."
+                 *       "reason": "Your account is under review; our compliance team will contact you.",
+                 *       "internal_note": "STR filed 2026-11-27 after unusual inbound volume; do not disclose."
                  *     }
                  */
                 "application/json": {
                     /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
+                    /** @description For operators only: kept on the partner record (internal_note) and in the audit trail, never shown to the partner, in its API, dashboard, e-mails or webhooks. Use it for what the partner must not be told (a suspension for suspicious activity: no tipping-off); the reason is what the partner sees. Free text: may hold line breaks. */
+                    internal_note?: string;
                 };
             };
         };
@@ -2581,12 +2590,15 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "reason": "The CAC certificate is illegible; upload a clearer scan."
+                 *       "reason": "Your account is under review; our compliance team will contact you.",
+                 *       "internal_note": "STR filed 2026-11-27 after unusual inbound volume; do not disclose."
                  *     }
                  */
                 "application/json": {
                     /** @description Shown to the partner in review_notes / requirements. Free text: may hold line breaks. */
                     reason: string;
+                    /** @description For operators only: kept on the partner record (internal_note) and in the audit trail, never shown to the partner, in its API, dashboard, e-mails or webhooks. Use it for what the partner must not be told (a suspension for suspicious activity: no tipping-off); the reason is what the partner sees. Free text: may hold line breaks. */
+                    internal_note?: string;
                 };
             };
         };
