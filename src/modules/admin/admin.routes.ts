@@ -9,12 +9,12 @@ import type { Decision, ReviewService } from '../onboarding/review.service.js';
 import {
   AuditEventsResponse,
   AuditQuery,
+  DecisionBody,
   DocumentParams,
   PartnerListQuery,
   PartnerListResponse,
   PartnerParams,
   PartnerRecordResponse,
-  DecisionBody,
   ReasonBody,
   ReviewedDocumentResponse,
 } from './admin.schemas.js';

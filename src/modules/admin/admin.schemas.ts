@@ -42,7 +42,7 @@ export const DecisionBody = Type.Object(
       FreeText({
         maxLength: 2000,
         description:
-          "For operators only: kept on the partner record (internal_note) and in the audit trail, never shown to the partner, in its API, dashboard, e-mails or webhooks. Use it for what the partner must not be told (a suspension for suspicious activity: no tipping-off); the reason is what the partner sees.",
+          'For operators only: kept on the partner record (internal_note) and in the audit trail, never shown to the partner, in its API, dashboard, e-mails or webhooks. Use it for what the partner must not be told (a suspension for suspicious activity: no tipping-off); the reason is what the partner sees.',
       }),
     ),
   },
@@ -130,11 +130,13 @@ export const PartnerRecord = Type.Object(
     phone: Type.String(),
     verified: Type.Boolean({ description: 'E-mail verified.' }),
     onboarding_status: StringEnum(ONBOARDING_STATUSES),
-    review_notes: Nullable(Type.String({ description: 'The reason of the latest decision, as the partner sees it.' })),
+    review_notes: Nullable(
+      Type.String({ description: 'The reason of the latest decision, as the partner sees it.' }),
+    ),
     internal_note: Nullable(
       Type.String({
         description:
-          "The internal note of the latest operator decision (request changes, reject, suspend); null when it had none. Operators only: the partner never sees it. Every earlier note is in the audit trail (onboarding.status_changed, metadata.internal_note).",
+          'The internal note of the latest operator decision (request changes, reject, suspend); null when it had none. Operators only: the partner never sees it. Every earlier note is in the audit trail (onboarding.status_changed, metadata.internal_note).',
       }),
     ),
     created_at: Timestamp(),

@@ -209,7 +209,12 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
     },
 
     /** Back to the partner (in_progress) with the reason as review_notes. */
-    requestChanges: (operator: OperatorCredential, partnerId: number, decision: Decision, meta: RequestMeta) =>
+    requestChanges: (
+      operator: OperatorCredential,
+      partnerId: number,
+      decision: Decision,
+      meta: RequestMeta,
+    ) =>
       decide(operator, partnerId, meta, {
         from: ['under_review'],
         to: 'in_progress',
