@@ -1,12 +1,16 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
 import type { AuditService } from '../../platform/audit/audit.service.js';
+import { AppError } from '../../platform/errors/errors.js';
 import { operatorOf, requestMeta } from '../../platform/http/auth.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { type AcceptedFileType, FILE_EXTENSIONS } from '../../platform/storage/file-type.js';
 import type { Decision, ReviewService } from '../onboarding/review.service.js';
 import {
+  AssignmentBody,
+  AssignmentResponse,
   AuditEventsResponse,
   AuditQuery,
   DecisionBody,
@@ -20,6 +24,19 @@ import {
 } from './admin.schemas.js';
 
 const tags = ['Back office'];
+
+/** The operator an `assigned_to` filter names: `me` is the caller (an operator, not the admin API key). */
+function assigneeOf(request: FastifyRequest, filter: string): string | null {
+  if (filter === 'none') return null;
+  if (filter !== 'me') return filter.toLowerCase();
+  const operator = operatorOf(request);
+  if (operator.kind !== 'operator') {
+    throw new AppError('VALIDATION_FAILED', {
+      errors: { assigned_to: ['`me` needs an operator session; the admin API key is not an operator.'] },
+    });
+  }
+  return operator.operatorId;
+}
 
 const decisionOf = (body: DecisionBody): Decision => ({
   reason: body.reason,
@@ -68,9 +85,10 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       response: { 200: PartnerListResponse },
     }),
     async (request) => {
-      const { limit, cursor, onboarding_status, pending_review } = request.query;
+      const { limit, cursor, onboarding_status, pending_review, assigned_to } = request.query;
       const data = await review.listPartners({
         limit,
+        ...(assigned_to !== undefined ? { assignedTo: assigneeOf(request, assigned_to) } : {}),
         ...(cursor !== undefined ? { cursor } : {}),
         ...(onboarding_status ? { onboardingStatus: onboarding_status } : {}),
         ...(pending_review !== undefined ? { pendingReview: pending_review } : {}),
@@ -258,6 +276,56 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       await review.reinstate(operatorOf(request), request.params.company_id, requestMeta(request));
       return success('Partner reinstated.', await review.partnerRecord(request.params.company_id));
     },
+  );
+
+  app.put(
+    '/admin/partners/:company_id/assignee',
+    operation({
+      operationId: 'assignPartner',
+      summary: "Claim a partner's review, or (an admin) assign it to an operator",
+      description:
+        'Without `operator_id` the calling operator claims the partner: 409 ALREADY_ASSIGNED while another ' +
+        'operator works on it. With `operator_id` an admin (or the admin API key, which must name one) assigns ' +
+        'any active operator, taking it from whoever had it; a reviewer naming someone else is 403 FORBIDDEN. ' +
+        'Every change is audited (partner.assigned, with the previous assignee). The queue shows the assignee ' +
+        'and filters by it (`assigned_to`).',
+      tags,
+      auth: 'admin',
+      params: PartnerParams,
+      body: AssignmentBody,
+      response: { 200: AssignmentResponse },
+      errors: ['ALREADY_ASSIGNED'],
+    }),
+    async (request) => {
+      const data = await review.assign(
+        operatorOf(request),
+        request.params.company_id,
+        request.body?.operator_id,
+        requestMeta(request),
+      );
+      return success(data.assigned_to ? `Assigned to ${data.assigned_to.name}.` : 'Unassigned.', data);
+    },
+  );
+
+  app.delete(
+    '/admin/partners/:company_id/assignee',
+    operation({
+      operationId: 'unassignPartner',
+      summary: "Let go of a partner's review (a reviewer its own; an admin anyone's)",
+      description:
+        'Leaves the partner assigned to nobody. A reviewer lets go only of its own (409 ALREADY_ASSIGNED for ' +
+        "another's); an admin of anyone's. Already unassigned: 200, nothing changes. Audited (partner.unassigned).",
+      tags,
+      auth: 'admin',
+      params: PartnerParams,
+      response: { 200: AssignmentResponse },
+      errors: ['ALREADY_ASSIGNED'],
+    }),
+    async (request) =>
+      success(
+        'Unassigned.',
+        await review.assign(operatorOf(request), request.params.company_id, null, requestMeta(request)),
+      ),
   );
 
   app.get(

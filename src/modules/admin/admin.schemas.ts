@@ -57,8 +57,42 @@ export const DecisionBody = Type.Object(
 );
 export type DecisionBody = Static<typeof DecisionBody>;
 
+/** Who works on a partner's review (docs/operator-guide.md, "Assignment"). */
+const Assignment = {
+  assigned_to: Nullable(
+    Type.Object(
+      { id: Type.String({ format: 'uuid' }), name: Type.String() },
+      { title: 'Assignee', description: 'The operator working on this partner; null: nobody.' },
+    ),
+  ),
+  assigned_at: Nullable(Timestamp('When the current assignee got it.')),
+};
+
+export const AssignmentBody = Type.Object({
+  operator_id: Type.Optional(
+    Type.String({
+      format: 'uuid',
+      description:
+        'The operator to assign (an admin only; any active operator). Left out: the calling operator claims the partner.',
+    }),
+  ),
+});
+export type AssignmentBody = Static<typeof AssignmentBody>;
+
+export const AssignmentResponse = Success(
+  Type.Object(Assignment, { title: 'PartnerAssignment' }),
+  'Who works on the partner now.',
+);
+
 export const PartnerListQuery = Type.Object({
   ...PaginationQuery.properties,
+  assigned_to: Type.Optional(
+    Type.String({
+      pattern: '^(me|none|[0-9a-fA-F-]{36})$',
+      description:
+        '`me`: the partners the calling operator works on; `none`: those nobody does; an operator id: theirs.',
+    }),
+  ),
   onboarding_status: Type.Optional(StringEnum(ONBOARDING_STATUSES)),
   pending_review: Type.Optional(
     Type.Boolean({
@@ -87,6 +121,7 @@ const PartnerSummary = Type.Object(
         "What awaits the operator, as in the partner's requirements.pending_review: `application`, `documents.<type>`.",
       examples: [['documents.memart']],
     }),
+    ...Assignment,
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },
@@ -139,6 +174,7 @@ export const PartnerRecord = Type.Object(
           'The internal note of the latest operator decision (request changes, reject, suspend); null when it had none. Operators only: the partner never sees it. Every earlier note is in the audit trail (onboarding.status_changed, metadata.internal_note).',
       }),
     ),
+    ...Assignment,
     created_at: Timestamp(),
     representative: Nullable(
       Type.Object(

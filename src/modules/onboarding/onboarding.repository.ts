@@ -251,14 +251,69 @@ export async function findOnboardingRecord(db: Kysely<Database>, partnerId: numb
   return row ? recordOf(row) : undefined;
 }
 
-/** The operators-only note of the partner's latest operator decision (never read on a partner's path). */
-export async function findInternalNote(db: Kysely<Database>, partnerId: number): Promise<string | null> {
-  const row = await db
+/** What only operators see of a partner: the latest decision's internal note, who works on it. */
+export interface OperatorFields {
+  internal_note: string | null;
+  assigned_operator_id: string | null;
+  assigned_operator_name: string | null;
+  assigned_at: number | null;
+}
+
+const operatorFieldsQuery = (db: Kysely<Database>) =>
+  db
     .selectFrom('partners')
-    .select('internal_note')
-    .where('id', '=', partnerId)
-    .executeTakeFirst();
-  return row?.internal_note ?? null;
+    .leftJoin('operators', 'operators.id', 'partners.assigned_operator_id')
+    .select([
+      'partners.internal_note',
+      'partners.assigned_operator_id',
+      'operators.name as assigned_operator_name',
+      'partners.assigned_at',
+    ]);
+
+/** The operators-only fields of a partner (never read on a partner's path); undefined when unknown. */
+export function findOperatorFields(
+  db: Kysely<Database>,
+  partnerId: number,
+): Promise<OperatorFields | undefined> {
+  return operatorFieldsQuery(db).where('partners.id', '=', partnerId).executeTakeFirst();
+}
+
+/** The same for a page of partners, by id. */
+export async function operatorFieldsOf(
+  db: Kysely<Database>,
+  partnerIds: number[],
+): Promise<Map<number, OperatorFields>> {
+  if (partnerIds.length === 0) return new Map();
+  const rows = await operatorFieldsQuery(db)
+    .select('partners.id')
+    .where('partners.id', 'in', partnerIds)
+    .execute();
+  return new Map(rows.map(({ id, ...fields }) => [id, fields]));
+}
+
+/**
+ * Assigns a partner to an operator (null: to nobody) in one conditional statement: with `onlyIf`,
+ * only while it is assigned to nobody or to `onlyIf` (a reviewer claiming, or letting go of, its own);
+ * false when the partner is unknown or the condition failed.
+ */
+export async function assignPartner(
+  db: Kysely<Database>,
+  partnerId: number,
+  operatorId: string | null,
+  now: number,
+  onlyIf?: string,
+): Promise<boolean> {
+  let query = db
+    .updateTable('partners')
+    .set({ assigned_operator_id: operatorId, assigned_at: operatorId === null ? null : now })
+    .where('id', '=', partnerId);
+  if (onlyIf !== undefined) {
+    query = query.where((eb) =>
+      eb.or([eb('assigned_operator_id', 'is', null), eb('assigned_operator_id', '=', onlyIf)]),
+    );
+  }
+  const result = await query.executeTakeFirst();
+  return result.numUpdatedRows > 0n;
 }
 
 /** Takes the partner row's lock for the rest of the transaction (PostgreSQL; SQLite has one writer). */
@@ -482,7 +537,14 @@ const POST_APPROVAL_STATUSES: readonly OnboardingStatus[] = ['active', 'suspende
  */
 export function listPartners(
   db: Kysely<Database>,
-  filter: { onboardingStatus?: OnboardingStatus; pendingReview?: boolean; afterId?: number; limit: number },
+  filter: {
+    onboardingStatus?: OnboardingStatus;
+    pendingReview?: boolean;
+    /** An operator's id, or null for partners assigned to nobody. */
+    assignedTo?: string | null;
+    afterId?: number;
+    limit: number;
+  },
 ) {
   let query = db
     .selectFrom('partners')
@@ -491,6 +553,12 @@ export function listPartners(
     .limit(filter.limit + 1);
   if (filter.onboardingStatus) query = query.where('onboarding_status', '=', filter.onboardingStatus);
   if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
+  if (filter.assignedTo !== undefined) {
+    query =
+      filter.assignedTo === null
+        ? query.where('assigned_operator_id', 'is', null)
+        : query.where('assigned_operator_id', '=', filter.assignedTo);
+  }
   if (filter.pendingReview !== undefined) {
     query = query.where((eb) => {
       const pending = eb.or([

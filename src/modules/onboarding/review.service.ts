@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { operatorActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import type { OperatorCredential } from '../../platform/auth/credentials.js';
+import { toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import type { Database } from '../../platform/db/schema.js';
 import { ENVIRONMENTS } from '../../platform/environment.js';
@@ -45,6 +46,17 @@ const fileDeleted = () =>
 
 export type ReviewService = ReturnType<typeof createReviewService>;
 
+/** Who works on a partner's review, as operators see it. */
+function assignmentView(fields: repo.OperatorFields | undefined) {
+  return {
+    assigned_to:
+      fields?.assigned_operator_id == null
+        ? null
+        : { id: fields.assigned_operator_id, name: fields.assigned_operator_name ?? '' },
+    assigned_at: fields?.assigned_at == null ? null : toIso(Number(fields.assigned_at)),
+  };
+}
+
 /** An operator's decision on an application or a partner: the reason the partner sees, the note it never does. */
 export interface Decision {
   reason: string;
@@ -81,6 +93,8 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
   async function listPartners(filter: {
     onboardingStatus?: OnboardingStatus;
     pendingReview?: boolean;
+    /** An operator's id, or null for partners assigned to nobody. */
+    assignedTo?: string | null;
     cursor?: string;
     limit: number;
   }) {
@@ -91,26 +105,33 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
       ...(afterId !== undefined ? { afterId } : {}),
       ...(filter.onboardingStatus ? { onboardingStatus: filter.onboardingStatus } : {}),
       ...(filter.pendingReview !== undefined ? { pendingReview: filter.pendingReview } : {}),
+      ...(filter.assignedTo !== undefined ? { assignedTo: filter.assignedTo } : {}),
     });
     const page = cursor.page(rows, filter.limit, (partner) => partner.id);
-    const pending = await repo.pendingDocuments(
-      db,
-      page.items.map((partner) => partner.id),
-    );
+    const ids = page.items.map((partner) => partner.id);
+    const [pending, fields] = await Promise.all([
+      repo.pendingDocuments(db, ids),
+      repo.operatorFieldsOf(db, ids),
+    ]);
     return {
       next_cursor: page.next_cursor,
-      items: page.items.map((partner) => partnerSummaryView(partner, pending.get(partner.id))),
+      items: page.items.map((partner) =>
+        extend(partnerSummaryView(partner, pending.get(partner.id)), assignmentView(fields.get(partner.id))),
+      ),
     };
   }
 
   async function partnerRecord(partnerId: number) {
     const record = await loadRecord(db, partnerId);
-    const [allDocuments, checks, internalNote] = await Promise.all([
+    const [allDocuments, checks, fields] = await Promise.all([
       repo.listAllDocuments(db, partnerId),
       repo.listKycChecks(db, partnerId),
-      repo.findInternalNote(db, partnerId),
+      repo.findOperatorFields(db, partnerId),
     ]);
-    return extend(partnerRecordView(record, allDocuments, checks), { internal_note: internalNote });
+    return extend(partnerRecordView(record, allDocuments, checks), {
+      internal_note: fields?.internal_note ?? null,
+      ...assignmentView(fields),
+    });
   }
 
   async function openDocumentFile(partnerId: number, documentId: string) {
@@ -187,9 +208,76 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
     return reviewedDocumentView(document);
   }
 
+  /**
+   * Assigns the partner's review to `wanted` (undefined: the calling operator, a claim; null: nobody)
+   * under the partner's lock. A reviewer claims a partner nobody works on, or lets go of its own; an
+   * admin (or the admin API key) assigns anyone active, taking it from whoever had it.
+   */
+  function assign(
+    operator: OperatorCredential,
+    partnerId: number,
+    wanted: string | null | undefined,
+    meta: RequestMeta,
+  ) {
+    const self = operator.kind === 'operator' ? operator.operatorId : undefined;
+    const to = wanted === undefined ? self : wanted;
+    if (to === undefined) {
+      throw new AppError('VALIDATION_FAILED', {
+        errors: { operator_id: ['The admin API key is not an operator: name the operator to assign.'] },
+      });
+    }
+    const isAdmin = operator.kind === 'admin_api_key' || operator.role === 'admin';
+    if (!isAdmin && to !== null && to !== self) {
+      throw new AppError('FORBIDDEN', {
+        message:
+          'Only an admin can assign a partner to another operator; reviewers claim partners themselves.',
+      });
+    }
+    return write({ actor: operatorActor(partnerId, operator), meta }, async ({ trx, now, audit }) => {
+      await repo.lockPartner(trx, partnerId);
+      const before = await repo.findOperatorFields(trx, partnerId);
+      if (!before) throw new AppError('NOT_FOUND');
+      let name: string | null = null;
+      if (to !== null) {
+        const target = await trx
+          .selectFrom('operators')
+          .select(['name', 'status'])
+          .where('id', '=', to)
+          .executeTakeFirst();
+        if (target?.status !== 'active') {
+          throw new AppError('VALIDATION_FAILED', {
+            errors: { operator_id: ['This names no active operator.'] },
+          });
+        }
+        name = target.name;
+      }
+      if (!(await repo.assignPartner(trx, partnerId, to, now, isAdmin ? undefined : self))) {
+        throw new AppError('ALREADY_ASSIGNED', {
+          message: `${before.assigned_operator_name ?? 'Another operator'} is working on this partner; an admin can reassign it.`,
+        });
+      }
+      if (before.assigned_operator_id !== to) {
+        audit({
+          partnerId,
+          action: to === null ? 'partner.unassigned' : 'partner.assigned',
+          targetType: 'partner',
+          targetId: partnerId,
+          metadata: {
+            operator_id: to,
+            operator_name: name,
+            previous_operator_id: before.assigned_operator_id,
+            previous_operator_name: before.assigned_operator_name,
+          },
+        });
+      }
+      return assignmentView(await repo.findOperatorFields(trx, partnerId));
+    });
+  }
+
   return {
     listPartners,
     partnerRecord,
+    assign,
     openDocumentFile,
     reviewDocument,
 

@@ -26,6 +26,9 @@ export interface PartnersTable {
   review_notes: string | null;
   /** The latest operator decision's note for operators only (never shown to the partner). */
   internal_note: string | null;
+  /** The operator working on the partner's review (claimed, or handed over by an admin). */
+  assigned_operator_id: string | null;
+  assigned_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -70,6 +70,11 @@ export const ERROR_REGISTRY = {
     message:
       'No webhook endpoint is set for this environment: set one with PUT /services/partner/settings/webhook.',
   },
+  /** A claim on a partner another operator works on (docs/operator-guide.md, "Assignment"). */
+  ALREADY_ASSIGNED: {
+    status: 409,
+    message: 'Another operator is working on this partner; an admin can reassign it.',
+  },
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',

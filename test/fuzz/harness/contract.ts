@@ -42,6 +42,8 @@ export const PUBLISHED_ERROR_CODES: Readonly<Record<string, number>> = {
   // The operator console's own, for its sign-in and set-up steps (docs/decisions.md, "Operators").
   SETUP_NOT_STARTED: 409,
   SIGN_IN_EXPIRED: 422,
+  // A claim on a partner another operator works on (docs/operator-guide.md, "Assignment").
+  ALREADY_ASSIGNED: 409,
 };
 
 /**

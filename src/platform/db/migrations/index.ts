@@ -14,6 +14,7 @@ import * as moneyIn from './2026-11-27-05-money-in.js';
 import * as transfers from './2026-11-28-01-transfers.js';
 import * as webhookInspection from './2026-11-28-02-webhook-inspection.js';
 import * as internalNotes from './2026-11-28-05-internal-notes.js';
+import * as assignment from './2026-11-28-06-assignment.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-28-01-transfers': transfers,
   '2026-11-28-02-webhook-inspection': webhookInspection,
   '2026-11-28-05-internal-notes': internalNotes,
+  '2026-11-28-06-assignment': assignment,
 };
