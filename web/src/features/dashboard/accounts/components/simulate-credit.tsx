@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DetailList } from '@/components/ui/detail-list';
-import { TextField, useErrorsOnSubmit } from '@/components/ui/text-field';
+import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { SimulateCreditBody, VirtualAccount } from '@/lib/api/partner-types';
@@ -51,8 +51,6 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [done, setDone] = useState<SimulatedCredit | null>(null);
   const inactive = account.status !== 'active';
-  const formRef = useRef<HTMLFormElement>(null);
-  useErrorsOnSubmit(formRef);
 
   const set = (field: keyof Advanced) => (value: string) =>
     setAdvanced((now) => ({ ...now, [field]: value }));
@@ -113,7 +111,7 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
         Sandbox only: send test money to this account as if a customer had made a transfer. It shows in the
         transactions and triggers a virtual_account.credited webhook.
       </p>
-      <Form ref={formRef} className="account__credit-form" onSubmit={submit} validationErrors={serverErrors}>
+      <Form className="account__credit-form" onSubmit={submit} validationErrors={serverErrors}>
         <TextField
           name="amount"
           label="Amount (₦)"
