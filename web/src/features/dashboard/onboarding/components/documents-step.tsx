@@ -28,11 +28,12 @@ const DOCUMENT_HELP: Partial<Record<PartnerDocumentType, string>> = {
 
 type Shown = { tone: BadgeTone; label: string };
 
-function documentBadge(document: PartnerDocument | undefined): Shown {
+/** Before the application is submitted nobody reviews an upload yet: it is "Uploaded", not waiting. */
+function documentBadge(document: PartnerDocument | undefined, submitted: boolean): Shown {
   if (!document) return { tone: 'neutral', label: 'Missing' };
   if (document.status === 'approved') return { tone: 'success', label: 'Approved' };
   if (document.status === 'rejected') return { tone: 'danger', label: 'Rejected' };
-  return { tone: 'info', label: 'Waiting for review' };
+  return submitted ? { tone: 'info', label: 'Waiting for review' } : { tone: 'info', label: 'Uploaded' };
 }
 
 /** Step 3: the checklist for the business type, one row per document with its state and upload. */
@@ -63,6 +64,7 @@ export function DocumentsStep({ profile, state }: { profile: OnboardingProfile; 
                 type={type}
                 document={profile.documents.find((candidate) => candidate.document_type === type)}
                 canChange={canChange}
+                submitted={profile.onboarding_status !== 'in_progress'}
               />
             ))}
           </ul>
@@ -76,13 +78,16 @@ function DocumentRow({
   type,
   document,
   canChange,
+  submitted,
 }: {
   type: PartnerDocumentType;
   document: PartnerDocument | undefined;
   canChange: boolean;
+  /** Whether the application went to review: only then does an upload wait for a reviewer. */
+  submitted: boolean;
 }) {
   const [replacing, setReplacing] = useState(false);
-  const badge = documentBadge(document);
+  const badge = documentBadge(document, submitted);
   const needsUpload = !document || document.status === 'rejected';
   const label = documentTypeLabel(type);
 
