@@ -47,6 +47,7 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
   const headingId = useId();
   const [attempt, setAttempt] = useState(() => crypto.randomUUID());
   const [amount, setAmount] = useState('');
+  const [narration, setNarration] = useState('');
   const [advanced, setAdvanced] = useState<Advanced>(NO_ADVANCED);
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [done, setDone] = useState<SimulatedCredit | null>(null);
@@ -65,10 +66,9 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
     event.preventDefault();
     const naira = parseNairaInput(amount);
     if (!naira) return;
-    const narration = String(new FormData(event.currentTarget).get('narration') ?? '').trim();
     const body: SimulateCreditBody = {
       amount: naira,
-      ...(narration ? { narration } : {}),
+      ...(narration.trim() ? { narration: narration.trim() } : {}),
       ...(hasOriginator
         ? {
             originator: {
@@ -89,6 +89,7 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
         onSuccess: (result) => {
           setDone(result);
           setAmount('');
+          setNarration('');
           // A session ID credits once: the next credit gets a new one unless another is typed.
           setAdvanced((now) => ({ ...now, sessionId: '' }));
           setAttempt(crypto.randomUUID());
@@ -130,6 +131,8 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
         <TextField
           name="narration"
           label="Narration (optional)"
+          value={narration}
+          onChange={setNarration}
           maxLength={255}
           isDisabled={inactive}
           placeholder="Test transfer"
