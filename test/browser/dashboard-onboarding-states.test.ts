@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { adminPost, approvePartner } from '../support/admin.js';
 import { useApp } from '../support/app.js';
 import { launchBrowser } from '../support/browser.js';
-import { completeOnboarding } from '../support/onboarding.js';
+import { completeOnboarding, profileOf } from '../support/onboarding.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import { adminPartnerUrl } from '../support/paths.js';
 import { checkPage, type DashboardPage, openDashboard, signInThroughForm } from './dashboard-helpers.js';
@@ -53,6 +54,59 @@ describe('dashboard: onboarding states follow the operator without a reload', ()
     assert.equal(await documents.getByText('Waiting for review', { exact: true }).count(), 0);
     assert.equal(await progress().innerText(), '3 of 4 steps done');
     await checkPage(page, 'onboarding-uploaded-not-submitted-1280');
+  });
+
+  it('downloads an uploaded document, adds https:// to a bare website, and spells out the date of birth in the locale', async () => {
+    const memart = page
+      .locator('#documents')
+      .getByRole('listitem')
+      .filter({ hasText: 'Memorandum and articles' });
+    const saving = page.waitForEvent('download');
+    await memart.getByRole('button', { name: 'Download Memorandum and articles (MEMART)' }).click();
+    const download = await saving;
+    assert.match(download.suggestedFilename(), /^memart-[0-9a-f-]{36}\.pdf$/);
+    const saved = await download.path();
+    assert.equal(readFileSync(saved).subarray(0, 5).toString(), '%PDF-');
+    await memart
+      .getByRole('status')
+      .filter({ hasText: `Saved ${download.suggestedFilename()}.` })
+      .waitFor();
+
+    const profile = page.locator('#business-profile');
+    await profile.getByLabel('Registered address').fill('12 Marina, Lagos');
+    const website = profile.getByLabel('Website (optional)');
+    await website.fill('acme.ng');
+    await website.blur();
+    assert.equal(await website.inputValue(), 'https://acme.ng', 'https:// added on blur');
+    // Enter in the field submits without a blur: the address is completed on submit too.
+    await website.fill('shop.acme.ng');
+    await website.press('Enter');
+    await profile.getByText('Business profile saved.').waitFor();
+    assert.equal(await website.inputValue(), 'https://shop.acme.ng');
+    assert.equal((await profileOf(suite.t, partner.token)).website, 'https://shop.acme.ng');
+
+    const representative = page.locator('#representative');
+    await representative.getByRole('button', { name: 'Update representative' }).click();
+    // Chromium's date input reads 04/12/1985 in any locale; the day is spelled out beside it.
+    await representative.getByLabel('Date of birth').fill('1985-04-12');
+    await representative.getByText('April 12, 1985', { exact: true }).waitFor();
+    await checkPage(page, 'onboarding-representative-date-en-US-1280');
+
+    const british = await openDashboard(browser, suite.t.url, { locale: 'en-GB' });
+    try {
+      await signInThroughForm(british.page, partner);
+      await british.page.getByRole('heading', { level: 1, name: 'Acme Payments Ltd' }).waitFor();
+      await british.page.goto('/dashboard/onboarding');
+      const theirs = british.page.locator('#representative');
+      await theirs.getByRole('button', { name: 'Update representative' }).click();
+      await theirs.getByLabel('Date of birth').fill('1985-04-12');
+      await theirs.getByText('12 April 1985', { exact: true }).waitFor();
+      const provided = await british.page.locator('.document-row__meta').first().innerText();
+      assert.match(provided, /^Provided \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/, provided);
+      british.assertClean('onboarding in en-GB');
+    } finally {
+      await british.close();
+    }
   });
 
   it('under review: all four steps are done; the approval shows within seconds, without a reload', async () => {
