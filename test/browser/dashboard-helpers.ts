@@ -25,7 +25,7 @@ export interface DashboardPage extends RecordedPage {
 export async function openDashboard(
   browser: Browser,
   baseUrl: string,
-  options: { width?: number } = {},
+  options: { width?: number; locale?: string } = {},
 ): Promise<DashboardPage> {
   const recorded = await newPage(browser, baseUrl, options);
   const apiRefusals: string[] = [];

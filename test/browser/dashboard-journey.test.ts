@@ -162,6 +162,10 @@ describe('dashboard: the partner journey from sign-up to a live account', () => 
     await submit.getByText('Everything is in place.').waitFor();
     await checkPage(page, 'onboarding-ready-1280');
     await submit.getByRole('button', { name: 'Submit application' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Submit your application?' })
+      .getByRole('button', { name: 'Submit application' })
+      .click();
     await submit.getByText('Your application is under review.').waitFor();
     await checkPage(page, 'onboarding-submitted-1280');
   });
@@ -231,9 +235,14 @@ describe('dashboard: the partner journey from sign-up to a live account', () => 
       },
     );
     await memart.getByRole('button', { name: /^Upload Memorandum/ }).click();
-    await memart.getByText('Waiting for review', { exact: true }).waitFor();
+    // Not submitted yet, so nobody reviews it: uploaded, not waiting.
+    await memart.getByText('Uploaded', { exact: true }).waitFor();
     const submit = page.locator('#submit');
     await submit.getByRole('button', { name: 'Submit application' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Submit your application?' })
+      .getByRole('button', { name: 'Submit application' })
+      .click();
     await submit.getByText('Your application is under review.').waitFor();
   });
 

@@ -19,6 +19,8 @@ import {
   BUSINESS_INFO,
   creditUrl,
   DELIVERIES,
+  DOCUMENTS,
+  documentFileUrl,
   EVENTS,
   eventUrl,
   lifecycleUrl,
@@ -188,6 +190,14 @@ function idCases(a: () => PartnerData): Record<string, IdCase> {
       unknown: () => randomUUID(),
       request: (id) => ({ method: 'GET', path: transferUrl(id) }),
       expected: notFound,
+    },
+    [`GET ${DOCUMENTS}/{document_id}/file`]: {
+      targets: (p) => [{ label: 'onboarding document', id: p.documentIds[0] ?? '' }],
+      unknown: () => randomUUID(),
+      request: (id) => ({ method: 'GET', path: documentFileUrl(id) }),
+      // Onboarding takes session tokens only: an API key is refused before any lookup.
+      expected: (credential) =>
+        credential.kind === 'session' ? notFound() : { status: 403, code: 'FORBIDDEN' },
     },
     [`POST ${DELIVERIES}/{id}/retry`]: {
       targets: (p) => [{ label: 'delivery attempt', id: p.attemptId }],
@@ -363,7 +373,7 @@ for (const dialect of DIALECTS) {
           }
         }
       }
-      assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1 + 1));
+      assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1 + 1 + 1));
 
       // Nothing of A's changed: member, keys, ledger, delivery log.
       const member = await app.t.api.get(memberUrl(a.memberId), { token: a.partner.liveKey });

@@ -51,6 +51,8 @@ export interface RecordedPage {
 export interface NewPageOptions {
   /** Viewport width in CSS pixels (height 900); 1280 unless given. */
   width?: number;
+  /** The browser's locale (navigator.language, Intl's default, Accept-Language); Chromium's unless given. */
+  locale?: string;
   /**
    * HTTP statuses the page answers itself (a 401 before sign-in, a refused decision): Chrome logs
    * every fetch answered 4xx as a console error ("Failed to load resource"), which is then not
@@ -73,6 +75,7 @@ export async function newPage(
   const context = await browser.newContext({
     baseURL: baseUrl,
     viewport: { width: options.width ?? 1280, height: 900 },
+    ...(options.locale ? { locale: options.locale } : {}),
   });
   const errors: string[] = [];
   const cspViolations: CspViolation[] = [];

@@ -18,6 +18,8 @@ export const LOGOUT = `${ONBOARDING}/logout`;
 export const BUSINESS_INFO = `${ONBOARDING}/business-info`;
 export const REPRESENTATIVE = `${ONBOARDING}/representative`;
 export const DOCUMENTS = `${ONBOARDING}/documents`;
+/** The partner's own download of a document it uploaded. */
+export const documentFileUrl = (documentId: string) => `${DOCUMENTS}/${documentId}/file`;
 export const SUBMIT = `${ONBOARDING}/submit`;
 export const ENVIRONMENT = `${ONBOARDING}/environment`;
 

@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { AppError } from '../../platform/errors/errors.js';
 import { operatorOf, requestMeta } from '../../platform/http/auth.js';
+import { FileResponse, fileHeaders, sendFile } from '../../platform/http/file-download.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
-import { type AcceptedFileType, FILE_EXTENSIONS } from '../../platform/storage/file-type.js';
 import type { Decision, ReviewService } from '../onboarding/review.service.js';
 import {
   AssignmentBody,
@@ -41,21 +40,6 @@ function assigneeOf(request: FastifyRequest, filter: string): string | null {
 const decisionOf = (body: DecisionBody): Decision => ({
   reason: body.reason,
   internalNote: body.internal_note ?? null,
-});
-
-const binary = { schema: { type: 'string', format: 'binary' } };
-/** The bytes as uploaded, served with the type detected from them (never JSON). */
-const FileResponse = Type.Unsafe({
-  description: 'The file, with the Content-Type detected from its bytes.',
-  content: { 'application/pdf': binary, 'image/jpeg': binary, 'image/png': binary },
-});
-/**
- * A stored file is only ever downloaded: never framed, and sandboxed should a browser show it
- * anyway (some mobile browsers display a PDF despite `attachment`), so nothing in it runs on this
- * origin. The console previews a PDF by drawing it with pdf.js, an image with an <img>.
- */
-const fileHeaders = (): Record<string, string> => ({
-  'content-security-policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
 });
 
 const DOCUMENT_DECISION =
@@ -349,15 +333,7 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     }),
     async (request, reply) => {
       const file = await review.openDocumentFile(request.params.company_id, request.params.document_id);
-      const extension = FILE_EXTENSIONS[file.contentType as AcceptedFileType] ?? 'bin';
-      return reply
-        .type(file.contentType)
-        .header('content-length', file.size)
-        .header(
-          'content-disposition',
-          `attachment; filename="${file.document.document_type}-${file.document.id}.${extension}"`,
-        )
-        .send(file.stream);
+      return sendFile(reply, file, `${file.document.document_type}-${file.document.id}`);
     },
   );
 

@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { requestMeta, sessionOf } from '../../platform/http/auth.js';
+import { FileResponse, fileHeaders, sendFile } from '../../platform/http/file-download.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import {
   DocumentBody,
+  DocumentFileParams,
   DocumentResponse,
   EnvironmentBody,
   EnvironmentResponse,
@@ -111,6 +113,28 @@ export const onboardingRoutes: FastifyPluginAsyncTypebox<{ onboarding: Onboardin
     async (request, reply) => {
       const data = await onboarding.uploadDocument(sessionOf(request), request.body, requestMeta(request));
       return reply.code(201).send(success('Document uploaded.', data));
+    },
+  );
+
+  app.get(
+    '/client/onboarding/documents/:document_id/file',
+    operation({
+      operationId: 'downloadOnboardingDocumentFile',
+      summary: 'Download a document you uploaded',
+      description:
+        'Streams the stored bytes of one of your documents (its `id` from the profile) with their detected ' +
+        'Content-Type, as an attachment no page may frame, under a sandboxing Content-Security-Policy. ' +
+        "Another partner's document is 404, as are URL documents (no stored file) and an upload superseded " +
+        'before an operator decided it (its file is deleted).',
+      tags,
+      auth: 'session',
+      params: DocumentFileParams,
+      response: { 200: FileResponse },
+      successHeaders: fileHeaders,
+    }),
+    async (request, reply) => {
+      const file = await onboarding.openDocumentFile(sessionOf(request), request.params.document_id);
+      return sendFile(reply, file, `${file.document.document_type}-${file.document.id}`);
     },
   );
 

@@ -190,6 +190,14 @@ export const DocumentResponse = Success(
   'Document uploaded.',
 );
 
+export const DocumentFileParams = Type.Object({
+  document_id: Type.String({
+    format: 'uuid',
+    description: "The document's id, from the profile's `documents`.",
+  }),
+});
+export type DocumentFileParams = Static<typeof DocumentFileParams>;
+
 export const EnvironmentBody = Type.Object(
   { environment: Environment },
   { examples: [{ environment: 'live' }] },

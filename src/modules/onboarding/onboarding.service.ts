@@ -16,6 +16,7 @@ import type { FileStorage } from '../../platform/storage/storage.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import { checkDob } from '../people/date-of-birth.js';
+import { openDocumentFile } from './document-files.js';
 import type { ProfileRecord } from './onboarding.repository.js';
 import * as repo from './onboarding.repository.js';
 import type {
@@ -487,6 +488,9 @@ export function createOnboardingService(deps: OnboardingDeps) {
     updateProfile,
     saveRepresentative,
     uploadDocument,
+    /** The stored file of one of the partner's own documents (any other is 404). */
+    openDocumentFile: (session: SessionCredential, documentId: string) =>
+      openDocumentFile(db, storage, session.partnerId, documentId),
     submit,
     switchEnvironment,
     /** Whether a compliance representative is on file (team members need one). */

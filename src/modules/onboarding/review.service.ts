@@ -11,6 +11,7 @@ import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
+import { openDocumentFile as openStoredDocumentFile } from './document-files.js';
 import * as repo from './onboarding.repository.js';
 import {
   type OnboardingRecord,
@@ -37,12 +38,6 @@ function requireAdmin(operator: OperatorCredential, what: string): void {
     });
   }
 }
-
-const fileDeleted = () =>
-  new AppError('NOT_FOUND', {
-    message:
-      'A newer upload of its type replaced this document before any operator decided it, so its file was deleted; the record stays for the audit trail.',
-  });
 
 export type ReviewService = ReturnType<typeof createReviewService>;
 
@@ -134,27 +129,8 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
     });
   }
 
-  async function openDocumentFile(partnerId: number, documentId: string) {
-    const document = await repo.findDocument(db, partnerId, documentId);
-    if (!document) throw new AppError('NOT_FOUND');
-    if (document.file_deleted_at !== null) throw fileDeleted();
-    if (!document.storage_key) {
-      throw new AppError('NOT_FOUND', {
-        message: 'This document was provided as a URL (see file_url); no file is stored.',
-      });
-    }
-    try {
-      const file = await storage.open(document.storage_key);
-      return extend(file, { contentType: document.content_type ?? 'application/octet-stream', document });
-    } catch (error) {
-      // An upload that superseded it since the read above deleted the file.
-      if ((error as { code?: unknown }).code === 'ENOENT') {
-        const now = await repo.findDocument(db, partnerId, documentId);
-        if (now?.file_deleted_at != null) throw fileDeleted();
-      }
-      throw error;
-    }
-  }
+  const openDocumentFile = (partnerId: number, documentId: string) =>
+    openStoredDocumentFile(db, storage, partnerId, documentId);
 
   /**
    * Decides the current document of its type while pending review, with its audit and webhook events,

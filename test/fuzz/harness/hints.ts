@@ -315,6 +315,7 @@ export function operationHints(world: FuzzWorld): Record<string, OperationHints>
       pairs: { company_id: 'document_id' },
       params: { company_id: ['company'], document_id: ['document'] },
     },
+    downloadOnboardingDocumentFile: { params: { document_id: ['document'] } },
     listAuditEvents: { query: { company_id: ['company'] } },
   };
 }

@@ -1,7 +1,8 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useState } from 'react';
 import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { TextField } from '@/components/ui/text-field';
+import { formatLongDate } from '@/lib/format';
 import { DESIGNATION_OPTIONS, GENDER_OPTIONS, ID_TYPE_OPTIONS } from '@/lib/person-labels';
 import { validationMessage } from '@/lib/validation-message';
 import '@/components/ui/form-controls.css';
@@ -54,6 +55,7 @@ export function PersonFields({
   idDocument,
   autoFocus = false,
 }: PersonFieldsProps) {
+  const [dob, setDob] = useState(person?.dob ?? '');
   return (
     <div className="form-grid">
       <TextField
@@ -106,9 +108,20 @@ export function PersonFields({
         name="dob"
         type="date"
         label="Date of birth"
-        defaultValue={person?.dob ?? ''}
+        value={dob}
+        onChange={setDob}
         isRequired
-        description="They must be at least 18."
+        // The browser shows its date input as it likes (Chromium: mm/dd/yyyy whatever the page's
+        // locale), so the chosen day is also spelled out in the reader's locale: 12 April 1990.
+        description={
+          formatLongDate(dob) ? (
+            <>
+              <span className="person-fields__date">{formatLongDate(dob)}</span>. They must be at least 18.
+            </>
+          ) : (
+            'They must be at least 18.'
+          )
+        }
         errorMessage={validationMessage('Enter their date of birth.')}
       />
       <RadioGroupField

@@ -11,6 +11,18 @@ export const formatDateTime = (iso: string): string => dateTime.format(new Date(
 export const formatDate = (isoDate: string): string =>
   dateOnly.format(new Date(isoDate.length === 10 ? `${isoDate}T12:00:00` : isoDate));
 
+const longDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'long' });
+
+/**
+ * A calendar day (`YYYY-MM-DD`) spelled out in the reader's locale: "12 April 1990" (en-GB, en-NG),
+ * "April 12, 1990" (en-US). Never ambiguous like 04/12/1990; null for anything else.
+ */
+export function formatLongDate(isoDate: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(isoDate)) return null;
+  const date = new Date(`${isoDate}T12:00:00`);
+  return Number.isNaN(date.getTime()) ? null : longDate.format(date);
+}
+
 export const formatTime = (iso: string): string => timeOnly.format(new Date(iso));
 
 const UNITS: Array<[Intl.RelativeTimeFormatUnit, number]> = [

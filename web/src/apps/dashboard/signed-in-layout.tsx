@@ -2,7 +2,7 @@ import { Outlet, useOutletContext } from 'react-router';
 import { RequireSession } from '@/components/layout/require-session';
 import { usePartnerSession } from '@/features/dashboard/auth/api/session';
 import { EnvironmentBanner } from '@/features/dashboard/environment/components/environment-banner';
-import { useProfile } from '@/features/dashboard/onboarding/api/profile';
+import { useProfile, useProfileRefreshOnFocus } from '@/features/dashboard/onboarding/api/profile';
 import type { OnboardingProfile, PartnerSession } from '@/lib/api/partner-types';
 import { SIGNED_OUT_PAGES } from './layouts';
 
@@ -24,6 +24,7 @@ export function RequirePartner() {
 
 function SignedInOutlet({ session }: { session: PartnerSession }) {
   const profile = useProfile();
+  useProfileRefreshOnFocus();
   return (
     <>
       <EnvironmentBanner

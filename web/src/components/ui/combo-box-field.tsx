@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import {
   Button as AriaButton,
   ComboBox,
@@ -14,7 +14,7 @@ import {
   useFilter,
 } from 'react-aria-components';
 import type { SelectOption } from './select-field';
-import { recheckShownError } from './text-field';
+import { recheckShownError, useErrorsOnSubmit } from './text-field';
 import './form-controls.css';
 import './ui.css';
 
@@ -52,8 +52,11 @@ export function ComboBoxField({
   errorMessage,
 }: ComboBoxFieldProps) {
   const { contains } = useFilter({ sensitivity: 'base' });
+  const ref = useRef<HTMLDivElement>(null);
+  useErrorsOnSubmit(ref);
   return (
     <ComboBox
+      ref={ref}
       className="field combo-box"
       name={name}
       formValue="key"

@@ -5,10 +5,15 @@ export interface CopyButtonProps {
   text: string;
   /** The button's text: "Copy link". */
   label: string;
+  /**
+   * Its accessible name when the text alone is ambiguous ("Copy account number 0123456789" for a
+   * button reading "Copy"); it starts with `label`, so speech input finds it by what it shows.
+   */
+  accessibleName?: string;
 }
 
 /** Copies `text` to the clipboard and says so (or that copying failed) in a polite live region. */
-export function CopyButton({ text, label }: CopyButtonProps) {
+export function CopyButton({ text, label, accessibleName }: CopyButtonProps) {
   const [state, setState] = useState<'idle' | 'copied' | 'failed'>('idle');
   useEffect(() => {
     if (state === 'idle') return;
@@ -20,6 +25,7 @@ export function CopyButton({ text, label }: CopyButtonProps) {
       <Button
         variant="secondary"
         size="small"
+        {...(accessibleName ? { 'aria-label': accessibleName } : {})}
         onPress={() => {
           navigator.clipboard.writeText(text).then(
             () => setState('copied'),

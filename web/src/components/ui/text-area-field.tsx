@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { type ReactNode, useRef } from 'react';
 import {
   TextField as AriaTextField,
   type TextFieldProps as AriaTextFieldProps,
@@ -7,7 +7,7 @@ import {
   Text,
   TextArea,
 } from 'react-aria-components';
-import { recheckShownError } from './text-field';
+import { recheckShownError, useErrorsOnSubmit } from './text-field';
 import './ui.css';
 
 export interface TextAreaFieldProps extends Omit<AriaTextFieldProps, 'children'> {
@@ -19,8 +19,10 @@ export interface TextAreaFieldProps extends Omit<AriaTextFieldProps, 'children'>
 
 /** A multi-line text field with its label, description and error, associated by React Aria. */
 export function TextAreaField({ label, description, errorMessage, rows = 4, ...props }: TextAreaFieldProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  useErrorsOnSubmit(ref);
   return (
-    <AriaTextField {...props} className="field">
+    <AriaTextField {...props} ref={ref} className="field">
       <Label className="field__label">{label}</Label>
       <TextArea className="field__input field__textarea" rows={rows} onInput={recheckShownError} />
       {description ? (

@@ -1,4 +1,4 @@
-import { type FormEvent, type ReactNode, type RefObject, useEffect } from 'react';
+import { type FormEvent, type ReactNode, type RefObject, useEffect, useRef } from 'react';
 import {
   TextField as AriaTextField,
   type TextFieldProps as AriaTextFieldProps,
@@ -30,16 +30,18 @@ export function recheckShownError(event: FormEvent<HTMLInputElement | HTMLTextAr
 }
 
 /**
- * In the form `ref` names, a field's first error appears when the form is submitted, not when focus
- * leaves the field: React Aria commits a field's validation on the native change event, which text
- * inputs fire on blur, and an error line appearing under a field above the submit button as the
- * pointer presses it moves the button away before the release, so the click is lost. The change
- * event of a field that shows no error is stopped on its way down; recheckShownError's still passes.
+ * A field's first error appears when its form is submitted, not when focus leaves it: React Aria
+ * commits a field's validation on the native change event, which text inputs fire on blur, and an
+ * error line appearing (or a server error going) under a field above the form's button as the
+ * pointer presses that button moves it away before the release, so the click is lost. The change
+ * event of a field that shows no error is stopped in the field's own element on its way down to the
+ * input; recheckShownError's, of a field that shows one, still passes. Submitting still shows every
+ * error: the form's check fires `invalid` events, which React Aria commits.
  */
-export function useErrorsOnSubmit(ref: RefObject<HTMLFormElement | null>): void {
+export function useErrorsOnSubmit(ref: RefObject<HTMLElement | null>): void {
   useEffect(() => {
-    const form = ref.current;
-    if (!form) return;
+    const element = ref.current;
+    if (!element) return;
     const holdBack = (event: Event) => {
       const field = event.target;
       if (
@@ -49,15 +51,17 @@ export function useErrorsOnSubmit(ref: RefObject<HTMLFormElement | null>): void 
         event.stopPropagation();
       }
     };
-    form.addEventListener('change', holdBack, true);
-    return () => form.removeEventListener('change', holdBack, true);
+    element.addEventListener('change', holdBack, true);
+    return () => element.removeEventListener('change', holdBack, true);
   }, [ref]);
 }
 
 /** Label, input, description and error, associated for assistive technology by React Aria. */
 export function TextField({ label, description, errorMessage, placeholder, ...props }: TextFieldProps) {
+  const ref = useRef<HTMLDivElement>(null);
+  useErrorsOnSubmit(ref);
   return (
-    <AriaTextField {...props} className="field">
+    <AriaTextField {...props} ref={ref} className="field">
       <Label className="field__label">{label}</Label>
       <Input className="field__input" placeholder={placeholder} onInput={recheckShownError} />
       {description ? (

@@ -1,6 +1,10 @@
 import type { OnboardingProfile } from '@/lib/api/partner-types';
 
-/** Where one step of onboarding stands, from `requirements` (what the API says is due, waits or failed). */
+/**
+ * Where one step of onboarding stands, from `requirements` (what the API says is due, waits or failed).
+ * `waiting` is the partner's part done, the operator's still to come: documents uploaded before the
+ * application is submitted are simply done (nobody is reviewing them yet).
+ */
 export type StepState = 'done' | 'todo' | 'attention' | 'waiting';
 
 export interface StepStates {
@@ -30,7 +34,7 @@ export function stepStates(profile: OnboardingProfile): StepStates {
     ? 'attention'
     : checklist.length === 0 || startsWith(due, 'documents.')
       ? 'todo'
-      : startsWith(waiting, 'documents.')
+      : startsWith(waiting, 'documents.') && status !== 'in_progress'
         ? 'waiting'
         : 'done';
 

@@ -1,9 +1,10 @@
 import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
+import { CopyButton } from '@/components/ui/copy-button';
 import { DateTime } from '@/components/ui/date-time';
 import { DetailList } from '@/components/ui/detail-list';
 import { Loading } from '@/components/ui/loading';
@@ -24,13 +25,17 @@ import './accounts.css';
 export interface AccountPageProps {
   accountNumber: string;
   environment: Environment;
-  /** Arrived straight from creating it. */
+  /**
+   * Arrived straight from creating it. Read once, when the page opens: the route then clears it from
+   * the history entry, so a reload or a later visit through Back shows no "ready" banner.
+   */
   justCreated: boolean;
 }
 
 /** One account: balance, details, lifecycle, sandbox credits, transactions and statement. */
-export function AccountPage({ accountNumber, environment, justCreated }: AccountPageProps) {
+export function AccountPage({ accountNumber, environment, justCreated: created }: AccountPageProps) {
   const account = useQuery(accountQuery(accountNumber));
+  const [justCreated] = useState(created);
   const back = (
     <Link href="/accounts" className="accounts__back">
       ← Virtual accounts
@@ -148,7 +153,19 @@ function AccountDetails({
           <h2 id={detailsId}>Details</h2>
           <DetailList
             items={[
-              { term: 'Account number', value: <code>{account.account_number}</code> },
+              {
+                term: 'Account number',
+                value: (
+                  <span className="account__number">
+                    <code>{account.account_number}</code>
+                    <CopyButton
+                      text={account.account_number}
+                      label="Copy"
+                      accessibleName={`Copy account number ${account.account_number}`}
+                    />
+                  </span>
+                ),
+              },
               { term: 'Account name', value: <UserText>{account.account_name}</UserText> },
               { term: 'Bank', value: `${account.bank_name} (${account.bank_code})` },
               { term: 'Customer', value: <UserText>{customer}</UserText> },

@@ -5,7 +5,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { DetailList } from '@/components/ui/detail-list';
-import { TextField, useErrorsOnSubmit } from '@/components/ui/text-field';
+import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { SimulateCreditBody, VirtualAccount } from '@/lib/api/partner-types';
@@ -47,12 +47,11 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
   const headingId = useId();
   const [attempt, setAttempt] = useState(() => crypto.randomUUID());
   const [amount, setAmount] = useState('');
+  const [narration, setNarration] = useState('');
   const [advanced, setAdvanced] = useState<Advanced>(NO_ADVANCED);
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [done, setDone] = useState<SimulatedCredit | null>(null);
   const inactive = account.status !== 'active';
-  const formRef = useRef<HTMLFormElement>(null);
-  useErrorsOnSubmit(formRef);
 
   const set = (field: keyof Advanced) => (value: string) =>
     setAdvanced((now) => ({ ...now, [field]: value }));
@@ -67,10 +66,9 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
     event.preventDefault();
     const naira = parseNairaInput(amount);
     if (!naira) return;
-    const narration = String(new FormData(event.currentTarget).get('narration') ?? '').trim();
     const body: SimulateCreditBody = {
       amount: naira,
-      ...(narration ? { narration } : {}),
+      ...(narration.trim() ? { narration: narration.trim() } : {}),
       ...(hasOriginator
         ? {
             originator: {
@@ -91,6 +89,7 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
         onSuccess: (result) => {
           setDone(result);
           setAmount('');
+          setNarration('');
           // A session ID credits once: the next credit gets a new one unless another is typed.
           setAdvanced((now) => ({ ...now, sessionId: '' }));
           setAttempt(crypto.randomUUID());
@@ -113,7 +112,7 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
         Sandbox only: send test money to this account as if a customer had made a transfer. It shows in the
         transactions and triggers a virtual_account.credited webhook.
       </p>
-      <Form ref={formRef} className="account__credit-form" onSubmit={submit} validationErrors={serverErrors}>
+      <Form className="account__credit-form" onSubmit={submit} validationErrors={serverErrors}>
         <TextField
           name="amount"
           label="Amount (₦)"
@@ -132,6 +131,8 @@ export function SimulateCredit({ account }: { account: VirtualAccount }) {
         <TextField
           name="narration"
           label="Narration (optional)"
+          value={narration}
+          onChange={setNarration}
           maxLength={255}
           isDisabled={inactive}
           placeholder="Test transfer"

@@ -1,6 +1,9 @@
+import { ApiError } from '@baas/sdk';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { partnerSession } from '@/lib/api/partner-api';
 import type { PartnerDocumentType, RepresentativeResult } from '@/lib/api/partner-types';
 import { uploadMultipart } from '@/lib/api/upload';
+import { saveBlob } from '@/lib/download';
 import { partnerKeys } from '@/lib/partner-query-keys';
 
 const REPRESENTATIVE = '/baas/api/v1/client/onboarding/representative';
@@ -68,5 +71,30 @@ export function useUploadDocument() {
       return uploadMultipart<UploadedDocument>(DOCUMENTS, form, { onProgress });
     },
     onSuccess: () => queryClient.invalidateQueries({ queryKey: partnerKeys.profile }),
+  });
+}
+
+/** The file name the server gave (Content-Disposition), else one of the document's type and id. */
+function attachmentName(response: Response, fallback: string): string {
+  const disposition = response.headers.get('content-disposition') ?? '';
+  return /filename="([^"]+)"/.exec(disposition)?.[1] ?? fallback;
+}
+
+/**
+ * Saves the partner's own uploaded file of a document. Fetched rather than linked: the session
+ * cookie goes with a same-origin fetch, and an error (a URL document has no file) comes back as JSON
+ * to show. The server sends files as attachments only, so nothing of one runs in this page.
+ */
+export function useDownloadDocument() {
+  return useMutation({
+    mutationFn: async ({ id, documentType }: { id: string; documentType: PartnerDocumentType }) => {
+      const url = `${DOCUMENTS}/${encodeURIComponent(id)}/file`;
+      const response = await fetch(url, { credentials: 'same-origin' });
+      partnerSession.noteResponse(url, response.status);
+      if (!response.ok) throw ApiError.from(response, await response.json().catch(() => undefined));
+      const fileName = attachmentName(response, `${documentType}-${id}`);
+      saveBlob(await response.blob(), fileName);
+      return fileName;
+    },
   });
 }

@@ -10,7 +10,7 @@ import { userText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile, PartnerDocument, PartnerDocumentType } from '@/lib/api/partner-types';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
-import { useUploadDocument } from '../api/uploads';
+import { useDownloadDocument, useUploadDocument } from '../api/uploads';
 import { canChangeOnboarding, type StepState } from '../steps';
 import { DocumentSourceField, type SourceMode } from './document-source-field';
 import { StepCard } from './step-card';
@@ -28,11 +28,12 @@ const DOCUMENT_HELP: Partial<Record<PartnerDocumentType, string>> = {
 
 type Shown = { tone: BadgeTone; label: string };
 
-function documentBadge(document: PartnerDocument | undefined): Shown {
+/** Before the application is submitted nobody reviews an upload yet: it is "Uploaded", not waiting. */
+function documentBadge(document: PartnerDocument | undefined, submitted: boolean): Shown {
   if (!document) return { tone: 'neutral', label: 'Missing' };
   if (document.status === 'approved') return { tone: 'success', label: 'Approved' };
   if (document.status === 'rejected') return { tone: 'danger', label: 'Rejected' };
-  return { tone: 'info', label: 'Waiting for review' };
+  return submitted ? { tone: 'info', label: 'Waiting for review' } : { tone: 'info', label: 'Uploaded' };
 }
 
 /** Step 3: the checklist for the business type, one row per document with its state and upload. */
@@ -63,6 +64,7 @@ export function DocumentsStep({ profile, state }: { profile: OnboardingProfile; 
                 type={type}
                 document={profile.documents.find((candidate) => candidate.document_type === type)}
                 canChange={canChange}
+                submitted={profile.onboarding_status !== 'in_progress'}
               />
             ))}
           </ul>
@@ -76,13 +78,16 @@ function DocumentRow({
   type,
   document,
   canChange,
+  submitted,
 }: {
   type: PartnerDocumentType;
   document: PartnerDocument | undefined;
   canChange: boolean;
+  /** Whether the application went to review: only then does an upload wait for a reviewer. */
+  submitted: boolean;
 }) {
   const [replacing, setReplacing] = useState(false);
-  const badge = documentBadge(document);
+  const badge = documentBadge(document, submitted);
   const needsUpload = !document || document.status === 'rejected';
   const label = documentTypeLabel(type);
 
@@ -93,11 +98,7 @@ function DocumentRow({
         <Badge tone={badge.tone}>{badge.label}</Badge>
       </div>
       {DOCUMENT_HELP[type] ? <p className="document-row__help">{DOCUMENT_HELP[type]}</p> : null}
-      {document ? (
-        <p className="document-row__meta">
-          Provided <DateTime value={document.uploaded_at} />
-        </p>
-      ) : null}
+      {document ? <ProvidedDocument document={document} label={label} /> : null}
       {document?.status === 'rejected' ? (
         <Alert tone="error" title="Our reviewer rejected this document.">
           <p>{userText(document.rejection_reason) ?? 'No reason was given.'}</p>
@@ -122,6 +123,35 @@ function DocumentRow({
         </Button>
       ) : null}
     </li>
+  );
+}
+
+/** When it was provided, and the partner's own copy of the file to check what was sent. */
+function ProvidedDocument({ document, label }: { document: PartnerDocument; label: string }) {
+  const download = useDownloadDocument();
+  return (
+    <div className="document-row__provided">
+      <p className="document-row__meta">
+        Provided <DateTime value={document.uploaded_at} />
+      </p>
+      <Button
+        variant="quiet"
+        size="small"
+        aria-label={`Download ${label}`}
+        isPending={download.isPending}
+        onPress={() => download.mutate({ id: document.id, documentType: document.document_type })}
+      >
+        {download.isPending ? 'Downloading…' : 'Download'}
+      </Button>
+      <span role="status" className="document-row__download-status">
+        {download.isSuccess ? `Saved ${download.data}.` : ''}
+      </span>
+      {download.error ? (
+        <Alert tone="error" title="The file could not be downloaded.">
+          <p>{errorMessage(download.error)}</p>
+        </Alert>
+      ) : null}
+    </div>
   );
 }
 

@@ -13,12 +13,15 @@ const STEPS: Array<{ key: keyof StepStates; title: string; anchor: string }> = [
 /** The four steps at a glance, each a jump to its section. */
 export function OnboardingProgress({ states }: { states: StepStates }) {
   const headingId = useId();
-  const done = STEPS.filter((step) => states[step.key] === 'done').length;
+  // A step waiting for the operator is done on the partner's side: under review, all four are.
+  const done = STEPS.filter((step) => states[step.key] === 'done' || states[step.key] === 'waiting').length;
+  const waiting = STEPS.some((step) => states[step.key] === 'waiting');
   return (
     <Card labelledBy={headingId} className="onboarding-progress">
       <h2 id={headingId}>Your progress</h2>
       <p className="onboarding-progress__count">
         {done} of {STEPS.length} steps done
+        {waiting && done === STEPS.length ? ': waiting for our review' : ''}
       </p>
       <ol className="onboarding-progress__steps">
         {STEPS.map((step) => (

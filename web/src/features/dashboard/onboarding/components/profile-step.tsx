@@ -23,10 +23,32 @@ const LABELS: Record<string, string> = {
   website: 'Website',
 };
 
+/**
+ * A website as typed, with https:// in front when no scheme was given ("acme.ng" → "https://acme.ng"):
+ * people type a bare domain, and the API takes https addresses only.
+ */
+export function withHttps(value: string): string {
+  const trimmed = value.trim();
+  if (trimmed === '' || /^[a-z][a-z0-9+.-]*:\/\//i.test(trimmed) || /^https?:/i.test(trimmed)) return trimmed;
+  return `https://${trimmed.replace(/^\/+/, '')}`;
+}
+
+function websiteProblem(value: string): string | null {
+  if (value.trim() === '') return null;
+  const address = withHttps(value);
+  if (!/^https:\/\//i.test(address)) return 'Enter an address starting with https://.';
+  try {
+    return new URL(address).hostname.includes('.') ? null : 'Enter a web address like https://acme.ng.';
+  } catch {
+    return 'Enter a web address like https://acme.ng.';
+  }
+}
+
 /** Step 1: who the business legally is. The business type decides the document checklist. */
 export function ProfileStep({ profile, state }: { profile: OnboardingProfile; state: StepState }) {
   const update = useUpdateProfile();
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
+  const [website, setWebsite] = useState(profile.website ?? '');
   const status = profile.onboarding_status;
   const locked = status === 'under_review' || status === 'rejected';
   // Once approved, the legal identity is settled; only contact details may change.
@@ -43,7 +65,10 @@ export function ProfileStep({ profile, state }: { profile: OnboardingProfile; st
       if (value('rc_number')) changes.rc_number = value('rc_number').toUpperCase();
     }
     if (value('address')) changes.address = value('address');
-    if (value('website')) changes.website = value('website');
+    if (website.trim()) {
+      changes.website = withHttps(website);
+      setWebsite(changes.website);
+    }
     setServerErrors({});
     update.mutate(changes, {
       onError: (error) => {
@@ -108,13 +133,17 @@ export function ProfileStep({ profile, state }: { profile: OnboardingProfile; st
           />
           <TextField
             name="website"
-            type="url"
+            inputMode="url"
+            autoComplete="url"
             label={`${LABELS['website']} (optional)`}
-            defaultValue={profile.website ?? ''}
-            placeholder="https://"
-            pattern="https://.+"
+            description="https:// is added when you leave it out."
+            value={website}
+            onChange={setWebsite}
+            onBlur={() => setWebsite((now) => withHttps(now))}
+            placeholder="https://acme.ng"
+            maxLength={2048}
             isDisabled={locked}
-            errorMessage={validationMessage('', 'Enter an address starting with https://.')}
+            validate={websiteProblem}
           />
           <div className="form-grid__wide">
             <TextField

@@ -1,6 +1,8 @@
 import { ApiError } from '@baas/sdk';
+import { useState } from 'react';
 import { Alert, FieldErrorList } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile } from '@/lib/api/partner-types';
 import { requirementLabel } from '@/lib/onboarding-labels';
@@ -11,6 +13,7 @@ import { StepCard } from './step-card';
 /** Step 4: send the application to the compliance team once nothing else is due. */
 export function SubmitStep({ profile, state }: { profile: OnboardingProfile; state: StepState }) {
   const submit = useSubmitApplication();
+  const [confirming, setConfirming] = useState(false);
   const { currently_due: due, pending_review: waiting } = profile.requirements;
   const outstanding = due.filter((item) => item !== 'submit');
   const status = profile.onboarding_status;
@@ -54,10 +57,25 @@ export function SubmitStep({ profile, state }: { profile: OnboardingProfile; sta
           <Button
             isDisabled={!due.includes('submit')}
             isPending={submit.isPending}
-            onPress={() => submit.mutate()}
+            onPress={() => setConfirming(true)}
           >
             {submit.isPending ? 'Submitting…' : 'Submit application'}
           </Button>
+          <ConfirmDialog
+            title="Submit your application?"
+            isOpen={confirming}
+            onOpenChange={setConfirming}
+            confirmLabel="Submit application"
+            pendingLabel="Submitting…"
+            tone="primary"
+            isPending={submit.isPending}
+            onConfirm={() => submit.mutate(undefined, { onSettled: () => setConfirming(false) })}
+          >
+            <p>
+              Our compliance team reviews your profile, representative and documents. Until they decide you
+              cannot change them: check them first.
+            </p>
+          </ConfirmDialog>
         </>
       ) : status === 'under_review' ? (
         <Alert tone="info" title="Your application is under review.">

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import { Link } from 'react-aria-components';
 import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
+import { Alert } from '@/components/ui/alert';
 import { Card } from '@/components/ui/card';
 import { PageHeader } from '@/components/ui/page-header';
 import { UserText } from '@/components/ui/user-text';
@@ -104,9 +105,24 @@ export function OverviewPage({
               integration.
               {profile?.onboarding_status === 'active'
                 ? ' You are approved: switch on live mode at the top of the page when you are ready.'
-                : ' Live mode opens once your onboarding is approved.'}
+                : profile?.onboarding_status === 'suspended' || profile?.onboarding_status === 'rejected'
+                  ? ''
+                  : ' Live mode opens once your onboarding is approved.'}
             </p>
           )}
+          {profile?.onboarding_status === 'suspended' ? (
+            <Alert tone="warning" title="Your live access is suspended.">
+              {profile.review_notes ? (
+                <p>
+                  Reason: <UserText>{profile.review_notes}</UserText>
+                </p>
+              ) : null}
+              <p>
+                Live API keys and live sessions are refused until we lift the suspension. Contact us to
+                resolve it.
+              </p>
+            </Alert>
+          ) : null}
           <p className="overview__small">
             API keys and data belong to one environment: what you create in the sandbox never shows in live.
           </p>

@@ -10,7 +10,7 @@ import { DetailList } from '@/components/ui/detail-list';
 import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryError, QueryView } from '@/components/ui/query-view';
-import { TextField, useErrorsOnSubmit } from '@/components/ui/text-field';
+import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
 import { describeWait, errorMessage, retryAfterSeconds } from '@/lib/api/api-error';
 import type { CreateTransferBody, NameEnquiry, Transfer, VirtualAccount } from '@/lib/api/partner-types';
@@ -212,10 +212,8 @@ function Details({
   const banks = useQuery(banksQuery());
   const beneficiaryId = useId();
   const amountId = useId();
-  const formRef = useRef<HTMLFormElement>(null);
   const verifyId = useId();
   const [fieldErrors, setFieldErrors] = useState<Record<string, string>>({});
-  useErrorsOnSubmit(formRef);
 
   const bankOptions = useMemo(
     () => (banks.data ?? []).map((bank) => ({ id: bank.code, label: bank.name })),
@@ -257,7 +255,6 @@ function Details({
 
   return (
     <Form
-      ref={formRef}
       className="send-money__form"
       onSubmit={submit}
       validationErrors={fieldErrors}
