@@ -45,12 +45,26 @@ export function childDatabaseUrl(database: TestDatabase): string {
   return url.toString();
 }
 
+/**
+ * What a child process needs to be cleaned up with the run (see scripts/test.mjs): the run's TMPDIR,
+ * the lifeline preload in NODE_OPTIONS and the pids it watches. Empty outside `npm test`.
+ */
+export function runEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['TMPDIR', 'NODE_OPTIONS', 'BAAS_LIFELINE_PIDS']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 /** The environment of a server on `database` (its DATA_DIR, its schema, the test key), plus `extra`. */
 export function serverEnv(
   database: TestDatabase,
   extra: Record<string, string> = {},
 ): Record<string, string> {
   return {
+    ...runEnv(),
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     DATA_DIR: database.dataDir,
@@ -66,7 +80,7 @@ export function spawnServer(env: Record<string, string>, options: SpawnOptions =
   const cwd = options.cwd ?? env['DATA_DIR'] ?? ROOT;
   const child = spawn(process.execPath, ['--import', TSX, options.script ?? SERVER], {
     cwd,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, ...env },
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, ...runEnv(), ...env },
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
