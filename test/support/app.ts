@@ -134,6 +134,28 @@ export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdefghijklmnop';
 /** The sponsor bank connector's signing secret of every test app (test/support/bank.ts signs with it). */
 export const TEST_CONNECTOR_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
+/** How long an app's close() may wait in a test before its connections are cut. */
+const APP_CLOSE_MS = 5_000;
+
+/**
+ * app.close() that gives up waiting after `ms`, closing the connections still open: a request a test
+ * left hanging (a held body, a webhook receiver that never answers) would otherwise keep the after()
+ * hook, and with it the file, waiting until the file's timeout, and skip every cleanup after it.
+ */
+async function closeWithin(app: FastifyInstance, ms: number): Promise<void> {
+  const closed = app.close();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), ms);
+  });
+  const tooLong = await Promise.race([closed.then(() => false), late]);
+  clearTimeout(timer);
+  if (!tooLong) return;
+  app.server.closeAllConnections();
+  process.stderr.write(`app.close() had not finished after ${ms} ms: its connections were closed\n`);
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+}
+
 /** Builds the real app (same buildApp as production) and listens on a loopback port. */
 export async function startApp(
   database: TestDatabase,
@@ -175,7 +197,7 @@ export async function startApp(
     logs,
     dataDir: database.dataDir,
     env,
-    stop: () => app.close(),
+    stop: () => closeWithin(app, APP_CLOSE_MS),
   };
 }
 
