@@ -125,11 +125,15 @@ export function signalServer(server: ServerProcess, signal: NodeJS.Signals): voi
   server.child.kill(signal);
 }
 
-/** Resolves once `probe` answers 200 (/readyz: the database is open); fails if the process exits first. */
+/**
+ * Resolves once `probe` answers 200 (/readyz: the database is open); fails if the process exits first.
+ * A start takes 6-9 s with the load average at 11 on two cores and went past 30 s at 21 (two crash
+ * files side by side, beside other work): 90 s.
+ */
 export async function waitUntilReady(
   server: ServerProcess,
   probe = '/readyz',
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
 ): Promise<void> {
   let exit: number | string | null | undefined;
   void server.exited.then((code) => {
