@@ -110,6 +110,30 @@ function sweepStaleRuns() {
   }
 }
 
+/**
+ * Drops the PostgreSQL schemas this run's test apps made (t_<pid>_*, test/support/app.ts) that a killed
+ * or timed-out file did not drop itself. Only this run's: other runs may share the database.
+ */
+async function dropRunSchemas() {
+  const { default: pg } = await import('pg');
+  const client = new pg.Client({
+    connectionString: process.env['TEST_DATABASE_URL'] ?? 'postgres://postgres@127.0.0.1:5432/test',
+    connectionTimeoutMillis: 3_000,
+  });
+  try {
+    await client.connect();
+    await client.query("set lock_timeout = '10s'");
+    const { rows } = await client.query("select nspname from pg_namespace where nspname like $1 escape '!'", [
+      `t!_${process.pid}!_%`,
+    ]);
+    for (const { nspname } of rows) await client.query(`drop schema if exists "${nspname}" cascade`);
+  } catch {
+    // No PostgreSQL here, or a schema still locked: what is left is only rows in a test database.
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Every process started under this run that is still there: outside the process group too (a
  * server that leads a group of its own, Chromium, which Playwright starts in one). */
 function killRunProcesses() {
@@ -125,6 +149,7 @@ const childEnv = {
   ...process.env,
   NODE_ENV: 'test',
   TMPDIR: runDir,
+  BAAS_TEST_RUN: String(process.pid),
   // A run inside a test (test/platform/test-hygiene.test.ts) keeps the outer run's pids before its own.
   [LIFELINE]: process.env[LIFELINE]?.split(',').some((entry) => entry.startsWith(`${process.pid}:`))
     ? process.env[LIFELINE]
@@ -191,5 +216,6 @@ try {
 } finally {
   killRunProcesses();
   rmSync(runDir, { recursive: true, force: true, maxRetries: 3 });
+  await dropRunSchemas();
 }
 process.exit(interrupted && status === 0 ? 130 : status);

@@ -63,10 +63,33 @@ async function connectionsNamed(applicationName: string): Promise<number> {
   }
 }
 
+async function schemaExists(schema: string): Promise<boolean> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    const result = await client.query('select 1 from pg_namespace where nspname = $1', [schema]);
+    return result.rows.length > 0;
+  } finally {
+    await client.end();
+  }
+}
+
+async function dropSchema(schema: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query(`drop schema if exists "${schema}" cascade`);
+  } finally {
+    await client.end();
+  }
+}
+
 interface Report {
   testFile: number;
   servers: number[];
   dataDir: string;
+  /** The test database's PostgreSQL schema, on PostgreSQL. */
+  pgSchema?: string;
   /** The nested run's TMPDIR. */
   tmpdir: string;
   /** Whether both servers answered /readyz. */
@@ -84,14 +107,17 @@ interface NestedRun {
 describe('cleanup after a test file that cannot clean up', { skip: hasProc ? false : 'needs /proc' }, () => {
   let scratch: string;
   const runners: ChildProcess[] = [];
+  /** What a SIGKILLed runner cannot drop (a later run drops only its own). */
+  const leftSchemas: string[] = [];
 
   before(() => {
     scratch = mkdtempSync(path.join(tmpdir(), 'baas-hygiene-'));
   });
-  after(() => {
+  after(async () => {
     for (const runner of runners)
       if (runner.exitCode === null && runner.signalCode === null) runner.kill('SIGKILL');
     rmSync(scratch, { recursive: true, force: true });
+    for (const schema of leftSchemas) await dropSchema(schema);
   });
 
   /** `node scripts/test.mjs <fixture> ...args`, once the fixture has its servers up. */
@@ -178,6 +204,8 @@ describe('cleanup after a test file that cannot clean up', { skip: hasProc ? fal
     assert.notEqual(code, 0, 'the run failed');
     assert.equal(existsSync(run.report.dataDir), false, 'the test database folder is gone');
     assert.equal(existsSync(run.report.tmpdir), false, "the run's TMPDIR is gone");
+    if (run.report.pgSchema)
+      assert.equal(await schemaExists(run.report.pgSchema), false, 'the runner dropped its schema');
   });
 
   let staleRunDir: string | undefined;
@@ -189,6 +217,7 @@ describe('cleanup after a test file that cannot clean up', { skip: hasProc ? fal
     // Nothing was left to remove it; the next run's sweep does (next test).
     assert.equal(existsSync(run.report.tmpdir), true, 'the killed run left its TMPDIR');
     staleRunDir = run.report.tmpdir;
+    if (run.report.pgSchema) leftSchemas.push(run.report.pgSchema);
   });
 
   it('ends the servers and removes the temp folder when the file times out, and sweeps older runs', async (t) => {
@@ -204,5 +233,7 @@ describe('cleanup after a test file that cannot clean up', { skip: hasProc ? fal
     assert.match(run.output(), /timed out after 30000ms/);
     t.diagnostic(`ended ${await assertProcessesEnd(run, 'file timed out')} ms after the runner exited`);
     assert.equal(existsSync(run.report.tmpdir), false, "the run's TMPDIR is gone");
+    if (run.report.pgSchema)
+      assert.equal(await schemaExists(run.report.pgSchema), false, 'the runner dropped its schema');
   });
 });

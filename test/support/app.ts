@@ -72,9 +72,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh PostgreSQL schema per app, so test files run in parallel without sharing rows. */
+/**
+ * A fresh PostgreSQL schema per app, so test files run in parallel without sharing rows. Under
+ * scripts/test.mjs its name carries the run's pid (BAAS_TEST_RUN), so that the runner drops whatever a
+ * killed or timed-out file left.
+ */
 async function createPgSchema(): Promise<string> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const run = process.env['BAAS_TEST_RUN'];
+  const schema = `t_${run && /^\d+$/.test(run) ? `${run}_` : ''}${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
