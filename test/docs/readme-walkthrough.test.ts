@@ -4,7 +4,13 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { type ServerProcess, spawnServer, stopServer, waitUntilReady } from '../support/server-process.js';
+import {
+  runEnv,
+  type ServerProcess,
+  spawnServer,
+  stopServer,
+  waitUntilReady,
+} from '../support/server-process.js';
 import { freePort } from '../support/smtp-sink.js';
 
 const README = new URL('../../README.md', import.meta.url);
@@ -34,7 +40,7 @@ interface ShellRun {
 async function bash(script: string, cwd: string, env: Record<string, string>): Promise<ShellRun> {
   const shell = spawn('bash', ['-euo', 'pipefail', '-c', script], {
     cwd,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, ...env },
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, ...runEnv(), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

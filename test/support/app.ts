@@ -72,9 +72,14 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** A fresh PostgreSQL schema per app, so test files run in parallel without sharing rows. */
+/**
+ * A fresh PostgreSQL schema per app, so test files run in parallel without sharing rows. Under
+ * scripts/test.mjs its name carries the run's pid (BAAS_TEST_RUN), so that the runner drops whatever a
+ * killed or timed-out file left.
+ */
 async function createPgSchema(): Promise<string> {
-  const schema = `t_${randomBytes(6).toString('hex')}`;
+  const run = process.env['BAAS_TEST_RUN'];
+  const schema = `t_${run && /^\d+$/.test(run) ? `${run}_` : ''}${randomBytes(6).toString('hex')}`;
   const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
   await client.connect();
   try {
@@ -134,6 +139,28 @@ export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdefghijklmnop';
 /** The sponsor bank connector's signing secret of every test app (test/support/bank.ts signs with it). */
 export const TEST_CONNECTOR_SECRET = `whsec_${randomBytes(32).toString('base64')}`;
 
+/** How long an app's close() may wait in a test before its connections are cut. */
+const APP_CLOSE_MS = 5_000;
+
+/**
+ * app.close() that gives up waiting after `ms`, closing the connections still open: a request a test
+ * left hanging (a held body, a webhook receiver that never answers) would otherwise keep the after()
+ * hook, and with it the file, waiting until the file's timeout, and skip every cleanup after it.
+ */
+async function closeWithin(app: FastifyInstance, ms: number): Promise<void> {
+  const closed = app.close();
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), ms);
+  });
+  const tooLong = await Promise.race([closed.then(() => false), late]);
+  clearTimeout(timer);
+  if (!tooLong) return;
+  app.server.closeAllConnections();
+  process.stderr.write(`app.close() had not finished after ${ms} ms: its connections were closed\n`);
+  await Promise.race([closed, new Promise((resolve) => setTimeout(resolve, 1_000))]);
+}
+
 /** Builds the real app (same buildApp as production) and listens on a loopback port. */
 export async function startApp(
   database: TestDatabase,
@@ -175,7 +202,7 @@ export async function startApp(
     logs,
     dataDir: database.dataDir,
     env,
-    stop: () => app.close(),
+    stop: () => closeWithin(app, APP_CLOSE_MS),
   };
 }
 

@@ -16,8 +16,17 @@ export const SCREENSHOT_DIR = path.join(ROOT, 'test-output', 'screenshots');
 
 const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
+/**
+ * Playwright's own SIGINT/SIGTERM/SIGHUP handlers are off: its SIGTERM and SIGHUP handlers close the
+ * browser but keep the process alive, so a runner's SIGTERM would not end a test file. Chromium runs
+ * in a process group of its own and ends when its DevTools pipe closes with this process (and
+ * scripts/test.mjs kills whatever of the run is left).
+ */
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({
+    handleSIGINT: false,
+    handleSIGTERM: false,
+    handleSIGHUP: false,
     executablePath: process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium',
     args: [
       '--no-sandbox',

@@ -45,12 +45,26 @@ export function childDatabaseUrl(database: TestDatabase): string {
   return url.toString();
 }
 
+/**
+ * What a child process needs to be cleaned up with the run (see scripts/test.mjs): the run's TMPDIR,
+ * the lifeline preload in NODE_OPTIONS and the pids it watches. Empty outside `npm test`.
+ */
+export function runEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const name of ['TMPDIR', 'NODE_OPTIONS', 'BAAS_LIFELINE_PIDS']) {
+    const value = process.env[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
 /** The environment of a server on `database` (its DATA_DIR, its schema, the test key), plus `extra`. */
 export function serverEnv(
   database: TestDatabase,
   extra: Record<string, string> = {},
 ): Record<string, string> {
   return {
+    ...runEnv(),
     NODE_ENV: 'test',
     LOG_LEVEL: 'info',
     DATA_DIR: database.dataDir,
@@ -66,7 +80,7 @@ export function spawnServer(env: Record<string, string>, options: SpawnOptions =
   const cwd = options.cwd ?? env['DATA_DIR'] ?? ROOT;
   const child = spawn(process.execPath, ['--import', TSX, options.script ?? SERVER], {
     cwd,
-    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, ...env },
+    env: { PATH: process.env['PATH'] ?? '/usr/bin:/bin', HOME: cwd, ...runEnv(), ...env },
     stdio: [options.stdin ?? 'ignore', 'pipe', 'pipe'],
     detached: options.detached ?? false,
   });
@@ -111,11 +125,15 @@ export function signalServer(server: ServerProcess, signal: NodeJS.Signals): voi
   server.child.kill(signal);
 }
 
-/** Resolves once `probe` answers 200 (/readyz: the database is open); fails if the process exits first. */
+/**
+ * Resolves once `probe` answers 200 (/readyz: the database is open); fails if the process exits first.
+ * A start takes 6-9 s with the load average at 11 on two cores and went past 30 s at 21 (two crash
+ * files side by side, beside other work): 90 s.
+ */
 export async function waitUntilReady(
   server: ServerProcess,
   probe = '/readyz',
-  timeoutMs = 30_000,
+  timeoutMs = 90_000,
 ): Promise<void> {
   let exit: number | string | null | undefined;
   void server.exited.then((code) => {

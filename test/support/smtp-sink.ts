@@ -41,6 +41,8 @@ export class SmtpSink {
   constructor() {
     this.server = new SMTPServer({
       authOptional: true,
+      // stop() waits this long for the app's pooled SMTP connections to end before it cuts them (30 s by default).
+      closeTimeout: 1_000,
       disabledCommands: ['STARTTLS', 'AUTH'],
       logger: false,
       onData: (stream, session, callback) => {
