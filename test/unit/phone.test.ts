@@ -27,7 +27,7 @@ describe('toE164', () => {
   });
 
   it('takes every mobile range and the 2020-plan geographic numbers', () => {
-    for (const [input, expected] of [
+    for (const [input, expected] of <Array<[string, string]>>[
       ['07011234567', '+2347011234567'],
       ['07121234567', '+2347121234567'],
       ['07021234567', '+2347021234567'],
@@ -63,7 +63,7 @@ describe('toE164', () => {
   });
 
   it('takes other countries written with + or 00 and the country code, 8-15 digits in all', () => {
-    for (const [input, expected] of [
+    for (const [input, expected] of <Array<[string, string]>>[
       ['+44 20 7946 0958', '+442079460958'],
       ['0044 20 7946 0958', '+442079460958'],
       ['+1 (415) 555-2671', '+14155552671'],
