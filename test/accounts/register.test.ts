@@ -43,7 +43,7 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow();
       assert.equal(row.email, body.email);
       assert.equal(row.business_name, body.business_name);
-      assert.equal(row.phone, body.phone);
+      assert.equal(row.phone, '+2348031234567', 'the phone in E.164 (docs/decisions.md, "Phone numbers")');
       assert.equal(row.verified_at, null);
       assert.equal(row.onboarding_status, 'in_progress');
     });
@@ -64,7 +64,7 @@ for (const dialect of DIALECTS) {
         .executeTakeFirstOrThrow();
       assert.equal(row.email, email.toLowerCase());
       assert.equal(row.business_name, 'Acme Payments Ltd');
-      assert.equal(row.phone, '08031234567');
+      assert.equal(row.phone, '+2348031234567');
       const mail = await ctx.sink.waitForMail(email.toLowerCase());
       assert.match(mail.raw, /verification code is \d{6}/);
     });
@@ -204,16 +204,29 @@ for (const dialect of DIALECTS) {
       }
     });
 
-    it('accepts phones of 7 to 20 digits, spaces, +, -, ( and )', async () => {
-      for (const phone of ['1234567', '+234 (803) 123-4567', `+${'1'.repeat(19)}`]) {
+    it('accepts phone numbers of up to 20 digits, spaces, +, -, ( and ), stored in E.164', async () => {
+      for (const [phone, e164] of [
+        ['+234 (803) 123-4567', '+2348031234567'],
+        ['0 803 123 45 67', '+2348031234567'],
+        [`+${'1'.repeat(15)}`, `+${'1'.repeat(15)}`],
+      ] as const) {
         const response = await ctx.t.api.post(REGISTER, registration({ phone }));
         assert.equal(response.status, 201, `${phone}: ${response.text}`);
+        const row = await ctx.t.db
+          .selectFrom('partners')
+          .select('phone')
+          .where('id', '=', response.body.data.company_id)
+          .executeTakeFirstOrThrow();
+        assert.equal(row.phone, e164, phone);
       }
     });
 
-    it('refuses phones that are too short, too long or hold other characters', async () => {
+    it('refuses phones that are too short, too long, hold other characters or are no phone number', async () => {
       for (const phone of [
         '123456',
+        '1234567',
+        `+${'1'.repeat(19)}`,
+        '+234 (0) 803 - 123 - 4567',
         '1'.repeat(21),
         '0803-CALL-NOW',
         '08031234567x',

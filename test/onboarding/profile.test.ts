@@ -27,7 +27,7 @@ for (const dialect of DIALECTS) {
       assert.equal(profile.business_type, null);
       assert.equal(profile.rc_number, null);
       assert.equal(profile.email, partner.email);
-      assert.equal(profile.phone, '+234 802 000 1111');
+      assert.equal(profile.phone, '+2348020001111', 'in E.164');
       assert.equal(profile.onboarding_status, 'in_progress');
       assert.equal(profile.environment, 'sandbox');
       assert.equal(profile.representative, null);
@@ -147,7 +147,7 @@ for (const dialect of DIALECTS) {
     it('lets a partner that never submitted correct business_name and phone, by the rules of registration, audited with the values replaced', async () => {
       const partner = await newPartner(suite, 'sandbox', {
         business_name: 'Typo Paymnets Ltd',
-        phone: '+234 800 000 0000',
+        phone: '+234 803 000 0000',
       });
       const response = await suite.t.api.put(
         BUSINESS_INFO,
@@ -156,7 +156,7 @@ for (const dialect of DIALECTS) {
       );
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.data.business_name, 'Typo Payments Ltd');
-      assert.equal(response.body.data.phone, '+234 802 111 2222');
+      assert.equal(response.body.data.phone, '+2348021112222');
       assert.equal(
         response.body.data.legal_business_name,
         'Typo Paymnets Ltd',
@@ -184,7 +184,7 @@ for (const dialect of DIALECTS) {
       assert.equal(updates.length, 1, 'refused changes are not audited');
       assert.deepEqual(JSON.parse(updates[0]?.metadata ?? '{}'), {
         fields: ['business_name', 'phone'],
-        previous: { business_name: 'Typo Paymnets Ltd', phone: '+234 800 000 0000' },
+        previous: { business_name: 'Typo Paymnets Ltd', phone: '+2348030000000' },
       });
     });
 
@@ -219,7 +219,7 @@ for (const dialect of DIALECTS) {
       assert.equal(legal.status, 200, 'the rest of the profile is open again');
       const profile = await profileOf(suite.t, partner.token);
       assert.equal(profile.business_name, 'Submitted Name Ltd');
-      assert.equal(profile.phone, '+234 803 123 4567');
+      assert.equal(profile.phone, '+2348031234567');
       assert.equal(profile.address, null);
 
       const active = await newPartner(suite, 'active');

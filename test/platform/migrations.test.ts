@@ -106,5 +106,133 @@ for (const dialect of DIALECTS) {
         await database.drop();
       }
     });
+
+    it('writes every stored phone number it can read in E.164 and leaves the others as they were', async () => {
+      const database = await createTestDatabase(dialect.name);
+      const handle = database.open();
+      try {
+        const migrator = new Migrator({
+          db: handle.db,
+          provider: { getMigrations: async () => migrations },
+          ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+        });
+        const before = await migrator.migrateTo(migrationBefore('2026-11-28-04-phone-e164'));
+        assert.equal(before.error, undefined, String(before.error));
+        // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration.
+        const db = handle.db as any;
+        const phones: Array<[string, string]> = [
+          ['0803 123 4567', '+2348031234567'],
+          ['+234 (0)802-000-1111', '+2348020001111'],
+          ['2349090000000', '+2349090000000'],
+          ['+44 20 7946 0958', '+442079460958'],
+          ['+2348031234567', '+2348031234567'],
+          ['1234567', '1234567'],
+          ['+234 800 000 0000', '+234 800 000 0000'],
+          ['(((---)))', '(((---)))'],
+        ];
+        const partnerIds: number[] = [];
+        for (const [index, [phone]] of phones.entries()) {
+          const row = await db
+            .insertInto('partners')
+            .values({
+              email: `p${index}@example.com`,
+              business_name: 'Old Ltd',
+              legal_business_name: 'Old Ltd',
+              phone,
+              password_hash: 'x',
+              onboarding_status: 'in_progress',
+              created_at: 1000,
+              updated_at: 1000,
+            })
+            .returning('id')
+            .executeTakeFirstOrThrow();
+          partnerIds.push(row.id);
+        }
+        const person = (phone: string) => ({
+          first_name: 'Ada',
+          last_name: 'Obi',
+          phone,
+          dob: '1985-04-12',
+          gender: 'female',
+          designation: 'director',
+          id_type: 'national_id',
+          address: '12 Marina, Lagos',
+          bvn_encrypted: 'x',
+          bvn_hash: 'x',
+          bvn_last4: '6789',
+          created_at: 1000,
+          updated_at: 1000,
+        });
+        await db
+          .insertInto('representatives')
+          .values(
+            phones.map(([phone], index) => ({
+              ...person(phone),
+              partner_id: partnerIds[index],
+              email: 'ada@acme.ng',
+              kyc_status: 'passed',
+              kyc_message: 'ok',
+              kyc_provider: 'sandbox',
+              kyc_checked_at: 1000,
+            })),
+          )
+          .execute();
+        await db
+          .insertInto('team_members')
+          .values(
+            phones.map(([phone], index) => ({
+              ...person(phone),
+              id: `m${index}`,
+              partner_id: partnerIds[0],
+              email: `m${index}@acme.ng`,
+              id_file_url: 'https://files.acme.ng/id.pdf',
+            })),
+          )
+          .execute();
+        // More accounts than the migration reads at once, so it goes through several pages.
+        const accountCount = 1100;
+        const accounts = Array.from({ length: accountCount }, (_, index) => ({
+          id: `a${String(index).padStart(5, '0')}`,
+          partner_id: partnerIds[0],
+          environment: 'sandbox',
+          account_number: String(index).padStart(10, '0'),
+          bank_code: '999999',
+          bank_name: 'Bank',
+          account_name: 'Old Ltd/A B',
+          currency: 'NGN',
+          status: 'active',
+          first_name: 'A',
+          last_name: 'B',
+          customer_email: `c${index}@example.com`,
+          phone: phones[index % phones.length]![0],
+          created_at: 1000,
+        }));
+        for (let start = 0; start < accountCount; start += 100) {
+          await db
+            .insertInto('virtual_accounts')
+            .values(accounts.slice(start, start + 100))
+            .execute();
+        }
+
+        const applied = await migrateToLatest(handle.db, handle.schema);
+        assert.ok(applied.includes('2026-11-28-04-phone-e164'), String(applied));
+        const stored = async (table: string, key: string) =>
+          (await db.selectFrom(table).select('phone').orderBy(key).execute()).map(
+            (row: { phone: string }) => row.phone,
+          );
+        const expected = phones.map(([, e164]) => e164);
+        assert.deepEqual(await stored('partners', 'id'), expected);
+        assert.deepEqual(await stored('representatives', 'partner_id'), expected);
+        assert.deepEqual(await stored('team_members', 'id'), expected);
+        const accountPhones = await db.selectFrom('virtual_accounts').select(['id', 'phone']).execute();
+        assert.equal(accountPhones.length, accountCount);
+        for (const row of accountPhones as Array<{ id: string; phone: string }>) {
+          assert.equal(row.phone, expected[Number(row.id.slice(1)) % phones.length], row.id);
+        }
+      } finally {
+        await handle.close();
+        await database.drop();
+      }
+    });
   });
 }

@@ -1121,6 +1121,10 @@ export interface components {
             last_name: string;
             /** Format: email */
             email: string;
+            /**
+             * @description Phone number in E.164 (`+2348031234567`). A number stored before phone numbers were normalised that could not be read as one is returned as it was given.
+             * @example +2348031234567
+             */
             phone: string;
         };
         /** DeliveryAttempt */
@@ -1331,6 +1335,10 @@ export interface components {
             website: string | null;
             /** Format: email */
             email: string;
+            /**
+             * @description Phone number in E.164 (`+2348031234567`). A number stored before phone numbers were normalised that could not be read as one is returned as it was given.
+             * @example +2348031234567
+             */
             phone: string;
             /** @enum {string} */
             onboarding_status: "in_progress" | "under_review" | "active" | "rejected" | "suspended";
@@ -1531,6 +1539,10 @@ export interface components {
             last_name: string;
             /** Format: email */
             email: string;
+            /**
+             * @description Phone number in E.164 (`+2348031234567`). A number stored before phone numbers were normalised that could not be read as one is returned as it was given.
+             * @example +2348031234567
+             */
             phone: string;
             /** Format: date */
             dob: string;
@@ -2164,7 +2176,10 @@ export interface operations {
                     password: string;
                     /** @description Must equal password. */
                     password_confirmation: string;
-                    /** @example +234 803 123 4567 */
+                    /**
+                     * @description Phone number, stored and returned in E.164 (`+2348031234567`). A Nigerian number may be written nationally (`0803 123 4567`) or with `234`/`+234`; a number of another country with `+` (or `00`) and its country code (`+44 20 7946 0958`). Spaces, dashes and parentheses are ignored; at most 20 characters as sent.
+                     * @example 0803 123 4567
+                     */
                     phone: string;
                 };
             };
@@ -2976,8 +2991,8 @@ export interface operations {
                      */
                     business_name?: string;
                     /**
-                     * @description As at registration. Only until the application is first submitted (as business_name).
-                     * @example +234 803 123 4567
+                     * @description Phone number, stored and returned in E.164 (`+2348031234567`). A Nigerian number may be written nationally (`0803 123 4567`) or with `234`/`+234`; a number of another country with `+` (or `00`) and its country code (`+44 20 7946 0958`). Spaces, dashes and parentheses are ignored; at most 20 characters as sent. As at registration. Only until the application is first submitted (as business_name).
+                     * @example 0803 123 4567
                      */
                     phone?: string;
                     /** @example Acme Payments Limited */
@@ -3121,7 +3136,10 @@ export interface operations {
                      * @example ada.obi@acme.ng
                      */
                     email: string;
-                    /** @example +234 803 123 4567 */
+                    /**
+                     * @description Phone number, stored and returned in E.164 (`+2348031234567`). A Nigerian number may be written nationally (`0803 123 4567`) or with `234`/`+234`; a number of another country with `+` (or `00`) and its country code (`+44 20 7946 0958`). Spaces, dashes and parentheses are ignored; at most 20 characters as sent.
+                     * @example 0803 123 4567
+                     */
                     phone: string;
                     /**
                      * Format: date
@@ -4064,7 +4082,10 @@ export interface operations {
                      * @example ada.obi@acme.ng
                      */
                     email: string;
-                    /** @example +234 803 123 4567 */
+                    /**
+                     * @description Phone number, stored and returned in E.164 (`+2348031234567`). A Nigerian number may be written nationally (`0803 123 4567`) or with `234`/`+234`; a number of another country with `+` (or `00`) and its country code (`+44 20 7946 0958`). Spaces, dashes and parentheses are ignored; at most 20 characters as sent.
+                     * @example 0803 123 4567
+                     */
                     phone: string;
                     /**
                      * Format: date
@@ -4305,7 +4326,10 @@ export interface operations {
                      * @example ada.obi@acme.ng
                      */
                     email: string;
-                    /** @example +234 803 123 4567 */
+                    /**
+                     * @description Phone number, stored and returned in E.164 (`+2348031234567`). A Nigerian number may be written nationally (`0803 123 4567`) or with `234`/`+234`; a number of another country with `+` (or `00`) and its country code (`+44 20 7946 0958`). Spaces, dashes and parentheses are ignored; at most 20 characters as sent.
+                     * @example 0803 123 4567
+                     */
                     phone: string;
                     /**
                      * Format: date
@@ -4553,7 +4577,10 @@ export interface operations {
                      * @example ada@example.com
                      */
                     email: string;
-                    /** @example +234 803 123 4567 */
+                    /**
+                     * @description Phone number, stored and returned in E.164 (`+2348031234567`). A Nigerian number may be written nationally (`0803 123 4567`) or with `234`/`+234`; a number of another country with `+` (or `00`) and its country code (`+44 20 7946 0958`). Spaces, dashes and parentheses are ignored; at most 20 characters as sent.
+                     * @example 0803 123 4567
+                     */
                     phone: string;
                     /** @description Optional end-user BVN; encrypted at rest. */
                     bvn?: string;

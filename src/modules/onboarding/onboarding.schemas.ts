@@ -6,6 +6,7 @@ import {
   FreeText,
   Nullable,
   Phone,
+  StoredPhone,
   StringEnum,
   Success,
   Timestamp,
@@ -53,7 +54,7 @@ export const Profile = Type.Object(
     address: Nullable(Type.String()),
     website: Nullable(Type.String()),
     email: Type.String({ format: 'email' }),
-    phone: Type.String(),
+    phone: StoredPhone(),
     onboarding_status: StringEnum(ONBOARDING_STATUSES),
     environment: Environment,
     representative: Nullable(

@@ -1,5 +1,12 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Page, PaginationQuery, StringEnum, Success, Timestamp } from '../../platform/http/schemas.js';
+import {
+  Page,
+  PaginationQuery,
+  StoredPhone,
+  StringEnum,
+  Success,
+  Timestamp,
+} from '../../platform/http/schemas.js';
 import { DESIGNATIONS, GENDERS, ID_TYPES, PersonFields } from '../people/people.schemas.js';
 
 const IdFileUrl = Type.String({
@@ -49,7 +56,7 @@ export const TeamMember = Type.Object(
     first_name: Type.String(),
     last_name: Type.String(),
     email: Type.String({ format: 'email' }),
-    phone: Type.String(),
+    phone: StoredPhone(),
     dob: Type.String({ format: 'date' }),
     gender: StringEnum(GENDERS),
     designation: StringEnum(DESIGNATIONS),

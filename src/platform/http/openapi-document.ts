@@ -175,6 +175,9 @@ function publishOperation(operation: Json): void {
   }
 }
 
+/** What a phone field may hold as sent (its `phone` format says which of these are phone numbers). */
+const PHONE_CHARACTERS = '^[0-9+() -]+$';
+
 /** Rewrites what only our validator understands into standard JSON Schema 2020-12. */
 function standardise(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(standardise);
@@ -200,6 +203,11 @@ function standardise(value: unknown): unknown {
     case 'binary':
       delete out['format'];
       out['contentMediaType'] = 'application/octet-stream';
+      break;
+    // No standard format names a phone number: the characters it may hold, its rules in the description.
+    case 'phone':
+      delete out['format'];
+      out['pattern'] ??= PHONE_CHARACTERS;
       break;
   }
   return out;

@@ -59,14 +59,35 @@ export const Email = (options: SchemaOptions = {}) =>
 export const BusinessName = (options: SchemaOptions = {}) =>
   Type.String({ maxLength: 191, examples: ['Acme Payments Ltd'], ...options });
 
+/**
+ * A phone number: taken as people write it, stored and returned in E.164 (platform/phone.ts toE164,
+ * applied by validation.ts normalize; docs/decisions.md, "Phone numbers").
+ */
 export const Phone = (options: SchemaOptions = {}) =>
+  Type.String(
+    extend(options, {
+      format: 'phone',
+      maxLength: 20,
+      description: [
+        'Phone number, stored and returned in E.164 (`+2348031234567`). A Nigerian number may be written ' +
+          'nationally (`0803 123 4567`) or with `234`/`+234`; a number of another country with `+` (or `00`) ' +
+          'and its country code (`+44 20 7946 0958`). Spaces, dashes and parentheses are ignored; at most 20 ' +
+          'characters as sent.',
+        options.description,
+      ]
+        .filter(Boolean)
+        .join(' '),
+      examples: options.examples ?? ['0803 123 4567'],
+    }),
+  );
+
+/** A phone number as stored: E.164 (numbers stored before that rule are converted by a migration). */
+export const StoredPhone = () =>
   Type.String({
-    minLength: 7,
-    maxLength: 20,
-    pattern: '^[0-9+() -]+$',
-    errorMessage: 'must be 7-20 characters of digits, spaces, "+", "-", "(" and ")"',
-    examples: ['+234 803 123 4567'],
-    ...options,
+    description:
+      'Phone number in E.164 (`+2348031234567`). A number stored before phone numbers were normalised ' +
+      'that could not be read as one is returned as it was given.',
+    examples: ['+2348031234567'],
   });
 
 export const Timestamp = (description = 'ISO-8601 UTC timestamp') =>

@@ -2,6 +2,7 @@ import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { AppError, addFieldError, type FieldErrors } from '../errors/errors.js';
 import { extend } from '../objects.js';
+import { isE164, toE164 } from '../phone.js';
 import {
   BIDI_CONTROL,
   CONTROL,
@@ -55,6 +56,7 @@ function createAjv(coerceTypes: boolean, removeAdditional: 'all' | false = 'all'
   ajv.addFormat('url', { type: 'string', validate: (value: string) => isUrl(value, ['https:', 'http:']) });
   ajv.addFormat('https-url', { type: 'string', validate: (value: string) => isUrl(value, ['https:']) });
   ajv.addFormat('uuid', /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+  ajv.addFormat('phone', { type: 'string', validate: isE164 });
   ajv.addFormat('binary', true);
   return ajv;
 }
@@ -117,6 +119,9 @@ const FORMAT_MESSAGES: Record<string, string> = {
   url: 'must be an http(s) URL',
   'https-url': 'must be an https URL',
   uuid: 'must be a valid identifier',
+  phone:
+    'must be a phone number: a Nigerian one (0803 123 4567, +234 803 123 4567) or another ' +
+    "country's with + and its country code (+44 20 7946 0958)",
 };
 
 const TYPE_NAMES: Record<string, string> = {
@@ -207,7 +212,8 @@ const isPlainObject = (value: unknown): value is Record<string, unknown> =>
  * Applies the input rules of docs/partner-guide.md, "Responses and errors", before validation: fields
  * the schema does not list are dropped (never assigned; ajv would drop them too, but only after
  * counting them against `minProperties`, so a body of unknown fields alone passed as a change),
- * strings are trimmed (a string that is blank after trimming is absent), e-mails are lower-cased, NUL
+ * strings are trimmed (a string that is blank after trimming is absent), e-mails are lower-cased and
+ * phone numbers written in E.164 (normalizedText), NUL
  * characters are refused (PostgreSQL cannot store them), so are bidirectional controls and control
  * characters (textProblem), and file parts are accepted only where the schema has `format: binary`.
  * Path values (`trim` false) are identifiers and are taken as sent: ` 0123456789` names no account. A
@@ -259,11 +265,24 @@ function normalize(
       if (problem) addFieldError(errors, field, problem);
       // Blank text is an absent text field; for an object or a list it is the wrong type (ajv says so).
       else if (trimmed.trim() === '' && !STRUCTURED.has(property['type'] as string)) delete data[key];
-      else data[key] = property['format'] === 'email' ? trimmed.toLowerCase() : trimmed;
+      else data[key] = normalizedText(trimmed, property);
     } else if (isPlainObject(value)) {
       normalize(property, value, field, errors, trim);
     }
   }
+}
+
+/**
+ * E-mails are lower-cased; phone numbers written within the schema's length are put in E.164, and
+ * any other value is left for the `phone` format (or maxLength) to refuse, naming the field.
+ */
+function normalizedText(text: string, schema: JsonSchema): string {
+  if (schema['format'] === 'email') return text.toLowerCase();
+  if (schema['format'] === 'phone') {
+    const maxLength = typeof schema['maxLength'] === 'number' ? schema['maxLength'] : Infinity;
+    return ([...text].length <= maxLength && toE164(text)) || text;
+  }
+  return text;
 }
 
 /** Types whose value is never text: a blank string there is not an absent field but a wrong one. */

@@ -220,11 +220,43 @@ export const adultDobArb = (): fc.Arbitrary<string> => {
   return dateArb(year - 119, year - 19);
 };
 
-/** Phone numbers of 7-20 characters of digits, spaces, +, -, ( and ). */
+/** The 10 digits after +234 of a number the API takes: mobile, or 2020-plan geographic. */
+const nigerianNumberArb = (): fc.Arbitrary<string> =>
+  fc
+    .oneof(
+      fc.tuple(fc.constantFrom('70', '71', '72', '80', '81', '90', '91'), fc.stringMatching(/^[0-9]{8}$/)),
+      fc.tuple(fc.constantFrom('201', '202', '208', '209'), fc.stringMatching(/^[0-9]{7}$/)),
+    )
+    .map(([prefix, rest]) => `${prefix}${rest}`)
+    .filter((number) => !/^[789]00/.test(number));
+
+/**
+ * Phone numbers the API takes (docs/decisions.md, "Phone numbers"), as people write them: Nigerian
+ * ones nationally or with 234/+234, spaced, dashed or in parentheses, and other countries' with +.
+ */
 export const phoneArb = (): fc.Arbitrary<string> =>
   fc
-    .stringMatching(/^\+?[0-9][0-9 ()-]{5,17}[0-9]$/)
-    .filter((value) => value.length >= 7 && value.length <= 20);
+    .oneof(
+      nigerianNumberArb().chain((number) =>
+        fc.constantFrom(
+          `0${number}`,
+          `+234${number}`,
+          `234${number}`,
+          `0${number.slice(0, 3)} ${number.slice(3, 6)} ${number.slice(6)}`,
+          `(0${number.slice(0, 3)}) ${number.slice(3, 6)}-${number.slice(6)}`,
+          `+234 (0)${number.slice(0, 3)} ${number.slice(3)}`,
+          `00234${number}`,
+        ),
+      ),
+      fc
+        .tuple(fc.constantFrom('1', '44', '233', '27', '971'), fc.integer({ min: 7, max: 12 }))
+        .chain(([country, length]) =>
+          fc
+            .stringMatching(new RegExp(`^[0-9]{${Math.min(length, 15 - country.length)}}$`))
+            .map((rest) => `+${country} ${rest}`),
+        ),
+    )
+    .filter((value) => value.length <= 20);
 
 /** Accepted upload types by content, with assorted (even hostile) filenames and part types. */
 export const validFileArb = (): fc.Arbitrary<FilePart> =>
@@ -332,7 +364,7 @@ export function validStringArb(schema: JsonSchema): fc.Arbitrary<string> {
   else if (format === 'uuid') base = fc.uuid();
   else if (format === 'https-url') base = urlArb(['https:'], maxLength);
   else if (format === 'url') base = urlArb(['https:', 'http:'], maxLength);
-  else if (pattern === '^[0-9+() -]+$') base = phoneArb();
+  else if (format === 'phone') base = phoneArb();
   else if (typeof pattern === 'string') base = fc.stringMatching(new RegExp(pattern));
   else base = textArb(minLength, maxLength);
   return (padded(schema, base) as fc.Arbitrary<string>).filter((value) => stringIsValid(schema, value));
@@ -512,6 +544,18 @@ const INVALID_FORMAT_SAMPLES: Record<string, string[]> = {
     'gopher://x',
   ],
   uuid: ['not-a-uuid', '00000000-0000-0000-0000-00000000000', "' OR 1=1 --", '../../etc/passwd'],
+  phone: [
+    '0803 123 456',
+    '0803 123 45678',
+    '0800 123 4567',
+    '8031234567',
+    '1234567',
+    '+1234567',
+    '+1234567890123456',
+    '+234 803 123 4567 ext 9',
+    '0803.123.4567',
+    '(((---)))',
+  ],
 };
 
 /** Strings outside a string schema: over/under length, bad enum, pattern, format, NUL. */

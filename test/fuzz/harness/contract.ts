@@ -94,6 +94,21 @@ export function isUrl(value: string, protocols: readonly string[]): boolean {
 export const isUuid = (value: string): boolean =>
   /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(value);
 
+/**
+ * A phone number in E.164, as docs/decisions.md ("Phone numbers") reads one: spaces, dashes and
+ * parentheses ignored; a Nigerian number (0, 234, +234 or 00234, an optional trunk 0 after the
+ * country code, then a 10-digit mobile number outside 0700/0800/0900 or a 020x geographic one);
+ * any other country's with + or 00, 8-15 digits in all. Null when it is none of these.
+ */
+export function phoneInE164(value: string): string | null {
+  const digits = value.trim().replace(/[ ()-]/g, '');
+  const nigerian = /^(?:0|(?:\+|00)?2340?)((?:7[0-2]|8[01]|9[01])\d{8}|20[1-9]\d{7})$/.exec(digits);
+  if (nigerian) return /^[789]00/.test(nigerian[1]!) ? null : `+234${nigerian[1]}`;
+  const other = /^(?:\+|00)([1-9]\d{7,14})$/.exec(digits);
+  if (other && !other[1]!.startsWith('234')) return `+${other[1]}`;
+  return null;
+}
+
 /** Format checks used both to filter generated values and to validate responses. */
 export const FORMATS: Record<string, (value: string) => boolean> = {
   email: isEmail,
@@ -102,5 +117,6 @@ export const FORMATS: Record<string, (value: string) => boolean> = {
   uuid: isUuid,
   url: (value) => isUrl(value, ['https:', 'http:']),
   'https-url': (value) => isUrl(value, ['https:']),
+  phone: (value) => phoneInE164(value) !== null,
   binary: () => true,
 };

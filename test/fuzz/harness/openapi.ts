@@ -53,12 +53,17 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 
 /**
  * The published document speaks standard JSON Schema; the generators speak the server's own formats:
- * an https-only `uri` is `https-url`, another `uri` is `url`, a `contentMediaType` string is a file.
+ * an https-only `uri` is `https-url`, another `uri` is `url`, a `contentMediaType` string is a file,
+ * a phone field (its published character pattern) is `phone`.
  */
 function inServerFormats(schema: Record<string, unknown>): Record<string, unknown> {
   if (schema['format'] === 'uri') {
     const { pattern, ...rest } = schema;
     return pattern === '^https://' ? { ...rest, format: 'https-url' } : { ...schema, format: 'url' };
+  }
+  if (schema['pattern'] === '^[0-9+() -]+$') {
+    const { pattern: _, ...rest } = schema;
+    return { ...rest, format: 'phone' };
   }
   if (typeof schema['contentMediaType'] === 'string' && schema['type'] === 'string') {
     const { contentMediaType: _, ...rest } = schema;

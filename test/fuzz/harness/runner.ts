@@ -20,6 +20,7 @@ import {
   IDEMPOTENCY_KEY_MAX,
   isIdempotentOperation,
   JSON_BODY_LIMIT,
+  phoneInE164,
   type SchemeName,
 } from './contract.js';
 import type { OperationHints } from './hints.js';
@@ -834,7 +835,8 @@ function checkExpectation(plan: RequestPlan, result: HttpResult): Violation[] {
 }
 
 /**
- * Strings are trimmed, e-mails lower-cased (docs/partner-guide.md, "Responses and errors"); a 2xx
+ * Strings are trimmed, e-mails lower-cased (docs/partner-guide.md, "Responses and errors"), phone
+ * numbers written in E.164 (docs/decisions.md, "Phone numbers"); a 2xx
  * echoing a field shows what was stored.
  */
 function checkRoundTrip(op: Operation, plan: RequestPlan, result: HttpResult): Violation[] {
@@ -864,7 +866,12 @@ function checkRoundTrip(op: Operation, plan: RequestPlan, result: HttpResult): V
         : value;
     const trimmed = trimmedFor(schema, wire);
     if (trimmed === '') continue;
-    const expected = schema['format'] === 'email' ? trimmed.toLowerCase() : trimmed;
+    const expected =
+      schema['format'] === 'email'
+        ? trimmed.toLowerCase()
+        : schema['format'] === 'phone'
+          ? (phoneInE164(trimmed) ?? trimmed)
+          : trimmed;
     const holders = [data, data['customer'], data['representative']].filter(isRecord);
     for (const holder of holders) {
       const echoed = holder[field];

@@ -101,7 +101,7 @@ export function PersonFields({
         isRequired
         errorMessage={validationMessage(
           'Enter their phone number.',
-          'Enter 7 to 20 digits; spaces, +, -, ( and ) are allowed.',
+          'Enter a phone number such as 0803 123 4567, or +44 20 7946 0958 abroad.',
         )}
       />
       <TextField

@@ -1240,6 +1240,10 @@ export interface components {
             website: string | null;
             /** Format: email */
             email: string;
+            /**
+             * @description Phone number in E.164 (`+2348031234567`). A number stored before phone numbers were normalised that could not be read as one is returned as it was given.
+             * @example +2348031234567
+             */
             phone: string;
             /** @description E-mail verified. */
             verified: boolean;
@@ -1285,6 +1289,10 @@ export interface components {
             last_name: string;
             /** Format: email */
             email: string;
+            /**
+             * @description Phone number in E.164 (`+2348031234567`). A number stored before phone numbers were normalised that could not be read as one is returned as it was given.
+             * @example +2348031234567
+             */
             phone: string;
             /** Format: date */
             dob: string;
