@@ -281,6 +281,7 @@ for (const dialect of DIALECTS) {
         'virtual_account.created',
         'virtual_account.credited',
         'virtual_account.status_changed',
+        'webhook.test',
       ]);
       for (const [type, item] of Object.entries(webhooks)) {
         const schema = item.post['requestBody'].content['application/json'].schema;
