@@ -10,6 +10,7 @@ import { errorMessage } from '@/lib/api/api-error';
 import type { PartnerDocument } from '@/lib/api/operator-types';
 import { formatBytes } from '@/lib/format';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
+import { useResetOnChange } from '@/lib/use-reset-on-change';
 import { documentFileUrl, useDecideDocument } from '../api/partner';
 import { DecisionDialog } from './decision-dialog';
 
@@ -28,8 +29,13 @@ const FILE_KINDS: Record<string, string> = {
   'image/jpeg': 'JPEG',
 };
 
-export function DocumentStatusBadge({ status }: { status: PartnerDocument['status'] }) {
-  return <Badge tone={STATUS[status].tone}>{STATUS[status].label}</Badge>;
+/**
+ * A document's status; an upload superseded before anyone decided it is "Superseded", not
+ * "Pending review": nobody will review it (issue 30).
+ */
+export function DocumentStatusBadge({ document }: { document: PartnerDocument }) {
+  if (!document.current && document.status === 'pending_review') return <Badge>Superseded</Badge>;
+  return <Badge tone={STATUS[document.status].tone}>{STATUS[document.status].label}</Badge>;
 }
 
 export function fileDescription(document: PartnerDocument): string {
@@ -61,6 +67,8 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
   const [decided, setDecided] = useState(0);
   const [announcement, setAnnouncement] = useState('');
   const decide = useDecideDocument(companyId);
+  // A refused decision goes once the document it was about changed (decided elsewhere, replaced).
+  useResetOnChange(decide.reset, [document?.id, document?.status]);
 
   // The decision's buttons go once it is made: focus stays with this document, on its heading.
   useEffect(() => {
@@ -84,7 +92,7 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
         </h3>
         <div className="document__badges">
           {document ? (
-            <DocumentStatusBadge status={document.status} />
+            <DocumentStatusBadge document={document} />
           ) : (
             <Badge tone="warning">Not uploaded</Badge>
           )}
@@ -163,12 +171,13 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
                   size="small"
                   variant="secondary"
                   aria-label={`Reject ${label}`}
+                  aria-haspopup="dialog"
                   onPress={() => {
                     decide.reset();
                     setRejecting(true);
                   }}
                 >
-                  Reject…
+                  Reject
                 </Button>
               </span>
             ) : null}
