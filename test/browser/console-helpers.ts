@@ -15,13 +15,13 @@ export async function assertLabelsInNames(page: Page, what: string): Promise<voi
     const doc = globalThis as unknown as {
       document: { querySelectorAll(selector: string): ArrayLike<Element> };
     };
-    const normal = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+    // No named function inside: tsx would wrap it in a helper the page lacks.
     const found: string[] = [];
     for (const element of Array.from(
       doc.document.querySelectorAll('button[aria-label], a[aria-label], [role="button"][aria-label]'),
     )) {
-      const visible = normal(element.innerText);
-      const name = normal(element.getAttribute('aria-label') ?? '');
+      const visible = element.innerText.replace(/\s+/g, ' ').trim().toLowerCase();
+      const name = (element.getAttribute('aria-label') ?? '').replace(/\s+/g, ' ').trim().toLowerCase();
       if (visible !== '' && !name.includes(visible)) found.push(`"${element.innerText}" named "${name}"`);
     }
     return found;

@@ -463,7 +463,7 @@ describe('operator console', () => {
     const { page } = adminPage;
     await page.goto('/console/review');
     await page.getByRole('row', { name: /Harbour Pay Ltd/ }).waitFor();
-    await tabTo(page, /^row "Harbour Pay Ltd/);
+    await tabTo(page, 'link "Harbour Pay Ltd"');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Harbour Pay Ltd' }).waitFor();
     assert.equal(await page.locator(':focus').getAttribute('id'), 'main');
@@ -623,7 +623,7 @@ describe('operator console', () => {
 
     const { page } = adminPage;
     await page.goto('/console/review');
-    const row = page.getByRole('row', { name: /Acme/ });
+    const row = page.getByRole('row', { name: /^Acme/ });
     await row.waitFor();
     await screenshot(page, 'console-review-queue-bidi-1280');
     assert.ok(await readsInOrder(row), 'the row reads as stored, left to right');

@@ -7,7 +7,7 @@ import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingStatus, PartnerRecord } from '@/lib/api/operator-types';
 import { documentTypeLabel, requirementLabel } from '@/lib/onboarding-labels';
-import { useResetOnChange } from '@/lib/use-reset-on-change';
+import { useClearErrorOnChange } from '@/lib/use-clear-error-on-change';
 import { type ApplicationAction, useDecideApplication } from '../api/partner';
 import { DecisionDialog } from './decision-dialog';
 
@@ -109,7 +109,7 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
   const decide = useDecideApplication(partner.company_id);
   const reasonId = useId();
   // A refused decision describes the record it was refused on: it goes when the record changes.
-  useResetOnChange(decide.reset, {
+  useClearErrorOnChange(decide, {
     status: partner.onboarding_status,
     documents: partner.documents.map((document) => [document.id, document.status]),
     requirements: partner.requirements,
