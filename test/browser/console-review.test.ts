@@ -239,6 +239,7 @@ describe('console: review tools', () => {
       return { width: Math.round(box?.width ?? 0), height: Math.round(box?.height ?? 0) };
     };
     await eventually('drawn', async () => (await size()).width > 0);
+    await new Promise((resolve) => setTimeout(resolve, 500));
     const start = await size();
     const controls = memart.getByRole('group', { name: 'View of Memorandum and articles (MEMART)' });
     const state = controls.getByRole('status');
@@ -258,7 +259,11 @@ describe('console: review tools', () => {
     await screenshot(page, 'console-review-preview-zoomed-1280');
     await controls.getByRole('button', { name: 'Reset view' }).click();
     await state.getByText('100%').waitFor();
-    await eventually('back to the start', async () => Math.abs((await size()).width - start.width) <= 20);
+    let now = start;
+    await eventually('back to the start', async () => {
+      now = await size();
+      return Math.abs(now.width - start.width) <= 20;
+    }).catch(() => assert.deepEqual(now, start, 'the size after Reset view'));
 
     // The keyboard: the view takes focus; + zooms in, - out, R rotates, 0 resets.
     const view = memart.getByRole('region', { name: /^Preview of Memorandum and articles \(MEMART\)/ });
