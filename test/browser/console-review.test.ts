@@ -238,7 +238,8 @@ describe('console: review tools', () => {
       const box = await canvas.boundingBox();
       return { width: Math.round(box?.width ?? 0), height: Math.round(box?.height ?? 0) };
     };
-    await eventually('drawn', async () => (await size()).width > 0);
+    // Drawn: no longer hidden, nor the 300 × 150 of a canvas nothing was drawn on yet.
+    await eventually('drawn', async () => ![0, 300].includes((await size()).width));
     await new Promise((resolve) => setTimeout(resolve, 500));
     const start = await size();
     const controls = memart.getByRole('group', { name: 'View of Memorandum and articles (MEMART)' });
