@@ -20,6 +20,7 @@ import { newPartner } from '../support/partners.js';
 import { ADMIN_PREFIX, adminDocumentUrl, adminPartnerUrl, ENVIRONMENT } from '../support/paths.js';
 import { pdfWith } from '../support/pdf.js';
 import { nextTotpStep, totp } from '../support/totp.js';
+import { assertLabelsInNames } from './console-helpers.js';
 
 /*
  * The operator console (/console) in a real browser against the real server: set-up from an
@@ -295,6 +296,7 @@ describe('operator console', () => {
       .first()
       .waitFor();
     await assertAccessible(page, 'partner page');
+    await assertLabelsInNames(page, 'partner page');
     await screenshot(page, 'console-partner-1280');
 
     const documentItem = (title: string) =>
@@ -461,7 +463,7 @@ describe('operator console', () => {
     const { page } = adminPage;
     await page.goto('/console/review');
     await page.getByRole('row', { name: /Harbour Pay Ltd/ }).waitFor();
-    await tabTo(page, /^row "Harbour Pay Ltd/);
+    await tabTo(page, 'link "Harbour Pay Ltd"');
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Harbour Pay Ltd' }).waitFor();
     assert.equal(await page.locator(':focus').getAttribute('id'), 'main');
@@ -621,7 +623,7 @@ describe('operator console', () => {
 
     const { page } = adminPage;
     await page.goto('/console/review');
-    const row = page.getByRole('row', { name: /Acme/ });
+    const row = page.getByRole('row', { name: /^Acme/ });
     await row.waitFor();
     await screenshot(page, 'console-review-queue-bidi-1280');
     assert.ok(await readsInOrder(row), 'the row reads as stored, left to right');
@@ -876,7 +878,12 @@ describe('operator console', () => {
     assert.ok(reviewer && reviewerPage);
     const { page } = adminPage;
     await page.goto('/console/operators');
-    await page.getByRole('button', { name: 'Reset second factor of Tunde Bello' }).click();
+    const reset = page.getByRole('button', { name: 'Reset second factor of Tunde Bello' });
+    await reset.waitFor();
+    // Its visible label is part of its name (issue 30: "Reset second factor…" was not).
+    assert.equal(await reset.innerText(), 'Reset second factor');
+    await assertLabelsInNames(page, 'operators');
+    await reset.click();
     const confirm = page.getByRole('alertdialog', { name: 'Reset the second factor of Tunde Bello?' });
     await confirm.getByRole('button', { name: 'Reset second factor' }).click();
     const done = page.getByRole('alertdialog', { name: 'Second factor reset' });

@@ -1,11 +1,11 @@
 import { QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { RouterProvider } from 'react-router';
-import { createDashboardQueryClient } from './query-client';
+import { createQueryClient } from '@/lib/query-client';
 import { router } from './router';
 
 export function DashboardApp() {
-  const [queryClient] = useState(createDashboardQueryClient);
+  const [queryClient] = useState(createQueryClient);
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

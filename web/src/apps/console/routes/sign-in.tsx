@@ -1,6 +1,7 @@
 import { Navigate, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { QueryView } from '@/components/ui/query-view';
 import { useOperatorSession } from '@/features/console/auth/api/session';
+import { BackOfficeOff } from '@/features/console/auth/components/back-office-off';
 import { type SignInNotice, SignInPage } from '@/features/console/auth/components/sign-in-page';
 import { safeReturnPath } from '@/lib/return-path';
 import { SIGNED_OUT_PAGES } from '../layouts';
@@ -17,7 +18,19 @@ export function SignInRoute() {
   // A failed check shows the form too: signing in then says what is wrong.
   return (
     <QueryView query={session} loading="Loading…" renderError={() => form}>
-      {(data) => (data.session ? <Navigate to={next} replace /> : form)}
+      {(data) =>
+        data.session ? (
+          <Navigate to={next} replace />
+        ) : data.backOfficeOff ? (
+          <BackOfficeOff
+            onCheckAgain={() => void session.refetch()}
+            isChecking={session.isFetching}
+            checkedAt={session.dataUpdatedAt}
+          />
+        ) : (
+          form
+        )
+      }
     </QueryView>
   );
 }

@@ -4,13 +4,28 @@ import { operatorApi, operatorSession } from '@/lib/api/operator-api';
 import type { OperatorSession } from '@/lib/api/operator-types';
 import type { SessionState } from '@/lib/api/session-channel';
 
+/**
+ * The session as the console reads it; `backOfficeOff`: the server runs without ADMIN_API_KEY,
+ * so every /admin path, this one included, answers 404 until it is restarted with one.
+ */
+export interface ConsoleSessionState extends SessionState<OperatorSession> {
+  backOfficeOff?: true;
+}
+
 /** The signed-in operator, from the session cookie (GET /admin/session). */
-export const sessionQuery = queryOptions<SessionState<OperatorSession>>({
+export const sessionQuery = queryOptions<ConsoleSessionState>({
   queryKey: operatorSession.sessionKey,
-  queryFn: ({ signal }) => operatorSession.read(operatorApi.GET('/baas/api/v1/admin/session', { signal })),
+  queryFn: async ({ signal }) => {
+    const answer = await operatorApi.GET('/baas/api/v1/admin/session', { signal });
+    if (answer.response.status === 404) return { session: null, gone: null, backOfficeOff: true };
+    return operatorSession.read(Promise.resolve(answer));
+  },
   // The session changes only by signing in or out, or ending (a 401 anywhere, see lib/api).
   staleTime: Number.POSITIVE_INFINITY,
-  retry: false,
+  // A failed read stays failed until "Try again": the sign-in page shown for the failure reads the
+  // session too, and a fetch on its mount would put the query back to pending, unmount it, and
+  // mount it again when the fetch fails, in a loop (issue 30: 2,000 requests in 17 s).
+  retryOnMount: false,
 });
 
 export const useOperatorSession = () => useQuery(sessionQuery);

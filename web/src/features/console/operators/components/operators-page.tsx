@@ -153,17 +153,19 @@ function OperatorTable({
                       size="small"
                       variant="secondary"
                       aria-label={`Reset second factor of ${visibleControls(operator.name)}`}
+                      aria-haspopup="dialog"
                       onPress={() => onAction('reset', operator)}
                     >
-                      Reset second factor…
+                      Reset second factor
                     </Button>
                     <Button
                       size="small"
                       variant="secondary"
                       aria-label={`Deactivate ${visibleControls(operator.name)}`}
+                      aria-haspopup="dialog"
                       onPress={() => onAction('deactivate', operator)}
                     >
-                      Deactivate…
+                      Deactivate
                     </Button>
                   </span>
                 ) : self ? (

@@ -6,7 +6,8 @@ import { Card } from '@/components/ui/card';
 import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingStatus, PartnerRecord } from '@/lib/api/operator-types';
-import { requirementLabel } from '@/lib/onboarding-labels';
+import { documentTypeLabel, requirementLabel } from '@/lib/onboarding-labels';
+import { useClearErrorOnChange } from '@/lib/use-clear-error-on-change';
 import { type ApplicationAction, useDecideApplication } from '../api/partner';
 import { DecisionDialog } from './decision-dialog';
 
@@ -106,6 +107,13 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const decide = useDecideApplication(partner.company_id);
+  const reasonId = useId();
+  // A refused decision describes the record it was refused on: it goes when the record changes.
+  useClearErrorOnChange(decide, {
+    status: partner.onboarding_status,
+    documents: partner.documents.map((document) => [document.id, document.status]),
+    requirements: partner.requirements,
+  });
   const [open, setOpen] = useState<ApplicationAction | null>(null);
   const [done, setDone] = useState<{ action: ApplicationAction; count: number } | null>(null);
 
@@ -120,6 +128,8 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
   const dialogError =
     decide.error instanceof ApiError && decide.error.errorCode === 'VALIDATION_FAILED' ? decide.error : null;
   const panelError = decide.error && !dialogError ? decide.error : null;
+  const undecided = undecidedDocuments(partner);
+  const approveBlocked = undecided.length > 0 && partner.onboarding_status === 'under_review';
 
   return (
     <Card labelledBy={headingId} className="partner-section decision-panel">
@@ -164,6 +174,10 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
             <Button
               key={action}
               variant={ACTIONS[action].variant}
+              aria-haspopup="dialog"
+              {...(action === 'approve' && approveBlocked
+                ? { isDisabled: true, 'aria-describedby': reasonId }
+                : {})}
               onPress={() => {
                 decide.reset();
                 setOpen(action);
@@ -173,6 +187,11 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
             </Button>
           ))}
         </div>
+      ) : null}
+      {approveBlocked && offered.includes('approve') ? (
+        <p className="decision-panel__blocked" id={reasonId}>
+          Approving waits for your decision on {listOf(undecided.map(documentTypeLabel))}.
+        </p>
       ) : null}
       {withheld > 0 ? (
         <p className="decision-panel__role-note muted">
@@ -222,6 +241,25 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
       ))}
     </Card>
   );
+}
+
+/** The checklist's current documents nobody has decided yet: approving waits for them. */
+function undecidedDocuments(partner: PartnerRecord): string[] {
+  const checklist = Object.keys(partner.document_checklist);
+  return partner.documents
+    .filter(
+      (document) =>
+        document.current &&
+        document.status === 'pending_review' &&
+        checklist.includes(document.document_type),
+    )
+    .map((document) => document.document_type);
+}
+
+/** "A", "A and B", "A, B and C". */
+function listOf(items: string[]): string {
+  if (items.length <= 1) return items.join('');
+  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }
 
 function RequirementList({ title, items, empty }: { title: string; items: string[]; empty: string }) {

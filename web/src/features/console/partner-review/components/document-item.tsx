@@ -1,5 +1,5 @@
 import { ApiError } from '@baas/sdk';
-import { lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
+import { type KeyboardEvent, lazy, Suspense, useEffect, useId, useRef, useState } from 'react';
 import { Alert } from '@/components/ui/alert';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -10,6 +10,7 @@ import { errorMessage } from '@/lib/api/api-error';
 import type { PartnerDocument } from '@/lib/api/operator-types';
 import { formatBytes } from '@/lib/format';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
+import { useClearErrorOnChange } from '@/lib/use-clear-error-on-change';
 import { documentFileUrl, useDecideDocument } from '../api/partner';
 import { DecisionDialog } from './decision-dialog';
 
@@ -28,8 +29,13 @@ const FILE_KINDS: Record<string, string> = {
   'image/jpeg': 'JPEG',
 };
 
-export function DocumentStatusBadge({ status }: { status: PartnerDocument['status'] }) {
-  return <Badge tone={STATUS[status].tone}>{STATUS[status].label}</Badge>;
+/**
+ * A document's status; an upload superseded before anyone decided it is "Superseded", not
+ * "Pending review": nobody will review it (issue 30).
+ */
+export function DocumentStatusBadge({ document }: { document: PartnerDocument }) {
+  if (!document.current && document.status === 'pending_review') return <Badge>Superseded</Badge>;
+  return <Badge tone={STATUS[document.status].tone}>{STATUS[document.status].label}</Badge>;
 }
 
 export function fileDescription(document: PartnerDocument): string {
@@ -61,6 +67,8 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
   const [decided, setDecided] = useState(0);
   const [announcement, setAnnouncement] = useState('');
   const decide = useDecideDocument(companyId);
+  // A refused decision goes once the document it was about changed (decided elsewhere, replaced).
+  useClearErrorOnChange(decide, [document?.id, document?.status]);
 
   // The decision's buttons go once it is made: focus stays with this document, on its heading.
   useEffect(() => {
@@ -84,7 +92,7 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
         </h3>
         <div className="document__badges">
           {document ? (
-            <DocumentStatusBadge status={document.status} />
+            <DocumentStatusBadge document={document} />
           ) : (
             <Badge tone="warning">Not uploaded</Badge>
           )}
@@ -163,12 +171,13 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
                   size="small"
                   variant="secondary"
                   aria-label={`Reject ${label}`}
+                  aria-haspopup="dialog"
                   onPress={() => {
                     decide.reset();
                     setRejecting(true);
                   }}
                 >
-                  Reject…
+                  Reject
                 </Button>
               </span>
             ) : null}
@@ -216,9 +225,20 @@ export function DocumentItem({ companyId, documentType, required, document }: Do
   );
 }
 
+/** The preview's zoom steps, as a share of the column's width. */
+const ZOOMS = [0.5, 0.75, 1, 1.5, 2, 3] as const;
+const DEFAULT_ZOOM = ZOOMS.indexOf(1);
+
+/** How a preview is shown: a zoom step and a quarter-turn count, clockwise. */
+export interface PreviewView {
+  zoom: number;
+  rotation: 0 | 90 | 180 | 270;
+}
+
 /**
  * The file drawn in the page: a PDF by pdf.js (no script of the file runs, and the browser's own
- * viewer, which would run them, never sees it), an image in an <img>, which runs nothing.
+ * viewer, which would run them, never sees it), an image in an <img>, which runs nothing. Zoom
+ * in and out, rotate and reset, by the buttons or, in the focused view, by +, -, R and 0.
  */
 function DocumentPreview({
   id,
@@ -231,19 +251,75 @@ function DocumentPreview({
   document: PartnerDocument;
   label: string;
 }) {
+  const [step, setStep] = useState(DEFAULT_ZOOM);
+  const [rotation, setRotation] = useState<PreviewView['rotation']>(0);
+  const zoomBy = (delta: number) =>
+    setStep((current) => Math.min(ZOOMS.length - 1, Math.max(0, current + delta)));
+  const rotate = () => setRotation((current) => ((current + 90) % 360) as PreviewView['rotation']);
+  const reset = () => {
+    setStep(DEFAULT_ZOOM);
+    setRotation(0);
+  };
+  const view: PreviewView = { zoom: ZOOMS[step] ?? 1, rotation };
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const actions: Record<string, () => void> = {
+      '+': () => zoomBy(1),
+      '=': () => zoomBy(1),
+      '-': () => zoomBy(-1),
+      r: rotate,
+      R: rotate,
+      '0': reset,
+    };
+    const action = actions[event.key];
+    if (!action || event.ctrlKey || event.metaKey || event.altKey) return;
+    event.preventDefault();
+    action();
+  };
+  const percent = Math.round(view.zoom * 100);
+  const viewLabel = `Preview of ${label}: + and - zoom, R rotates, 0 resets`;
+
   return (
     <div className="document__preview" id={id}>
-      {document.content_type === 'application/pdf' ? (
-        <Suspense fallback={<Loading label="Loading the PDF viewer…" />}>
-          <PdfPreview companyId={companyId} documentId={document.id} label={label} />
-        </Suspense>
-      ) : (
-        <img
-          className="document__image"
-          src={documentFileUrl(companyId, document.id)}
-          alt={`Preview of ${label}`}
-        />
-      )}
+      <fieldset className="preview-controls" aria-label={`View of ${label}`}>
+        <Button variant="secondary" size="small" onPress={() => zoomBy(-1)}>
+          Zoom out
+        </Button>
+        <Button variant="secondary" size="small" onPress={() => zoomBy(1)}>
+          Zoom in
+        </Button>
+        <Button variant="secondary" size="small" onPress={rotate}>
+          Rotate
+        </Button>
+        <Button variant="secondary" size="small" onPress={reset}>
+          Reset view
+        </Button>
+        <span className="preview-controls__state" role="status">
+          {percent}%{rotation === 0 ? '' : `, turned ${rotation}°`}
+        </span>
+      </fieldset>
+      {/* Scrolls when zoomed: it takes focus, so the keyboard scrolls it too (and zooms: +, -, R, 0). */}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region takes focus, so a keyboard can scroll it. */}
+      <section className="preview-viewport" aria-label={viewLabel} tabIndex={0} onKeyDown={onKeyDown}>
+        {document.content_type === 'application/pdf' ? (
+          <Suspense fallback={<Loading label="Loading the PDF viewer…" />}>
+            <PdfPreview companyId={companyId} documentId={document.id} label={label} view={view} />
+          </Suspense>
+        ) : (
+          <PreviewImage src={documentFileUrl(companyId, document.id)} label={label} view={view} />
+        )}
+      </section>
     </div>
   );
+}
+
+/** An image at the zoom's share of the view's width, turned by CSS (set through the CSSOM: the CSP allows no style attribute). */
+function PreviewImage({ src, label, view }: { src: string; label: string; view: PreviewView }) {
+  const image = useRef<HTMLImageElement>(null);
+  useEffect(() => {
+    const element = image.current;
+    if (!element) return;
+    element.style.width = `${view.zoom * 100}%`;
+    element.style.transform = view.rotation === 0 ? '' : `rotate(${view.rotation}deg)`;
+  }, [view.zoom, view.rotation]);
+  return <img ref={image} className="document__image" src={src} alt={`Preview of ${label}`} />;
 }

@@ -76,7 +76,7 @@ export function DocumentsSection({ partner }: { partner: PartnerRecord }) {
                   <span className="earlier-documents__title">
                     {documentTypeLabel(document.document_type)}
                   </span>{' '}
-                  <DocumentStatusBadge status={document.status} />
+                  <DocumentStatusBadge document={document} />
                   <span className="earlier-documents__meta">
                     {fileDescription(document)} · uploaded <DateTime value={document.uploaded_at} />
                     {document.rejection_reason ? (

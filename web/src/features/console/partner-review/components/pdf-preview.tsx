@@ -7,6 +7,7 @@ import { Button } from '@/components/ui/button';
 import { Loading } from '@/components/ui/loading';
 import { errorMessage } from '@/lib/api/api-error';
 import { documentFileQuery } from '../api/partner';
+import type { PreviewView } from './document-item';
 
 // A hashed file of this origin, started as a module worker (the page CSP's worker-src 'self').
 GlobalWorkerOptions.workerSrc = workerUrl;
@@ -19,6 +20,8 @@ export interface PdfPreviewProps {
   documentId: string;
   /** The document's name, for the page image's alternative text. */
   label: string;
+  /** Zoom (a share of the column's width) and rotation. */
+  view: PreviewView;
 }
 
 /**
@@ -27,7 +30,7 @@ export interface PdfPreviewProps {
  * (isEvalSupported: false, no WebAssembly: the page CSP allows neither). Loaded as a chunk of its
  * own when a preview opens.
  */
-export function PdfPreview({ companyId, documentId, label }: PdfPreviewProps) {
+export function PdfPreview({ companyId, documentId, label, view }: PdfPreviewProps) {
   const file = useQuery(documentFileQuery(companyId, documentId));
   const [pdf, setPdf] = useState<PDFDocumentProxy | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
@@ -85,9 +88,10 @@ export function PdfPreview({ companyId, documentId, label }: PdfPreviewProps) {
       .getPage(pageNumber)
       .then((page) => {
         if (cancelled) return;
-        const scale = width / page.getViewport({ scale: 1 }).width;
+        const rotation = (page.rotate + view.rotation) % 360;
+        const scale = (width * view.zoom) / page.getViewport({ scale: 1, rotation }).width;
         const ratio = window.devicePixelRatio || 1;
-        const viewport = page.getViewport({ scale: scale * ratio });
+        const viewport = page.getViewport({ scale: scale * ratio, rotation });
         target.width = Math.floor(viewport.width);
         target.height = Math.floor(viewport.height);
         target.style.width = `${Math.floor(viewport.width / ratio)}px`;
@@ -104,7 +108,7 @@ export function PdfPreview({ companyId, documentId, label }: PdfPreviewProps) {
       cancelled = true;
       cancel();
     };
-  }, [pdf, pageNumber, width]);
+  }, [pdf, pageNumber, width, view.zoom, view.rotation]);
 
   const pages = pdf?.numPages ?? 0;
   const problem = failure ?? (file.error ? errorMessage(file.error) : null);

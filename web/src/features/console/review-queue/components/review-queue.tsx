@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { Cell, Column, Row, TableBody, TableHeader } from 'react-aria-components';
+import { Link } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
 import { Badge } from '@/components/ui/badge';
@@ -8,13 +8,15 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { QueryView } from '@/components/ui/query-view';
 import { SelectField } from '@/components/ui/select-field';
-import { CellLabel, DataTable } from '@/components/ui/table';
+import { CellLabel } from '@/components/ui/table';
+import { TextField } from '@/components/ui/text-field';
 import type { PartnerSummary } from '@/lib/api/operator-types';
 import { ONBOARDING_STATUS_LABELS, requirementLabel } from '@/lib/onboarding-labels';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { partnersQuery, type QueueFilter } from '../api/list-partners';
 import './review-queue.css';
-import { UserText, visibleControls } from '@/components/ui/user-text';
+import '@/components/ui/table.css';
+import { UserText } from '@/components/ui/user-text';
 
 const FILTERS: Array<{ id: QueueFilter; label: string }> = [
   { id: 'pending_review', label: 'Waiting for review' },
@@ -26,20 +28,46 @@ const FILTERS: Array<{ id: QueueFilter; label: string }> = [
   { id: 'all', label: 'All partners' },
 ];
 
+/** The order of the page's rows: by waiting time; partners not waiting come last either way. */
+type QueueOrder = 'longest-waiting' | 'shortest-waiting';
+
+const ORDERS: Array<{ id: QueueOrder; label: string }> = [
+  { id: 'longest-waiting', label: 'Longest waiting first' },
+  { id: 'shortest-waiting', label: 'Shortest waiting first' },
+];
+
 const isFilter = (value: string | null): value is QueueFilter =>
   FILTERS.some((filter) => filter.id === value);
 
 /**
  * The review queue: by default the partners with something awaiting review (applications and
- * documents), the longest-waiting first; the filter is kept in the address (?show=).
+ * documents), the longest-waiting first; the filter, the search and the order are kept in the
+ * address (?show=, ?q=, ?order=). GET /admin/partners has no search or sort: both work on the
+ * page loaded, and say so when there are more pages.
  */
 export function ReviewQueue() {
   const [searchParams, setSearchParams] = useSearchParams();
   const shown = searchParams.get('show');
   const filter: QueueFilter = isFilter(shown) ? shown : 'pending_review';
+  const search = searchParams.get('q') ?? '';
+  const order: QueueOrder =
+    searchParams.get('order') === 'shortest-waiting' ? 'shortest-waiting' : 'longest-waiting';
   const pages = useCursorPages(filter);
   const partners = useQuery(partnersQuery(filter, pages.cursor));
 
+  /** Changes one parameter of the address, leaving the others; the default value is left out. */
+  const setParam = (name: string, value: string, fallback: string) =>
+    setSearchParams(
+      (params) => {
+        const next = new URLSearchParams(params);
+        if (value === fallback) next.delete(name);
+        else next.set(name, value);
+        return next;
+      },
+      { replace: true },
+    );
+
+  const items = partners.data ? arrange(partners.data.items, search, order) : [];
   return (
     <div className="review-queue">
       <title>Review queue · Operator console</title>
@@ -47,27 +75,46 @@ export function ReviewQueue() {
         title="Review queue"
         description="Partners with an application or documents waiting for a decision, the longest-waiting first. Open a partner to review it."
       />
-      <div className="review-queue__toolbar">
+      <search className="review-queue__toolbar" aria-label="Find partners in the queue">
         <SelectField
           label="Show"
           name="show"
           options={FILTERS}
           value={filter}
-          onChange={(value) =>
-            setSearchParams(value === 'pending_review' ? {} : { show: value }, { replace: true })
-          }
+          onChange={(value) => setParam('show', value, 'pending_review')}
         />
-        {partners.data && !partners.isPlaceholderData ? (
-          <p className="review-queue__count" role="status">
-            {describeCount(partners.data.items.length, pages.page, Boolean(partners.data.next_cursor))}
-          </p>
-        ) : null}
-      </div>
+        <TextField
+          label="Search"
+          type="search"
+          name="q"
+          value={search}
+          onChange={(value) => setParam('q', value, '')}
+          description="Business name or e-mail address"
+        />
+        <SelectField
+          label="Order"
+          name="order"
+          options={ORDERS}
+          value={order}
+          onChange={(value) => setParam('order', value, 'longest-waiting')}
+        />
+      </search>
+      {partners.data && !partners.isPlaceholderData ? (
+        <p className="review-queue__count" role="status">
+          {describeCount(
+            items.length,
+            partners.data.items.length,
+            search,
+            pages.page,
+            Boolean(partners.data.next_cursor),
+          )}
+        </p>
+      ) : null}
       <QueryView query={partners} loading="Loading the queue…" errorTitle="The queue could not be loaded.">
         {(data) => (
           <>
             <div className="review-queue__results" aria-busy={partners.isPlaceholderData}>
-              <QueueTable items={data.items} filter={filter} />
+              <QueueTable items={items} filter={filter} searching={search.trim() !== ''} />
             </div>
             <Pager label="Queue pages" pages={pages} nextCursor={data.next_cursor} />
           </>
@@ -77,83 +124,126 @@ export function ReviewQueue() {
   );
 }
 
-function describeCount(count: number, page: number, more: boolean): string {
-  if (count === 0) return page > 1 ? 'No more partners.' : '';
-  const partners = count === 1 ? '1 partner' : `${count} partners`;
-  return more || page > 1 ? `${partners} on page ${page}` : `${partners}`;
+/** The page's partners that match the search, in the order chosen. */
+function arrange(items: PartnerSummary[], search: string, order: QueueOrder): PartnerSummary[] {
+  const words = search.trim().toLocaleLowerCase().split(/\s+/).filter(Boolean);
+  const matching = items.filter((partner) => {
+    const text =
+      `${partner.business_name} ${partner.legal_business_name} ${partner.email}`.toLocaleLowerCase();
+    return words.every((word) => text.includes(word));
+  });
+  const direction = order === 'longest-waiting' ? 1 : -1;
+  // Stable: partners waiting equally long, or not at all, keep the server's order.
+  return matching.toSorted((a, b) => {
+    if (a.waiting_since === b.waiting_since) return 0;
+    if (a.waiting_since === null) return 1;
+    if (b.waiting_since === null) return -1;
+    return direction * (Date.parse(a.waiting_since) - Date.parse(b.waiting_since));
+  });
 }
 
-function QueueTable({ items, filter }: { items: PartnerSummary[]; filter: QueueFilter }) {
+function describeCount(shown: number, loaded: number, search: string, page: number, more: boolean): string {
+  const partners = (count: number) => (count === 1 ? '1 partner' : `${count} partners`);
+  const where = more || page > 1 ? ` on page ${page}` : '';
+  if (search.trim() !== '') {
+    const scope = more ? ' Search looks at this page only: go to the next page for more.' : '';
+    return `${shown} of ${partners(loaded)}${where} match.${scope}`;
+  }
+  if (loaded === 0) return page > 1 ? 'No more partners.' : '';
+  return `${partners(loaded)}${where}`;
+}
+
+/**
+ * The partners, each row a link to its review (a real <a>: it opens in a new tab too); the link
+ * covers the whole row for the pointer.
+ */
+function QueueTable({
+  items,
+  filter,
+  searching,
+}: {
+  items: PartnerSummary[];
+  filter: QueueFilter;
+  searching: boolean;
+}) {
   return (
-    <DataTable aria-label="Partners" className="review-queue__table">
-      <TableHeader>
-        <Column isRowHeader className="review-queue__business">
-          Business
-        </Column>
-        <Column>Status</Column>
-        <Column>Waiting for review</Column>
-        <Column>Waiting since</Column>
-      </TableHeader>
-      <TableBody
-        items={items}
-        renderEmptyState={() => (
-          <p className="data-table__empty">
-            {filter === 'pending_review'
-              ? 'Nothing is waiting for review.'
-              : 'No partner matches this filter.'}
-          </p>
-        )}
-      >
-        {(partner) => (
-          <Row
-            id={partner.company_id}
-            href={`/partners/${partner.company_id}`}
-            textValue={visibleControls(partner.business_name)}
-          >
-            <Cell>
-              <span className="data-table__primary">
-                <UserText>{partner.business_name}</UserText>
-              </span>
-              <span className="data-table__secondary">
-                {partner.legal_business_name !== partner.business_name ? (
-                  <>
-                    <UserText>{partner.legal_business_name}</UserText> ·{' '}
-                  </>
-                ) : null}
-                Company {partner.company_id}
-              </span>
-            </Cell>
-            <Cell>
-              <CellLabel>Status</CellLabel>
-              <OnboardingStatusBadge status={partner.onboarding_status} />
-            </Cell>
-            <Cell>
-              <CellLabel>Waiting for review</CellLabel>
-              {partner.pending_review.length > 0 ? (
-                <ul className="review-queue__waits">
-                  {partner.pending_review.map((item) => (
-                    <li key={item}>
-                      <Badge tone={item === 'application' ? 'info' : 'neutral'}>
-                        {requirementLabel(item)}
-                      </Badge>
-                    </li>
-                  ))}
-                </ul>
-              ) : (
-                <span className="muted">Nothing</span>
-              )}
-            </Cell>
-            <Cell>
-              <CellLabel>Waiting since</CellLabel>
-              {partner.waiting_since ? (
-                <DateTime value={partner.waiting_since} variant="relative" />
-              ) : (
-                <span className="muted">Not waiting</span>
-              )}
-            </Cell>
-          </Row>
-        )}
-      </TableBody>
-    </DataTable>
+    <div className="data-table-wrap">
+      <table className="data-table review-queue__table" aria-label="Partners">
+        <thead>
+          <tr>
+            <th scope="col" className="review-queue__business">
+              Business
+            </th>
+            <th scope="col">Status</th>
+            <th scope="col">Waiting for review</th>
+            <th scope="col">Waiting since</th>
+          </tr>
+        </thead>
+        <tbody>
+          {items.length === 0 ? (
+            <tr>
+              <td colSpan={4}>
+                <p className="data-table__empty">
+                  {searching
+                    ? 'No partner on this page matches the search.'
+                    : filter === 'pending_review'
+                      ? 'Nothing is waiting for review.'
+                      : 'No partner matches this filter.'}
+                </p>
+              </td>
+            </tr>
+          ) : (
+            items.map((partner) => (
+              <tr key={partner.company_id} className="review-queue__row">
+                <td className="review-queue__business">
+                  <Link
+                    className="review-queue__link data-table__primary"
+                    href={`/partners/${partner.company_id}`}
+                  >
+                    <UserText>{partner.business_name}</UserText>
+                  </Link>
+                  <span className="data-table__secondary">
+                    {partner.legal_business_name !== partner.business_name ? (
+                      <>
+                        <UserText>{partner.legal_business_name}</UserText> ·{' '}
+                      </>
+                    ) : null}
+                    <UserText>{partner.email}</UserText> · Company {partner.company_id}
+                  </span>
+                </td>
+                <td>
+                  <CellLabel>Status</CellLabel>
+                  <OnboardingStatusBadge status={partner.onboarding_status} />
+                </td>
+                <td>
+                  <CellLabel>Waiting for review</CellLabel>
+                  {partner.pending_review.length > 0 ? (
+                    <ul className="review-queue__waits">
+                      {partner.pending_review.map((item) => (
+                        <li key={item}>
+                          <Badge tone={item === 'application' ? 'info' : 'neutral'}>
+                            {requirementLabel(item)}
+                          </Badge>
+                        </li>
+                      ))}
+                    </ul>
+                  ) : (
+                    <span className="muted">Nothing</span>
+                  )}
+                </td>
+                <td>
+                  <CellLabel>Waiting since</CellLabel>
+                  {partner.waiting_since ? (
+                    <DateTime value={partner.waiting_since} variant="relative" />
+                  ) : (
+                    <span className="muted">Not waiting</span>
+                  )}
+                </td>
+              </tr>
+            ))
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }
