@@ -14,6 +14,7 @@ export function PartnerRoute() {
       key={id}
       companyId={id}
       isAdmin={operator.role === 'admin'}
+      operatorId={operator.id}
       history={<AuditTrail companyId={id} />}
     />
   );

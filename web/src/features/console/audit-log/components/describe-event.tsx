@@ -30,6 +30,8 @@ const ACTION_LABELS: Record<string, string> = {
   'operator.second_factor_reset': 'Reset a second factor',
   'operator.second_factor_enrolled': 'New second factor set up',
   'operator.deactivated': 'Deactivated an operator',
+  'partner.assigned': 'Assigned the review',
+  'partner.unassigned': 'Unassigned the review',
 };
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? humanize(action);

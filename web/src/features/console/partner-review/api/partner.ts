@@ -87,14 +87,36 @@ export function useDecideDocument(companyId: number) {
   });
 }
 
+/** Claims the partner's review for the signed-in operator, or lets go of it. */
+export function useAssignment(companyId: number) {
+  const invalidate = useInvalidateAfterDecision();
+  return useMutation({
+    mutationFn: (claim: boolean) => {
+      const params = { path: { company_id: companyId } };
+      return claim
+        ? unwrap(operatorApi.PUT('/baas/api/v1/admin/partners/{company_id}/assignee', { params, body: {} }))
+        : unwrap(operatorApi.DELETE('/baas/api/v1/admin/partners/{company_id}/assignee', { params }));
+    },
+    onSuccess: invalidate,
+  });
+}
+
 export type ApplicationAction = 'approve' | 'request-changes' | 'reject' | 'suspend' | 'reinstate';
 
 export function useDecideApplication(companyId: number) {
   const invalidate = useInvalidateAfterDecision();
   return useMutation({
-    mutationFn: ({ action, reason }: { action: ApplicationAction; reason?: string }) => {
+    mutationFn: ({
+      action,
+      reason,
+      internalNote,
+    }: {
+      action: ApplicationAction;
+      reason?: string;
+      internalNote?: string;
+    }) => {
       const params = { path: { company_id: companyId } };
-      const body = { reason: reason ?? '' };
+      const body = { reason: reason ?? '', ...(internalNote ? { internal_note: internalNote } : {}) };
       switch (action) {
         case 'approve':
           return unwrap(operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/approve', { params }));

@@ -19,7 +19,7 @@ export interface DecisionDialogProps {
   isPending: boolean;
   /** Shown in the dialog: a problem with what was typed (422); others are shown beside the action. */
   error: Error | null;
-  onConfirm: (reason: string) => void;
+  onConfirm: (reason: string, internalNote: string) => void;
 }
 
 /** Confirms a decision, with the reason the partner will read when one is needed. */
@@ -39,7 +39,8 @@ export function DecisionDialog({
     error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED' ? error.errors : null;
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    onConfirm(String(new FormData(event.currentTarget).get('reason') ?? '').trim());
+    const form = new FormData(event.currentTarget);
+    onConfirm(String(form.get('reason') ?? '').trim(), String(form.get('internal_note') ?? '').trim());
   };
   return (
     <ModalDialog title={title} isOpen={isOpen} onOpenChange={onOpenChange} role="alertdialog">
@@ -55,6 +56,14 @@ export function DecisionDialog({
               maxLength={1000}
               autoFocus
               errorMessage="Give a reason: the partner is shown it."
+            />
+          ) : null}
+          {reasonLabel ? (
+            <TextAreaField
+              name="internal_note"
+              label="Internal note (optional)"
+              description="Only operators see this note, on the partner's record and in the audit log. The partner never does: put here what it must not be told."
+              maxLength={2000}
             />
           ) : null}
           {fieldErrors ? (

@@ -8,7 +8,7 @@ import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingStatus, PartnerRecord } from '@/lib/api/operator-types';
 import { documentTypeLabel, requirementLabel } from '@/lib/onboarding-labels';
 import { useClearErrorOnChange } from '@/lib/use-clear-error-on-change';
-import { type ApplicationAction, useDecideApplication } from '../api/partner';
+import { type ApplicationAction, useAssignment, useDecideApplication } from '../api/partner';
 import { DecisionDialog } from './decision-dialog';
 
 interface ActionInfo {
@@ -103,7 +103,15 @@ const SITUATION: Record<OnboardingStatus, string> = {
  * now (an admin's are not offered to a reviewer; the server refuses them anyway), each confirmed
  * in a dialog.
  */
-export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; isAdmin: boolean }) {
+export function DecisionPanel({
+  partner,
+  isAdmin,
+  operatorId,
+}: {
+  partner: PartnerRecord;
+  isAdmin: boolean;
+  operatorId: string;
+}) {
   const headingId = useId();
   const heading = useRef<HTMLHeadingElement>(null);
   const decide = useDecideApplication(partner.company_id);
@@ -141,10 +149,17 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
           ? 'The partner submitted the application. Decide each document, and request changes if something must change; an admin approves or rejects the application.'
           : SITUATION[partner.onboarding_status]}
       </p>
+      <AssignmentLine partner={partner} operatorId={operatorId} isAdmin={isAdmin} />
       {partner.review_notes ? (
         <p className="decision-panel__notes">
           <span className="decision-panel__notes-label">Last review notes:</span>{' '}
           <UserText>{partner.review_notes}</UserText>
+        </p>
+      ) : null}
+      {partner.internal_note ? (
+        <p className="decision-panel__notes">
+          <span className="decision-panel__notes-label">Internal note (operators only):</span>{' '}
+          <UserText>{partner.internal_note}</UserText>
         </p>
       ) : null}
       <div className="requirements">
@@ -223,9 +238,9 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
           {...(ACTIONS[action].reason ? { reasonLabel: ACTIONS[action].reason } : {})}
           isPending={decide.isPending}
           error={dialogError}
-          onConfirm={(reason) =>
+          onConfirm={(reason, internalNote) =>
             decide.mutate(
-              { action, ...(ACTIONS[action].reason ? { reason } : {}) },
+              { action, ...(ACTIONS[action].reason ? { reason, internalNote } : {}) },
               {
                 onSuccess: () => {
                   setOpen(null);
@@ -240,6 +255,49 @@ export function DecisionPanel({ partner, isAdmin }: { partner: PartnerRecord; is
         />
       ))}
     </Card>
+  );
+}
+
+/**
+ * Who works on this partner: claim it when nobody does, let go of one's own (an admin of anyone's);
+ * a claim that lost a race is told who won (409 ALREADY_ASSIGNED).
+ */
+function AssignmentLine({
+  partner,
+  operatorId,
+  isAdmin,
+}: {
+  partner: PartnerRecord;
+  operatorId: string;
+  isAdmin: boolean;
+}) {
+  const assignment = useAssignment(partner.company_id);
+  const assignee = partner.assigned_to;
+  const mine = assignee?.id === operatorId;
+  return (
+    <div className="decision-panel__assignment">
+      <p>
+        <span className="decision-panel__notes-label">Assigned to:</span>{' '}
+        {assignee ? (
+          <>
+            <UserText>{assignee.name}</UserText>
+            {mine ? ' (you)' : null}
+          </>
+        ) : (
+          'nobody'
+        )}
+      </p>
+      {!assignee || mine || isAdmin ? (
+        <Button variant="secondary" isPending={assignment.isPending} onPress={() => assignment.mutate(!mine)}>
+          {mine ? 'Let go' : assignee ? 'Take over' : 'Claim'}
+        </Button>
+      ) : null}
+      {assignment.error ? (
+        <Alert tone="error">
+          <p>{errorMessage(assignment.error)}</p>
+        </Alert>
+      ) : null}
+    </div>
   );
 }
 

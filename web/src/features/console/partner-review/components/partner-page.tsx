@@ -21,6 +21,8 @@ export interface PartnerPageProps {
   companyId: number;
   /** Admins approve, reject, suspend and reinstate; reviewers decide documents and request changes. */
   isAdmin: boolean;
+  /** The signed-in operator: a partner assigned to them shows "you". */
+  operatorId: string;
   /** The partner's audit trail, composed in by the app. */
   history: ReactNode;
 }
@@ -32,7 +34,7 @@ const BackLink = () => (
 );
 
 /** Everything a reviewer needs to decide on one partner, and the decisions themselves. */
-export function PartnerPage({ companyId, isAdmin, history }: PartnerPageProps) {
+export function PartnerPage({ companyId, isAdmin, operatorId, history }: PartnerPageProps) {
   const partner = useQuery(partnerQuery(companyId));
   return (
     <QueryView
@@ -53,7 +55,9 @@ export function PartnerPage({ companyId, isAdmin, history }: PartnerPageProps) {
         );
       }}
     >
-      {(record) => <PartnerReview record={record} isAdmin={isAdmin} history={history} />}
+      {(record) => (
+        <PartnerReview record={record} isAdmin={isAdmin} operatorId={operatorId} history={history} />
+      )}
     </QueryView>
   );
 }
@@ -72,6 +76,7 @@ function PartnerHeading({ title, children }: { title: string; children: ReactNod
 function PartnerReview({
   record,
   isAdmin,
+  operatorId,
   history,
 }: { record: PartnerRecord } & Omit<PartnerPageProps, 'companyId'>) {
   return (
@@ -96,7 +101,7 @@ function PartnerReview({
       />
       <div className="partner-layout">
         <div className="partner-layout__main">
-          <DecisionPanel partner={record} isAdmin={isAdmin} />
+          <DecisionPanel partner={record} isAdmin={isAdmin} operatorId={operatorId} />
           <DocumentsSection partner={record} />
         </div>
         <div className="partner-layout__side">

@@ -177,12 +177,13 @@ function QueueTable({
             <th scope="col">Status</th>
             <th scope="col">Waiting for review</th>
             <th scope="col">Waiting since</th>
+            <th scope="col">Assigned to</th>
           </tr>
         </thead>
         <tbody>
           {items.length === 0 ? (
             <tr>
-              <td colSpan={4}>
+              <td colSpan={5}>
                 <p className="data-table__empty">
                   {searching
                     ? 'No partner on this page matches the search.'
@@ -237,6 +238,14 @@ function QueueTable({
                     <DateTime value={partner.waiting_since} variant="relative" />
                   ) : (
                     <span className="muted">Not waiting</span>
+                  )}
+                </td>
+                <td>
+                  <CellLabel>Assigned to</CellLabel>
+                  {partner.assigned_to ? (
+                    <UserText>{partner.assigned_to.name}</UserText>
+                  ) : (
+                    <span className="muted">Nobody</span>
                   )}
                 </td>
               </tr>
