@@ -72,10 +72,12 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
     PATH,
     operation({
       operationId: 'listVirtualAccounts',
-      summary: 'List virtual accounts of this environment, newest first',
+      summary: 'List or search virtual accounts of this environment, newest first',
       description:
         'Filters combine: status, email (exact, case-insensitive), created_from and created_to (inclusive; a ' +
-        'date alone means that whole day, UTC). A next_cursor pages the same filtered list only.',
+        'date alone means that whole day, UTC), and q, a prefix of the account number, end-user e-mail, full ' +
+        'name or last name. order=asc lists oldest first. total counts the whole filtered list (up to 10,000; ' +
+        'total_capped says there are more). A next_cursor pages the same filtered list, in the same order, only.',
       tags,
       auth: 'partner',
       querystring: AccountListQuery,

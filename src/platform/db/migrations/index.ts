@@ -13,6 +13,7 @@ import * as ledger from './2026-11-27-04-ledger.js';
 import * as moneyIn from './2026-11-27-05-money-in.js';
 import * as transfers from './2026-11-28-01-transfers.js';
 import * as webhookInspection from './2026-11-28-02-webhook-inspection.js';
+import * as accountSearch from './2026-11-28-03-account-search.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-05-money-in': moneyIn,
   '2026-11-28-01-transfers': transfers,
   '2026-11-28-02-webhook-inspection': webhookInspection,
+  '2026-11-28-03-account-search': accountSearch,
 };
