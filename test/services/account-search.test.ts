@@ -6,10 +6,11 @@ import { newId } from '../../src/platform/crypto/tokens.js';
 import type { Database } from '../../src/platform/db/schema.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
+import { csvRecords } from '../support/csv.js';
 import { uniqueSuffix } from '../support/factories.js';
 import { allPages } from '../support/http.js';
 import { createAccount, newPartner, type PartnerAt } from '../support/partners.js';
-import { VIRTUAL_ACCOUNTS } from '../support/paths.js';
+import { creditUrl, VIRTUAL_ACCOUNTS } from '../support/paths.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: tests read arbitrary payloads.
 type Json = Record<string, any>;
@@ -191,6 +192,95 @@ for (const dialect of DIALECTS) {
       console.log(`[${dialect.name}] plan of q=row99:\n${text}`);
       for (const index of SEARCH_INDEXES) assert.ok(text.includes(index), `${index} not used:\n${text}`);
       assert.doesNotMatch(text, /Seq Scan|SCAN virtual_accounts(?! USING)/);
+    });
+  });
+}
+
+const ACCOUNT_CSV_COLUMNS = [
+  'account_number',
+  'account_name',
+  'bank_code',
+  'bank_name',
+  'status',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'balance',
+  'available_balance',
+  'environment',
+  'created_at',
+];
+
+for (const dialect of DIALECTS) {
+  describe(`virtual-account CSV export [${dialect.name}]`, { skip: dialect.skip }, () => {
+    const suite = useApp(dialect.name);
+    let owner: PartnerAt<'sandbox'>;
+    const created: Json[] = [];
+    const csv = (query: string) =>
+      fetch(`${suite.t.api.baseUrl}${VIRTUAL_ACCOUNTS}?${query}`, {
+        headers: { authorization: `Bearer ${owner.token}`, accept: 'text/csv' },
+      });
+
+    before(async () => {
+      owner = await newPartner(suite, 'sandbox');
+      const other = await newPartner(suite, 'sandbox');
+      created.push(
+        await createAccount(suite.t, owner.token, { first_name: '=cmd|calc', last_name: 'Quote"Comma,' }),
+      );
+      for (let i = 0; i < 4; i++)
+        created.push(await createAccount(suite.t, owner.token, { last_name: `Okoro${i}` }));
+      await createAccount(suite.t, other.token);
+      const credit = await suite.t.api.post(
+        creditUrl(created[1]!['account_number']),
+        { amount: '1500.50' },
+        { token: owner.token },
+      );
+      assert.equal(credit.status, 201, credit.text);
+    });
+
+    it('streams every matching account, not one page, as RFC 4180 CSV with formulas defused', async () => {
+      const response = await csv('limit=1');
+      assert.equal(response.status, 200);
+      assert.match(response.headers.get('content-type') ?? '', /^text\/csv; charset=utf-8/);
+      assert.match(
+        response.headers.get('content-disposition') ?? '',
+        /attachment; filename="virtual-accounts\.csv"/,
+      );
+      const rows = csvRecords(await response.text(), ACCOUNT_CSV_COLUMNS);
+      assert.deepEqual(
+        rows.map((row) => row['account_number']),
+        created.map((a) => a['account_number']).reverse(),
+        'all five of the owner, newest first, none of the other partner',
+      );
+      const first = rows.at(-1)!;
+      assert.equal(first['first_name'], "'=cmd|calc");
+      assert.equal(first['last_name'], 'Quote"Comma,');
+      assert.equal(first['email'], created[0]!['customer'].email);
+      assert.equal(first['status'], 'active');
+      assert.equal(first['created_at'], created[0]!['created_at']);
+      assert.equal(first['balance'], '0.00');
+      const credited = rows.find((row) => row['account_number'] === created[1]!['account_number'])!;
+      assert.equal(credited['balance'], '1500.50');
+      assert.equal(credited['available_balance'], '1500.50');
+      // +234… starts like a formula: defused with an apostrophe.
+      assert.equal(credited['phone'], `'${created[1]!['customer'].phone}`);
+    });
+
+    it('exports the search and order the list was given', async () => {
+      const rows = csvRecords(await (await csv('q=okoro&order=asc')).text(), ACCOUNT_CSV_COLUMNS);
+      assert.deepEqual(
+        rows.map((row) => row['last_name']),
+        ['Okoro0', 'Okoro1', 'Okoro2', 'Okoro3'],
+      );
+      const none = await (await csv('q=nobody')).text();
+      assert.deepEqual(csvRecords(none, ACCOUNT_CSV_COLUMNS), []);
+    });
+
+    it('still answers JSON without Accept: text/csv', async () => {
+      const response = await suite.t.api.get(`${VIRTUAL_ACCOUNTS}?limit=1`, { token: owner.token });
+      assert.equal(response.status, 200);
+      assert.equal(response.body.data.total, 5);
     });
   });
 }

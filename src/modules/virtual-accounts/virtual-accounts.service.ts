@@ -46,6 +46,8 @@ export interface VirtualAccountsDeps {
 const MAX_ALLOCATION_ATTEMPTS = 10;
 /** Rows a statement reads at a time. */
 const STATEMENT_PAGE = 2000;
+/** Accounts an export reads at a time. */
+const EXPORT_PAGE = 1000;
 
 export type VirtualAccountsService = ReturnType<typeof createVirtualAccountsService>;
 export type Statement = Awaited<ReturnType<VirtualAccountsService['statement']>>;
@@ -224,6 +226,28 @@ export function createVirtualAccountsService({
       total: Math.min(total, TOTAL_CAP),
       total_capped: total > TOTAL_CAP,
     };
+  }
+
+  /**
+   * Every account the list's filter and order match, not one page: read a keyset page at a time
+   * (the cursor and limit of the query are ignored), so an export of any size holds one page.
+   */
+  async function* exportPages(credential: PartnerCredential, query: AccountListQuery) {
+    const filter = accountFilter(query);
+    const scope = scopeOf(credential);
+    let after: string | undefined;
+    for (;;) {
+      const rows = await repo.listAccounts(db, scope, {
+        limit: EXPORT_PAGE,
+        order: query.order,
+        after,
+        ...filter,
+      });
+      const page = rows.slice(0, EXPORT_PAGE);
+      yield page.map(accountView);
+      if (rows.length <= EXPORT_PAGE) return;
+      after = page.at(-1)?.id;
+    }
   }
 
   function creditAmount(amount: number | string): number {
@@ -502,6 +526,7 @@ export function createVirtualAccountsService({
     create,
     get,
     list,
+    exportPages,
     simulateCredit,
     receive,
     liveAccount,
