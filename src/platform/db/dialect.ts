@@ -24,3 +24,14 @@ export function startsWith<T>(
   const compared = isPostgresDb(db) ? sql`${expression} collate "C"` : expression;
   return sql<SqlBool>`(${compared} >= ${prefix} and ${compared} < ${prefix + LAST_CODE_POINT})`;
 }
+
+/** `expression` holds `text` anywhere (`strpos` / `instr`): no wildcards, for small tables only (no index). */
+export function containsText<T>(
+  db: Kysely<T>,
+  expression: RawBuilder<unknown>,
+  text: string,
+): RawBuilder<SqlBool> {
+  return isPostgresDb(db)
+    ? sql<SqlBool>`strpos(${expression}, ${text}) > 0`
+    : sql<SqlBool>`instr(${expression}, ${text}) > 0`;
+}
