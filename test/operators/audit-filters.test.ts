@@ -6,7 +6,7 @@ import { assertError } from '../support/assertions.js';
 import { csvRecords } from '../support/csv.js';
 import { uniqueSuffix } from '../support/factories.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
-import { AUDIT_EVENTS } from '../support/paths.js';
+import { ADMIN_PARTNERS, AUDIT_EVENTS } from '../support/paths.js';
 import {
   type AuditItem,
   auditEvents,
@@ -90,6 +90,27 @@ for (const dialect of DIALECTS) {
         422,
         'VALIDATION_FAILED',
         { fields: ['created_from'] },
+      );
+    });
+
+    it('searches partners by text in the business name or e-mail (GET /admin/partners?q=)', async () => {
+      const byName = await suite.t.api.get(`${ADMIN_PARTNERS}?q=${encodeURIComponent(`zenith ${tag}`)}`, {
+        headers: adminHeaders,
+      });
+      assert.equal(byName.status, 200, byName.text);
+      assert.deepEqual(
+        byName.body.data.items.map((partner: { company_id: number }) => partner.company_id),
+        [zenith.companyId],
+      );
+      const byEmail = await suite.t.api.get(
+        `${ADMIN_PARTNERS}?q=${encodeURIComponent(acme.email.toUpperCase())}`,
+        {
+          headers: adminHeaders,
+        },
+      );
+      assert.deepEqual(
+        byEmail.body.data.items.map((partner: { company_id: number }) => partner.company_id),
+        [acme.companyId],
       );
     });
 

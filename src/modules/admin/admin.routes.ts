@@ -58,19 +58,20 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
         '`pending_review=true` lists the partners awaiting a decision: applications under review, and ' +
         'approved partners with changes made afterwards (a new document, a representative with new ' +
         'identity data and its ID) that stay `active` until the operator decides the documents. Each item ' +
-        'names what awaits review in `pending_review`.',
+        'names what awaits review in `pending_review`. `q` searches the business name, legal name and e-mail.',
       tags,
       auth: 'admin',
       querystring: PartnerListQuery,
       response: { 200: PartnerListResponse },
     }),
     async (request) => {
-      const { limit, cursor, onboarding_status, pending_review } = request.query;
+      const { limit, cursor, onboarding_status, pending_review, q } = request.query;
       const data = await review.listPartners({
         limit,
         ...(cursor !== undefined ? { cursor } : {}),
         ...(onboarding_status ? { onboardingStatus: onboarding_status } : {}),
         ...(pending_review !== undefined ? { pendingReview: pending_review } : {}),
+        ...(q !== undefined ? { search: q } : {}),
       });
       return success('Partners.', data);
     },

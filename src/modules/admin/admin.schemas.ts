@@ -44,6 +44,14 @@ export const PartnerListQuery = Type.Object({
         'true: only partners with something awaiting the operator (an application under review, or a change an approved partner made); false: only the others.',
     }),
   ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Only partners whose business name, legal business name or e-mail contains this text (case-insensitive), e.g. `acme`.',
+    }),
+  ),
 });
 export type PartnerListQuery = Static<typeof PartnerListQuery>;
 

@@ -75,16 +75,21 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
   async function listPartners(filter: {
     onboardingStatus?: OnboardingStatus;
     pendingReview?: boolean;
+    search?: string;
     cursor?: string;
     limit: number;
   }) {
-    const cursor = keysetCursor(keys.cursor, 'admin_partners', 'operator', 'number');
+    const search = filter.search?.toLowerCase();
+    // A search's cursor pages that search only.
+    const scope = search === undefined ? 'operator' : `operator:q=${search}`;
+    const cursor = keysetCursor(keys.cursor, 'admin_partners', scope, 'number');
     const afterId = cursor.decode(filter.cursor);
     const rows = await repo.listPartners(db, {
       limit: filter.limit,
       ...(afterId !== undefined ? { afterId } : {}),
       ...(filter.onboardingStatus ? { onboardingStatus: filter.onboardingStatus } : {}),
       ...(filter.pendingReview !== undefined ? { pendingReview: filter.pendingReview } : {}),
+      ...(search !== undefined ? { search } : {}),
     });
     const page = cursor.page(rows, filter.limit, (partner) => partner.id);
     const pending = await repo.pendingDocuments(

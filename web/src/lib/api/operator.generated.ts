@@ -91,7 +91,7 @@ export interface paths {
         };
         /**
          * Review queue: partners, oldest first, optionally by onboarding_status
-         * @description `pending_review=true` lists the partners awaiting a decision: applications under review, and approved partners with changes made afterwards (a new document, a representative with new identity data and its ID) that stay `active` until the operator decides the documents. Each item names what awaits review in `pending_review`.
+         * @description `pending_review=true` lists the partners awaiting a decision: applications under review, and approved partners with changes made afterwards (a new document, a representative with new identity data and its ID) that stay `active` until the operator decides the documents. Each item names what awaits review in `pending_review`. `q` searches the business name, legal name and e-mail.
          */
         get: operations["listPartners"];
         put?: never;
@@ -1869,6 +1869,8 @@ export interface operations {
                 onboarding_status?: "in_progress" | "under_review" | "active" | "rejected" | "suspended";
                 /** @description true: only partners with something awaiting the operator (an application under review, or a change an approved partner made); false: only the others. */
                 pending_review?: boolean;
+                /** @description Only partners whose business name, legal business name or e-mail contains this text (case-insensitive), e.g. `acme`. */
+                q?: string;
             };
             header?: never;
             path?: never;
