@@ -157,7 +157,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keys,
     publicUrl: publicUrlOf(config),
   });
-  const audit = createAuditService(database.db, keys, operators.emailsOf);
+  const audit = createAuditService(database.db, keys, { operators, partners: accounts });
   const consoleCookie = browserCookie('baas_console', config.NODE_ENV === 'production');
   const dashboardCookie = browserCookie('baas_dashboard', config.NODE_ENV === 'production');
   const antiForgery = (sessionToken: string) => antiForgeryToken(keys.csrf, sessionToken);

@@ -75,7 +75,7 @@ export interface Page<T> {
   items: T[];
   next_cursor: string | null;
 }
-export type VirtualAccountPage = Schemas['VirtualAccountPage'];
+export type VirtualAccountPage = Schemas['VirtualAccountCountedPage'];
 export type TransactionPage = Schemas['TransactionPage'];
 export type EventPage = Schemas['EventPage'];
 export type DeliveryAttemptPage = Schemas['DeliveryAttemptPage'];

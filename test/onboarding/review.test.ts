@@ -269,12 +269,17 @@ for (const dialect of DIALECTS) {
           assert.ok(actions.includes(action), `${action} in ${actions.join(', ')}`);
         }
         const approval = items.find((item) => item.action === 'document.approved');
-        assert.deepEqual(approval?.actor, { type: 'api_key', id: null, email: null });
+        assert.deepEqual(approval?.actor, { type: 'api_key', id: null, name: null, email: null });
         assert.deepEqual(approval?.target, { type: 'document', id: memart });
         assert.equal(approval?.request_id, 'audit-approve-memart');
         assert.equal(approval?.ip, '127.0.0.1');
         const submission = items.find((item) => item.action === 'onboarding.status_changed');
-        assert.deepEqual(submission?.actor, { type: 'partner', id: String(partner.companyId), email: null });
+        assert.deepEqual(submission?.actor, {
+          type: 'partner',
+          id: String(partner.companyId),
+          name: 'Acme Payments Ltd',
+          email: null,
+        });
         for (const [index, item] of items.entries()) {
           if (index > 0) assert.ok(item.created_at <= items[index - 1]!.created_at, 'newest first');
         }

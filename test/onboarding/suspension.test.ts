@@ -66,7 +66,7 @@ for (const dialect of DIALECTS) {
         const after = await statusAudits(suite, partner.companyId);
         assert.equal(after.length, before.length + 1, 'one status change audited');
         const audited = after.at(-1)!;
-        assert.deepEqual(audited.actor, { type: 'api_key', id: null, email: null });
+        assert.deepEqual(audited.actor, { type: 'api_key', id: null, name: null, email: null });
         assert.equal(audited.company_id, partner.companyId);
         assert.deepEqual(audited.target, { type: 'partner', id: String(partner.companyId) });
         assert.equal(audited.request_id, `suspend-${partner.companyId}`);
@@ -151,7 +151,7 @@ for (const dialect of DIALECTS) {
         assert.equal(response.status, 200, response.text);
 
         const audited = (await statusAudits(suite, partner.companyId)).at(-1);
-        assert.deepEqual(audited?.actor, { type: 'api_key', id: null, email: null });
+        assert.deepEqual(audited?.actor, { type: 'api_key', id: null, name: null, email: null });
         assert.deepEqual(audited?.target, { type: 'partner', id: String(partner.companyId) });
         assert.equal(audited?.request_id, `reinstate-${partner.companyId}`);
         assert.equal(audited?.metadata?.['to'], 'active');

@@ -99,6 +99,7 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(audited.find((event) => event.metadata?.['email'] === email)?.actor, {
         type: 'system',
         id: 'cli',
+        name: null,
         email: null,
       });
 

@@ -253,7 +253,12 @@ for (const dialect of DIALECTS) {
       assert.equal(listed.second_factor, 'enrolled');
       const created = await auditEvents(t, { action: 'operator.created', actor_id: data.operator.id });
       assert.equal(created.length, 1);
-      assert.deepEqual(created[0]?.actor, { type: 'operator', id: data.operator.id, email });
+      assert.deepEqual(created[0]?.actor, {
+        type: 'operator',
+        id: data.operator.id,
+        name: data.operator.name,
+        email,
+      });
 
       // The link is used up.
       assertError(await lookupInvitation(t, token), 404, 'NOT_FOUND');

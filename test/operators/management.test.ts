@@ -69,7 +69,12 @@ for (const dialect of DIALECTS) {
       assert.ok(!listed.text.includes(token), 'the link is never shown again');
       const audited = await auditEvents(t, { action: 'operator.invited', actor_id: admin.id });
       assert.equal(audited.length, 1);
-      assert.deepEqual(audited[0]?.actor, { type: 'operator', id: admin.id, email: admin.email });
+      assert.deepEqual(audited[0]?.actor, {
+        type: 'operator',
+        id: admin.id,
+        name: admin.name,
+        email: admin.email,
+      });
       assert.ok(!JSON.stringify(audited).includes(token));
 
       const secret = await startEnrolment(t, token, {
@@ -285,7 +290,12 @@ for (const dialect of DIALECTS) {
         actor_id: reviewer.id,
       });
       assert.equal(enrolled.length, 1);
-      assert.deepEqual(enrolled[0]?.actor, { type: 'operator', id: reviewer.id, email: reviewer.email });
+      assert.deepEqual(enrolled[0]?.actor, {
+        type: 'operator',
+        id: reviewer.id,
+        name: reviewer.name,
+        email: reviewer.email,
+      });
     });
 
     it('voids an open reset link when the operator is deactivated', async () => {
@@ -319,7 +329,7 @@ for (const dialect of DIALECTS) {
       assert.equal(deactivated.status, 200, deactivated.text);
       const audited = await auditEvents(t, { actor_type: 'api_key', action: 'operator.deactivated' });
       const event = audited.find((candidate) => candidate.target?.id === reviewer.id);
-      assert.deepEqual(event?.actor, { type: 'api_key', id: null, email: null });
+      assert.deepEqual(event?.actor, { type: 'api_key', id: null, name: null, email: null });
     });
   });
 }

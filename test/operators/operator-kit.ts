@@ -230,7 +230,8 @@ export async function signInOperator(
 export interface AuditItem {
   id: string;
   company_id: number | null;
-  actor: { type: string; id: string | null; email: string | null };
+  company_name: string | null;
+  actor: { type: string; id: string | null; name: string | null; email: string | null };
   action: string;
   target: { type: string; id: string | null } | null;
   metadata: Record<string, unknown> | null;

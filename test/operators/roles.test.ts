@@ -217,24 +217,39 @@ for (const dialect of DIALECTS) {
       const reviewerApproval = events.find(
         (event) => event.action === 'document.approved' && event.target?.id === first!.id,
       );
-      assert.deepEqual(reviewerApproval?.actor, { type: 'operator', id: reviewer.id, email: reviewer.email });
+      assert.deepEqual(reviewerApproval?.actor, {
+        type: 'operator',
+        id: reviewer.id,
+        name: reviewer.name,
+        email: reviewer.email,
+      });
       assert.equal(reviewerApproval?.company_id, partner.companyId);
       assert.equal(reviewerApproval?.ip, '127.0.0.1');
       for (const document of rest) {
         const approval = events.find(
           (event) => event.action === 'document.approved' && event.target?.id === document.id,
         );
-        assert.deepEqual(approval?.actor, { type: 'api_key', id: null, email: null });
+        assert.deepEqual(approval?.actor, { type: 'api_key', id: null, name: null, email: null });
       }
       const activation = events.find(
         (event) => event.action === 'onboarding.status_changed' && event.metadata?.['to'] === 'active',
       );
-      assert.deepEqual(activation?.actor, { type: 'operator', id: admin.id, email: admin.email });
+      assert.deepEqual(activation?.actor, {
+        type: 'operator',
+        id: admin.id,
+        name: admin.name,
+        email: admin.email,
+      });
 
       const mine = await auditEvents(t, { actor_type: 'operator', actor_id: reviewer.id });
       assert.ok(mine.length >= 2, 'created and the document decision');
       for (const event of mine)
-        assert.deepEqual(event.actor, { type: 'operator', id: reviewer.id, email: reviewer.email });
+        assert.deepEqual(event.actor, {
+          type: 'operator',
+          id: reviewer.id,
+          name: reviewer.name,
+          email: reviewer.email,
+        });
       assert.ok(mine.some((event) => event.action === 'document.approved' && event.target?.id === first!.id));
       assert.ok(mine.some((event) => event.action === 'operator.created'));
 

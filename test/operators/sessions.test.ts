@@ -373,7 +373,7 @@ for (const dialect of DIALECTS) {
         assert.equal(failed[0]?.ip, '127.0.0.1');
         assert.equal(typeof failed[0]?.request_id, 'string');
 
-        const named = { type: 'operator', id: operator.id, email: operator.email };
+        const named = { type: 'operator', id: operator.id, name: operator.name, email: operator.email };
         const codeFailed = await auditEvents(t, {
           action: 'operator.second_factor_failed',
           actor_id: operator.id,
@@ -519,7 +519,12 @@ for (const dialect of DIALECTS) {
 
         const audited = await auditEvents(t, { action: 'operator.signed_out', actor_id: operator.id });
         assert.equal(audited.length, 1);
-        assert.deepEqual(audited[0]?.actor, { type: 'operator', id: operator.id, email: operator.email });
+        assert.deepEqual(audited[0]?.actor, {
+          type: 'operator',
+          id: operator.id,
+          name: operator.name,
+          email: operator.email,
+        });
       });
 
       it('refuses the console cookie on partner endpoints and a partner token on /admin', async () => {

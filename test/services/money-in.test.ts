@@ -195,7 +195,7 @@ for (const dialect of DIALECTS) {
       assert.equal(rows.length, 1, audit.text);
       assert.equal(rows[0].action, 'virtual_account.credited');
       assert.equal(rows[0].company_id, live.companyId);
-      assert.deepEqual(rows[0].actor, { type: 'system', id: 'bank_connector', email: null });
+      assert.deepEqual(rows[0].actor, { type: 'system', id: 'bank_connector', name: null, email: null });
       assert.deepEqual(rows[0].target, { type: 'virtual_account', id: account.id });
       assert.equal(rows[0].metadata.reference, `NIP-${body.session_id}`);
       assert.equal(rows[0].metadata.amount_kobo, 1_234_567);

@@ -3,6 +3,7 @@ import { before, describe, it } from 'node:test';
 import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError, ISO_INSTANT, UUID } from '../support/assertions.js';
 import { TestClock } from '../support/clock.js';
+import { parseCsv } from '../support/csv.js';
 import { uniqueSuffix } from '../support/factories.js';
 import { allPages } from '../support/http.js';
 import { seedEntries } from '../support/ledger.js';
@@ -54,66 +55,6 @@ function koboOf(text: string): number {
   const match = /^([0-9]+)\.([0-9]{2})$/.exec(text);
   assert.ok(match, `not a 2-decimal naira amount: ${JSON.stringify(text)}`);
   return Number(match[1]) * 100 + Number(match[2]);
-}
-
-/**
- * A strict RFC 4180 reader: records end in CRLF (the last one too), a quoted field may hold commas,
- * quotes (doubled) and line breaks, and a quote anywhere else or a bare CR/LF is an error.
- */
-function parseCsv(text: string): string[][] {
-  const records: string[][] = [];
-  let record: string[] = [];
-  let field = '';
-  let index = 0;
-  let atFieldStart = true;
-  while (index < text.length) {
-    const char = text[index]!;
-    if (atFieldStart && char === '"') {
-      index++;
-      for (;;) {
-        assert.ok(index < text.length, 'unterminated quoted field');
-        if (text[index] === '"') {
-          if (text[index + 1] === '"') {
-            field += '"';
-            index += 2;
-            continue;
-          }
-          index++;
-          break;
-        }
-        field += text[index];
-        index++;
-      }
-      assert.ok(
-        index >= text.length || text[index] === ',' || text.startsWith('\r\n', index),
-        `text after a closing quote at ${index}`,
-      );
-      atFieldStart = false;
-      continue;
-    }
-    if (char === ',') {
-      record.push(field);
-      field = '';
-      atFieldStart = true;
-      index++;
-      continue;
-    }
-    if (text.startsWith('\r\n', index)) {
-      record.push(field);
-      records.push(record);
-      record = [];
-      field = '';
-      atFieldStart = true;
-      index += 2;
-      continue;
-    }
-    assert.ok(char !== '"' && char !== '\r' && char !== '\n', `unquoted ${JSON.stringify(char)} at ${index}`);
-    field += char;
-    atFieldStart = false;
-    index++;
-  }
-  assert.ok(atFieldStart && record.length === 0 && field === '', 'the last record must end with CRLF');
-  return records;
 }
 
 interface CsvResponse {

@@ -412,8 +412,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * List virtual accounts of this environment, newest first
-         * @description Filters combine: status, email (exact, case-insensitive), created_from and created_to (inclusive; a date alone means that whole day, UTC). A next_cursor pages the same filtered list only.
+         * List or search virtual accounts of this environment, newest first
+         * @description Filters combine: status, email (exact, case-insensitive), created_from and created_to (inclusive; a date alone means that whole day, UTC), and q, a prefix of the account number, end-user e-mail, full name or last name. order=asc lists oldest first. total counts the whole filtered list (up to 10,000; total_capped says there are more). A next_cursor pages the same filtered list, in the same order, only. With `Accept: text/csv` the answer is every matching account (all pages; limit and cursor are ignored) as CSV, streamed: a header row `account_number,account_name,bank_code,bank_name,status,first_name,last_name,email,phone,balance,available_balance,environment,created_at`, every cell in double quotes (RFC 4180), balances in naira with 2 decimals, and a cell starting with =, +, -, @, tab or carriage return (or holding one right after a comma, semicolon or tab) prefixed with an apostrophe.
          */
         get: operations["listVirtualAccounts"];
         put?: never;
@@ -1905,6 +1905,16 @@ export interface components {
              */
             created_at: string;
         };
+        /** VirtualAccountCountedPage */
+        VirtualAccountCountedPage: {
+            items: components["schemas"]["VirtualAccount"][];
+            /** @description Pass as ?cursor= for the next page; null on the last page. */
+            next_cursor: string | null;
+            /** @description How many items the filtered list holds across every page, counted up to 10,000. */
+            total: number;
+            /** @description true when the list holds more than 10,000 items: total is then 10,000, a lower bound. */
+            total_capped: boolean;
+        };
         /** VirtualAccountCreatedEvent */
         VirtualAccountCreatedEvent: {
             /**
@@ -1980,12 +1990,6 @@ export interface components {
              */
             timestamp: string;
             data: components["schemas"]["Credit"];
-        };
-        /** VirtualAccountPage */
-        VirtualAccountPage: {
-            items: components["schemas"]["VirtualAccount"][];
-            /** @description Pass as ?cursor= for the next page; null on the last page. */
-            next_cursor: string | null;
         };
         /** VirtualAccountStatusChangedEvent */
         VirtualAccountStatusChangedEvent: {
@@ -4711,6 +4715,10 @@ export interface operations {
                  * @example 2026-11-30T23:59:59Z
                  */
                 created_to?: string;
+                /** @description Search: accounts whose account number, end-user e-mail, full name ("first last") or last name starts with this text (case-insensitive for A-Z; a prefix, not a substring). E.g. `0123`, `tunde@`, `bakare`. */
+                q?: string;
+                /** @description By creation: desc, newest first (default), or asc, oldest first. A cursor pages in the order it was issued for. */
+                order?: "asc" | "desc";
             };
             header?: never;
             path?: never;
@@ -4729,7 +4737,7 @@ export interface operations {
                         status: "success";
                         /** @example Virtual accounts. */
                         message: string;
-                        data: components["schemas"]["VirtualAccountPage"];
+                        data: components["schemas"]["VirtualAccountCountedPage"];
                     };
                 };
             };

@@ -44,7 +44,7 @@ export class VirtualAccounts extends APIResource {
     );
   }
 
-  /** Every account matching `filters` (status, email, created_from, created_to; limit = page size). */
+  /** Every account matching `filters` (status, email, created_from, created_to, q, order; limit = page size). */
   list(filters: VirtualAccountListOptions = {}, options?: CallOptions): PageIterator<VirtualAccount> {
     return new PageIterator((cursor) => this.listPage({ ...filters, cursor }, options));
   }

@@ -1,4 +1,5 @@
 import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { containsText } from '../../platform/db/dialect.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
@@ -295,4 +296,35 @@ export async function deleteStaleUnverified(db: Kysely<Database>, before: number
     .where('last_code_at', '<', before)
     .executeTakeFirst();
   return Number(result.numDeletedRows);
+}
+
+/** The business name of each of these partners that exists, by id. */
+export async function partnerNames(
+  db: Kysely<Database>,
+  ids: readonly number[],
+): Promise<Map<number, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('partners')
+    .select(['id', 'business_name'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, row.business_name]));
+}
+
+/** Ids of the partners whose business name or e-mail holds `text` (lower-cased), at most `limit`. */
+export async function partnerIdsMatching(
+  db: Kysely<Database>,
+  text: string,
+  limit: number,
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('partners')
+    .select('id')
+    .where((eb) =>
+      eb.or([containsText(db, sql`lower(business_name)`, text), containsText(db, sql.ref('email'), text)]),
+    )
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
 }

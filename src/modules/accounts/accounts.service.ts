@@ -419,6 +419,8 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
     logout,
     authenticateSession,
     sessionCredential,
+    namesOf: (ids: readonly number[]) => repo.partnerNames(db, ids),
+    idsMatching: (text: string, limit: number) => repo.partnerIdsMatching(db, text.toLowerCase(), limit),
     setSessionEnvironment: (trx: Transaction<Database>, sessionId: string, environment: Environment) =>
       repo.updateSessionEnvironment(trx, sessionId, environment),
     purgeExpired: async () => {

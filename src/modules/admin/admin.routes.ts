@@ -1,11 +1,14 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { AppError } from '../../platform/errors/errors.js';
 import { operatorOf, requestMeta } from '../../platform/http/auth.js';
+import { csvDocument, wantsCsv } from '../../platform/http/csv.js';
 import { FileResponse, fileHeaders, sendFile } from '../../platform/http/file-download.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
+import { createdRange } from '../../platform/time-range.js';
 import type { Decision, ReviewService } from '../onboarding/review.service.js';
 import {
   AssignmentBody,
@@ -62,20 +65,21 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
         '`pending_review=true` lists the partners awaiting a decision: applications under review, and ' +
         'approved partners with changes made afterwards (a new document, a representative with new ' +
         'identity data and its ID) that stay `active` until the operator decides the documents. Each item ' +
-        'names what awaits review in `pending_review`.',
+        'names what awaits review in `pending_review`. `q` searches the business name, legal name and e-mail.',
       tags,
       auth: 'admin',
       querystring: PartnerListQuery,
       response: { 200: PartnerListResponse },
     }),
     async (request) => {
-      const { limit, cursor, onboarding_status, pending_review, assigned_to } = request.query;
+      const { limit, cursor, onboarding_status, pending_review, assigned_to, q } = request.query;
       const data = await review.listPartners({
         limit,
         ...(assigned_to !== undefined ? { assignedTo: assigneeOf(request, assigned_to) } : {}),
         ...(cursor !== undefined ? { cursor } : {}),
         ...(onboarding_status ? { onboardingStatus: onboarding_status } : {}),
         ...(pending_review !== undefined ? { pendingReview: pending_review } : {}),
+        ...(q !== undefined ? { search: q } : {}),
       });
       return success('Partners.', data);
     },
@@ -343,23 +347,73 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       operationId: 'listAuditEvents',
       summary: 'Audit trail, newest first: every state change, login, key and admin action',
       description:
-        'Who did what, when, from where: actor, action, target, request id and IP of every state change, login (successful or not), key and operator action. Filter by company_id. Never holds a secret or a whole BVN.',
+        'Who did what, when, from where: actor (with its name: the operator, or the partner), action, target, ' +
+        'request id and IP of every state change, login (successful or not), key and operator action. Filters ' +
+        'combine: company_id, company (text in the business name or e-mail), operator (text in the acting ' +
+        "operator's name or e-mail), action, actor_type, actor_id, created_from and created_to (inclusive; a date " +
+        'alone means that whole day, UTC). With `Accept: text/csv` every matching event (all pages) as CSV, ' +
+        'streamed: header row ' +
+        AUDIT_CSV_COLUMNS.join(',') +
+        ', every cell in double quotes, a cell starting ' +
+        'with =, +, -, @, tab or carriage return prefixed with an apostrophe. Never holds a secret or a whole BVN.',
       tags,
       auth: 'admin',
       querystring: AuditQuery,
       response: { 200: AuditEventsResponse },
     }),
-    async (request) => {
-      const { limit, cursor, company_id, action, actor_type, actor_id } = request.query;
-      const data = await audit.list({
-        limit,
-        ...(cursor !== undefined ? { cursor } : {}),
+    async (request, reply) => {
+      const { limit, cursor, company_id, action, actor_type, actor_id, company, operator } = request.query;
+      const range = createdRange(request.query);
+      const filter = {
         ...(company_id !== undefined ? { partnerId: company_id } : {}),
         ...(action !== undefined ? { action } : {}),
         ...(actor_type !== undefined ? { actorType: actor_type } : {}),
         ...(actor_id !== undefined ? { actorId: actor_id } : {}),
-      });
+        ...(company !== undefined ? { company } : {}),
+        ...(operator !== undefined ? { operator } : {}),
+        ...(range.from !== undefined ? { createdFrom: range.from } : {}),
+        ...(range.to !== undefined ? { createdTo: range.to } : {}),
+      };
+      if (wantsCsv(request.headers.accept)) {
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="audit-events.csv"')
+          .send(Readable.from(csvDocument(AUDIT_CSV_COLUMNS, audit.exportPages(filter), auditCsvCells)));
+      }
+      const data = await audit.list({ limit, ...(cursor !== undefined ? { cursor } : {}), ...filter });
       return success('Audit events.', data);
     },
   );
 };
+
+const AUDIT_CSV_COLUMNS = [
+  'created_at',
+  'company_id',
+  'company_name',
+  'actor_type',
+  'actor_id',
+  'actor_name',
+  'actor_email',
+  'action',
+  'target_type',
+  'target_id',
+  'request_id',
+  'ip',
+] as const;
+
+type AuditEventView = Awaited<ReturnType<AuditService['list']>>['items'][number];
+
+const auditCsvCells = (event: AuditEventView) => [
+  event.created_at,
+  event.company_id,
+  event.company_name,
+  event.actor.type,
+  event.actor.id,
+  event.actor.name,
+  event.actor.email,
+  event.action,
+  event.target?.type ?? null,
+  event.target?.id ?? null,
+  event.request_id,
+  event.ip,
+];

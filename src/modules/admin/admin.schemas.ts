@@ -1,6 +1,7 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { ACTOR_TYPES } from '../../platform/audit/audit.table.js';
 import {
+  CreatedRange,
   FreeText,
   Nullable,
   Page,
@@ -99,6 +100,14 @@ export const PartnerListQuery = Type.Object({
     Type.Boolean({
       description:
         'true: only partners with something awaiting the operator (an application under review, or a change an approved partner made); false: only the others.',
+    }),
+  ),
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Only partners whose business name, legal business name or e-mail contains this text (case-insensitive), e.g. `acme`.',
     }),
   ),
 });
@@ -255,6 +264,23 @@ export const AuditQuery = Type.Object({
   actor_id: Type.Optional(
     Type.String({ maxLength: 100, description: 'Only this actor, e.g. an operator id.' }),
   ),
+  company: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Only events of partners whose business name or e-mail contains this text (case-insensitive), e.g. `acme`.',
+    }),
+  ),
+  operator: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Only actions of operators whose name or e-mail contains this text (case-insensitive), e.g. `ada`.',
+    }),
+  ),
+  ...CreatedRange,
 });
 export type AuditQuery = Static<typeof AuditQuery>;
 
@@ -264,12 +290,21 @@ export const AuditEventsResponse = Success(
       {
         id: Type.String(),
         company_id: Nullable(Type.Integer()),
+        company_name: Nullable(
+          Type.String({ description: "The partner's business name; null for events of no partner." }),
+        ),
         actor: Type.Object({
           type: StringEnum(ACTOR_TYPES, {
             description:
               'operator: a person signed in to the console (id, email); api_key: ADMIN_API_KEY; partner: the partner or one of its API keys.',
           }),
           id: Nullable(Type.String()),
+          name: Nullable(
+            Type.String({
+              description:
+                "An operator's name, or the partner's business name for a partner actor; null otherwise.",
+            }),
+          ),
           email: Nullable(Type.String({ description: "An operator's e-mail; null for other actors." })),
         }),
         action: Type.String({ examples: ['onboarding.status_changed'] }),

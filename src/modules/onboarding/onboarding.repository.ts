@@ -1,4 +1,13 @@
-import type { ExpressionBuilder, Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import {
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
+import { containsText } from '../../platform/db/dialect.js';
 import { fromJson, jsonHelpers } from '../../platform/db/json.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
@@ -542,6 +551,8 @@ export function listPartners(
     pendingReview?: boolean;
     /** An operator's id, or null for partners assigned to nobody. */
     assignedTo?: string | null;
+    /** Lower-cased text in the business name, legal name or e-mail. */
+    search?: string;
     afterId?: number;
     limit: number;
   },
@@ -551,6 +562,16 @@ export function listPartners(
     .select(PROFILE_COLUMNS)
     .orderBy('id')
     .limit(filter.limit + 1);
+  const search = filter.search;
+  if (search !== undefined) {
+    query = query.where((eb) =>
+      eb.or([
+        containsText(db, sql`lower(business_name)`, search),
+        containsText(db, sql`lower(legal_business_name)`, search),
+        containsText(db, sql.ref('email'), search),
+      ]),
+    );
+  }
   if (filter.onboardingStatus) query = query.where('onboarding_status', '=', filter.onboardingStatus);
   if (filter.afterId !== undefined) query = query.where('id', '>', filter.afterId);
   if (filter.assignedTo !== undefined) {

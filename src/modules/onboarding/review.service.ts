@@ -90,10 +90,14 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
     pendingReview?: boolean;
     /** An operator's id, or null for partners assigned to nobody. */
     assignedTo?: string | null;
+    search?: string;
     cursor?: string;
     limit: number;
   }) {
-    const cursor = keysetCursor(keys.cursor, 'admin_partners', 'operator', 'number');
+    const search = filter.search?.toLowerCase();
+    // A search's cursor pages that search only.
+    const scope = search === undefined ? 'operator' : `operator:q=${search}`;
+    const cursor = keysetCursor(keys.cursor, 'admin_partners', scope, 'number');
     const afterId = cursor.decode(filter.cursor);
     const rows = await repo.listPartners(db, {
       limit: filter.limit,
@@ -101,6 +105,7 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
       ...(filter.onboardingStatus ? { onboardingStatus: filter.onboardingStatus } : {}),
       ...(filter.pendingReview !== undefined ? { pendingReview: filter.pendingReview } : {}),
       ...(filter.assignedTo !== undefined ? { assignedTo: filter.assignedTo } : {}),
+      ...(search !== undefined ? { search } : {}),
     });
     const page = cursor.page(rows, filter.limit, (partner) => partner.id);
     const ids = page.items.map((partner) => partner.id);

@@ -1,4 +1,12 @@
-import type { Insertable, Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import {
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  sql,
+  type Transaction,
+  type Updateable,
+} from 'kysely';
+import { containsText } from '../../platform/db/dialect.js';
 import type { Database } from '../../platform/db/schema.js';
 import type {
   OperatorInvitationsTable,
@@ -55,6 +63,30 @@ export async function operatorEmails(
     .where('id', 'in', [...ids])
     .execute();
   return new Map(rows.map((row) => [row.id, row.email]));
+}
+
+/** The name and e-mail of each of these operators that exists, by id. */
+export async function operatorNames(db: Kysely<Database>, ids: readonly string[]) {
+  if (ids.length === 0) return new Map<string, { name: string; email: string }>();
+  const rows = await db
+    .selectFrom('operators')
+    .select(['id', 'email', 'name'])
+    .where('id', 'in', [...ids])
+    .execute();
+  return new Map(rows.map((row) => [row.id, { name: row.name, email: row.email }]));
+}
+
+/** Ids of the operators whose name or e-mail holds `text` (lower-cased), at most `limit`. */
+export async function operatorIdsMatching(db: Kysely<Database>, text: string, limit: number) {
+  const rows = await db
+    .selectFrom('operators')
+    .select('id')
+    .where((eb) =>
+      eb.or([containsText(db, sql`lower(name)`, text), containsText(db, sql.ref('email'), text)]),
+    )
+    .limit(limit)
+    .execute();
+  return rows.map((row) => row.id);
 }
 
 export async function updateOperator(

@@ -20,6 +20,9 @@ export function createOperatorsService(deps: OperatorsDeps) {
       purgeExpired: () => repo.purgeExpired(deps.db, deps.clock.now()),
       /** The audit trail names operator actors by e-mail. */
       emailsOf: (ids: readonly string[]) => repo.operatorEmails(deps.db, ids),
+      namesOf: (ids: readonly string[]) => repo.operatorNames(deps.db, ids),
+      idsMatching: (text: string, limit: number) =>
+        repo.operatorIdsMatching(deps.db, text.toLowerCase(), limit),
     },
   );
 }

@@ -1,22 +1,6 @@
+import { csvCell } from '../../platform/http/csv.js';
 import { koboToDecimal } from './money.js';
 import type { Statement } from './virtual-accounts.service.js';
-
-/** What starts a formula (=, +, -, @) or is skipped before one by some tools (tab, carriage return). */
-const FORMULA_START = /^[=+\-@\t\r]/;
-/** A formula start right after a separator of some reader: `,`, `;` (a locale's list separator) or tab. */
-const FORMULA_AFTER_SEPARATOR = /([,;\t])(?=[=+\-@\t\r])/g;
-
-/**
- * A cell as text a spreadsheet will not run (OWASP CSV injection): every cell is quoted (RFC 4180);
- * a cell that starts like a formula, or holds one right after a separator, is prefixed with an
- * apostrophe, and so is each formula start right after a separator inside it, since a reader
- * splitting on `;` or tab starts a field there whatever the quotes say.
- */
-export function csvCell(value: string): string {
-  const defused = value.replace(FORMULA_AFTER_SEPARATOR, "$1'");
-  const safe = defused !== value || FORMULA_START.test(value) ? `'${defused}` : value;
-  return `"${safe.replaceAll('"', '""')}"`;
-}
 
 export const CSV_COLUMNS = [
   'date',

@@ -1,4 +1,5 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
+import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { startsWith } from '../../platform/db/dialect.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
@@ -52,27 +53,74 @@ export interface AccountFilter {
   email?: string;
   createdFrom?: number;
   createdTo?: number;
+  /** A prefix, lower-cased, of the account number, the e-mail, the full name or the last name. */
+  search?: string;
 }
 
-/** Keyset page, newest first, narrowed by the filter. */
-export function listAccounts(
-  db: Kysely<Database>,
-  scope: Scope,
-  filter: AccountFilter & { beforeId?: string; limit: number },
-) {
+/** The lower-cased names the search compares; the same expressions as the indexes of 2026-11-28-03. */
+const FULL_NAME = sql`lower(first_name || ' ' || last_name)`;
+const LAST_NAME = sql`lower(last_name)`;
+
+/** The accounts of a scope the filter matches (exported for the query-plan tests). */
+export function filteredAccounts(db: Kysely<Database>, scope: Scope, filter: AccountFilter) {
   let query = db
     .selectFrom('virtual_accounts')
-    .selectAll()
     .where('partner_id', '=', scope.partnerId)
-    .where('environment', '=', scope.environment)
-    .orderBy('id', 'desc')
-    .limit(filter.limit + 1);
-  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+    .where('environment', '=', scope.environment);
   if (filter.status !== undefined) query = query.where('status', '=', filter.status);
   if (filter.email !== undefined) query = query.where('customer_email', '=', filter.email);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
+  const search = filter.search;
+  if (search !== undefined) {
+    // Each alternative is a range scan of its own index; the planners union them (PostgreSQL's
+    // BitmapOr, SQLite's OR-by-union) instead of reading every account of the partner.
+    query = query.where((eb) =>
+      eb.or([
+        startsWith(db, sql.ref('account_number'), search),
+        startsWith(db, sql.ref('customer_email'), search),
+        startsWith(db, FULL_NAME, search),
+        startsWith(db, LAST_NAME, search),
+      ]),
+    );
+  }
+  return query;
+}
+
+/** Keyset page narrowed by the filter, by creation (the id is time-ordered): newest first unless `asc`. */
+export function listAccounts(
+  db: Kysely<Database>,
+  scope: Scope,
+  filter: AccountFilter & { after?: string; order: 'asc' | 'desc'; limit: number },
+) {
+  let query = filteredAccounts(db, scope, filter)
+    .selectAll()
+    .orderBy('id', filter.order)
+    .limit(filter.limit + 1);
+  if (filter.after !== undefined) query = query.where('id', filter.order === 'asc' ? '>' : '<', filter.after);
   return query.execute();
+}
+
+/**
+ * How many accounts the filter matches, counting at most `cap + 1` rows so a broad filter costs a
+ * bounded scan: a result above `cap` means "more than cap".
+ */
+export async function countAccounts(
+  db: Kysely<Database>,
+  scope: Scope,
+  filter: AccountFilter,
+  cap: number,
+): Promise<number> {
+  const row = await db
+    .selectFrom(
+      filteredAccounts(db, scope, filter)
+        .select('id')
+        .limit(cap + 1)
+        .as('matching'),
+    )
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /**

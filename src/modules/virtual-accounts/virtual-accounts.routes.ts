@@ -1,9 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { Static } from '@sinclair/typebox';
 import { credentialOf, requestMeta, withCheckedCredential } from '../../platform/http/auth.js';
+import { csvDocument, wantsCsv } from '../../platform/http/csv.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { answerIdempotently } from '../../platform/idempotency/idempotency.js';
+import { koboToDecimal } from './money.js';
 import { statementCsv, statementJson } from './statement-render.js';
 import {
   AccountListQuery,
@@ -25,14 +28,39 @@ import type { VirtualAccountsService } from './virtual-accounts.service.js';
 
 const tags = ['Virtual accounts'];
 
-/** text/csv when the client prefers it to JSON (Accept: text/csv, or listed before application/json). */
-function wantsCsv(accept: string | undefined): boolean {
-  if (!accept) return false;
-  const csv = accept.search(/text\/csv/i);
-  const json = accept.search(/application\/json|\*\/\*/i);
-  return csv !== -1 && (json === -1 || csv < json);
-}
 const PATH = '/services/virtual-account';
+
+const ACCOUNT_CSV_COLUMNS = [
+  'account_number',
+  'account_name',
+  'bank_code',
+  'bank_name',
+  'status',
+  'first_name',
+  'last_name',
+  'email',
+  'phone',
+  'balance',
+  'available_balance',
+  'environment',
+  'created_at',
+] as const;
+
+const accountCsvCells = (account: Static<typeof VirtualAccount>) => [
+  account.account_number,
+  account.account_name,
+  account.bank_code,
+  account.bank_name,
+  account.status,
+  account.customer.first_name,
+  account.customer.last_name,
+  account.customer.email,
+  account.customer.phone,
+  koboToDecimal(account.balance_kobo),
+  koboToDecimal(account.available_balance_kobo),
+  account.environment,
+  account.created_at,
+];
 
 export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
   virtualAccounts: VirtualAccountsService;
@@ -72,17 +100,33 @@ export const virtualAccountsRoutes: FastifyPluginAsyncTypebox<{
     PATH,
     operation({
       operationId: 'listVirtualAccounts',
-      summary: 'List virtual accounts of this environment, newest first',
+      summary: 'List or search virtual accounts of this environment, newest first',
       description:
         'Filters combine: status, email (exact, case-insensitive), created_from and created_to (inclusive; a ' +
-        'date alone means that whole day, UTC). A next_cursor pages the same filtered list only.',
+        'date alone means that whole day, UTC), and q, a prefix of the account number, end-user e-mail, full ' +
+        'name or last name. order=asc lists oldest first. total counts the whole filtered list (up to 10,000; ' +
+        'total_capped says there are more). A next_cursor pages the same filtered list, in the same order, only. ' +
+        'With `Accept: text/csv` the answer is every matching account (all pages; limit and cursor are ignored) as ' +
+        'CSV, streamed: a header row `' +
+        ACCOUNT_CSV_COLUMNS.join(',') +
+        '`, every cell in double quotes (RFC 4180), ' +
+        'balances in naira with 2 decimals, and a cell starting with =, +, -, @, tab or carriage return (or holding ' +
+        'one right after a comma, semicolon or tab) prefixed with an apostrophe.',
       tags,
       auth: 'partner',
       querystring: AccountListQuery,
       response: { 200: VirtualAccountListResponse },
     }),
-    async (request) =>
-      success('Virtual accounts.', await virtualAccounts.list(credentialOf(request), request.query)),
+    async (request, reply) => {
+      if (wantsCsv(request.headers.accept)) {
+        const pages = virtualAccounts.exportPages(credentialOf(request), request.query);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="virtual-accounts.csv"')
+          .send(Readable.from(csvDocument(ACCOUNT_CSV_COLUMNS, pages, accountCsvCells)));
+      }
+      return success('Virtual accounts.', await virtualAccounts.list(credentialOf(request), request.query));
+    },
   );
 
   app.get(

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import {
+  CountedPage,
   CreatedRange,
   DateOnly,
   Email,
@@ -9,6 +10,7 @@ import {
   Page,
   PaginationQuery,
   Phone,
+  SortOrder,
   StoredPhone,
   StringEnum,
   Success,
@@ -108,7 +110,7 @@ export const VirtualAccount = Type.Object(
 );
 
 export const VirtualAccountResponse = Success(VirtualAccount, 'Virtual account.');
-export const VirtualAccountListResponse = Success(Page(VirtualAccount), 'Virtual accounts.');
+export const VirtualAccountListResponse = Success(CountedPage(VirtualAccount), 'Virtual accounts.');
 
 export const AccountParams = Type.Object({
   account_number: Type.String({ pattern: '^[0-9]{10}$', description: '10-digit account number.' }),
@@ -122,6 +124,16 @@ export const AccountListQuery = Type.Object({
   status: Type.Optional(StringEnum(ACCOUNT_STATUSES)),
   email: Type.Optional(Email({ description: "The end user's e-mail, exact (case-insensitive)." })),
   ...CreatedRange,
+  q: Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 100,
+      description:
+        'Search: accounts whose account number, end-user e-mail, full name ("first last") or last name ' +
+        'starts with this text (case-insensitive for A-Z; a prefix, not a substring). E.g. `0123`, `tunde@`, `bakare`.',
+    }),
+  ),
+  order: SortOrder,
 });
 export type AccountListQuery = Static<typeof AccountListQuery>;
 

@@ -12,6 +12,7 @@ import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
+import { TOTAL_CAP } from '../../platform/http/schemas.js';
 import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { createdRange, dayRange } from '../../platform/time-range.js';
@@ -21,6 +22,7 @@ import { nuban } from './nuban.js';
 import type { VirtualAccountEventType } from './virtual-accounts.events.js';
 import * as repo from './virtual-accounts.repository.js';
 import {
+  type AccountListQuery,
   type AccountStatus,
   type CreateVirtualAccountBody,
   MAX_CREDIT_KOBO,
@@ -44,6 +46,8 @@ export interface VirtualAccountsDeps {
 const MAX_ALLOCATION_ATTEMPTS = 10;
 /** Rows a statement reads at a time. */
 const STATEMENT_PAGE = 2000;
+/** Accounts an export reads at a time. */
+const EXPORT_PAGE = 1000;
 
 export type VirtualAccountsService = ReturnType<typeof createVirtualAccountsService>;
 export type Statement = Awaited<ReturnType<VirtualAccountsService['statement']>>;
@@ -187,40 +191,63 @@ export function createVirtualAccountsService({
     return accountView(await findAccount(credential, accountNumber));
   }
 
-  async function list(
-    credential: PartnerCredential,
-    query: {
-      cursor?: string;
-      limit: number;
-      status?: AccountStatus;
-      email?: string;
-      created_from?: string;
-      created_to?: string;
-    },
-  ) {
+  function accountFilter(query: AccountListQuery): repo.AccountFilter {
     const range = createdRange(query);
     // Filters not given are undefined: read as absent, and left out of the cursor's JSON.
-    const filter: repo.AccountFilter = {
+    return {
       status: query.status,
       email: query.email,
       createdFrom: range.from,
       createdTo: range.to,
+      search: query.q?.toLowerCase(),
     };
-    // A cursor pages the list it came from: same partner, environment and filter.
+  }
+
+  async function list(credential: PartnerCredential, query: AccountListQuery) {
+    const filter = accountFilter(query);
+    const order = query.order;
+    // A cursor pages the list it came from: same partner, environment, filter and order.
     const cursor = keysetCursor(
       keys.cursor,
       'virtual_accounts',
-      `${scopeKey(credential)}:${JSON.stringify(filter)}`,
+      `${scopeKey(credential)}:${order}:${JSON.stringify(filter)}`,
       'string',
     );
-    const beforeId = cursor.decode(query.cursor);
-    const rows = await repo.listAccounts(db, scopeOf(credential), {
-      limit: query.limit,
-      beforeId,
-      ...filter,
-    });
+    const after = cursor.decode(query.cursor);
+    const scope = scopeOf(credential);
+    const [rows, total] = await Promise.all([
+      repo.listAccounts(db, scope, { limit: query.limit, order, after, ...filter }),
+      repo.countAccounts(db, scope, filter, TOTAL_CAP),
+    ]);
     const page = cursor.page(rows, query.limit, (row) => row.id);
-    return { items: page.items.map(accountView), next_cursor: page.next_cursor };
+    return {
+      items: page.items.map(accountView),
+      next_cursor: page.next_cursor,
+      total: Math.min(total, TOTAL_CAP),
+      total_capped: total > TOTAL_CAP,
+    };
+  }
+
+  /**
+   * Every account the list's filter and order match, not one page: read a keyset page at a time
+   * (the cursor and limit of the query are ignored), so an export of any size holds one page.
+   */
+  async function* exportPages(credential: PartnerCredential, query: AccountListQuery) {
+    const filter = accountFilter(query);
+    const scope = scopeOf(credential);
+    let after: string | undefined;
+    for (;;) {
+      const rows = await repo.listAccounts(db, scope, {
+        limit: EXPORT_PAGE,
+        order: query.order,
+        after,
+        ...filter,
+      });
+      const page = rows.slice(0, EXPORT_PAGE);
+      yield page.map(accountView);
+      if (rows.length <= EXPORT_PAGE) return;
+      after = page.at(-1)?.id;
+    }
   }
 
   function creditAmount(amount: number | string): number {
@@ -499,6 +526,7 @@ export function createVirtualAccountsService({
     create,
     get,
     list,
+    exportPages,
     simulateCredit,
     receive,
     liveAccount,

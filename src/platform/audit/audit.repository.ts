@@ -81,9 +81,15 @@ export function auditRow(
 /** Keyset page of audit events, newest first (ids are time-ordered). */
 export interface AuditFilter {
   partnerId?: number;
+  /** Any of these partners (a company-name search resolved to ids). */
+  partnerIds?: readonly number[];
   action?: string;
   actorType?: ActorType;
   actorId?: string;
+  /** Any of these operators as actor (an operator-name search resolved to ids). */
+  operatorIds?: readonly string[];
+  createdFrom?: number;
+  createdTo?: number;
 }
 
 /** Newest first. */
@@ -100,6 +106,12 @@ export function listAuditEvents(
   if (filter.action !== undefined) query = query.where('action', '=', filter.action);
   if (filter.actorType !== undefined) query = query.where('actor_type', '=', filter.actorType);
   if (filter.actorId !== undefined) query = query.where('actor_id', '=', filter.actorId);
+  if (filter.partnerIds !== undefined) query = query.where('partner_id', 'in', [...filter.partnerIds]);
+  if (filter.operatorIds !== undefined) {
+    query = query.where('actor_type', '=', 'operator').where('actor_id', 'in', [...filter.operatorIds]);
+  }
+  if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
+  if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
   return query.execute();
 }

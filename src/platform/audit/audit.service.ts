@@ -6,44 +6,111 @@ import { extend } from '../objects.js';
 import { keysetCursor } from '../pagination/cursor.js';
 import { type AuditFilter, listAuditEvents } from './audit.repository.js';
 
+/** Events an export reads at a time. */
+const EXPORT_PAGE = 1000;
+
 export type AuditService = ReturnType<typeof createAuditService>;
 
-/** The e-mail of each of these operators that exists, by id (given by the composition root). */
-export type OperatorEmails = (ids: readonly string[]) => Promise<Map<string, string>>;
+/**
+ * Who the ids of the audit trail are, given by the composition root (the platform names no module):
+ * operators and partners by id, and the ids whose name or e-mail holds a text.
+ */
+export interface AuditDirectory {
+  operators: {
+    namesOf(ids: readonly string[]): Promise<Map<string, { name: string; email: string }>>;
+    idsMatching(text: string, limit: number): Promise<string[]>;
+  };
+  partners: {
+    namesOf(ids: readonly number[]): Promise<Map<number, string>>;
+    idsMatching(text: string, limit: number): Promise<number[]>;
+  };
+}
 
-/** The audit trail as the back office reads it: operator actors named by e-mail (the console shows who decided). */
-export function createAuditService(db: Kysely<Database>, keys: KeyRing, operatorEmails: OperatorEmails) {
-  return {
-    /** Newest first; `cursor` is the next_cursor of the previous page. */
-    async list(filter: AuditFilter & { cursor?: string; limit: number }) {
-      const cursor = keysetCursor(keys.cursor, 'audit_events', 'operator', 'string');
-      const beforeId = cursor.decode(filter.cursor);
-      const { cursor: _, ...where } = filter;
-      const rows = await listAuditEvents(db, extend(where, { beforeId }));
-      const page = cursor.page(rows, filter.limit, (row) => row.id);
-      const emails = await operatorEmails(
-        page.items.flatMap((event) =>
-          event.actor_type === 'operator' && event.actor_id !== null ? [event.actor_id] : [],
-        ),
-      );
+/** Matches a name search resolves to at most: a broader search should be narrowed. */
+const MAX_NAME_MATCHES = 500;
+
+export interface AuditListFilter extends AuditFilter {
+  /** Text in the business name or e-mail of the partner the event belongs to. */
+  company?: string;
+  /** Text in the name or e-mail of the operator who acted. */
+  operator?: string;
+}
+
+/** The audit trail as the back office reads it: operators and partners named (the console shows who acted). */
+export function createAuditService(db: Kysely<Database>, keys: KeyRing, directory: AuditDirectory) {
+  async function resolve(filter: AuditListFilter): Promise<AuditFilter | null> {
+    const { company, operator, ...where } = filter;
+    const resolved: AuditFilter = where;
+    if (company !== undefined) {
+      const ids = await directory.partners.idsMatching(company, MAX_NAME_MATCHES);
+      if (ids.length === 0) return null;
+      resolved.partnerIds = ids;
+    }
+    if (operator !== undefined) {
+      const ids = await directory.operators.idsMatching(operator, MAX_NAME_MATCHES);
+      if (ids.length === 0) return null;
+      resolved.operatorIds = ids;
+    }
+    return resolved;
+  }
+
+  async function describe(rows: Awaited<ReturnType<typeof listAuditEvents>>) {
+    const operators = await directory.operators.namesOf(
+      rows.flatMap((event) =>
+        event.actor_type === 'operator' && event.actor_id !== null ? [event.actor_id] : [],
+      ),
+    );
+    const partners = await directory.partners.namesOf([
+      ...new Set(rows.flatMap((event) => (event.partner_id === null ? [] : [event.partner_id]))),
+    ]);
+    return rows.map((event) => {
+      const operator = event.actor_type === 'operator' ? operators.get(event.actor_id ?? '') : undefined;
+      const company = event.partner_id === null ? null : (partners.get(event.partner_id) ?? null);
       return {
-        next_cursor: page.next_cursor,
-        items: page.items.map((event) => ({
-          id: event.id,
-          company_id: event.partner_id,
-          actor: {
-            type: event.actor_type,
-            id: event.actor_id,
-            email: event.actor_type === 'operator' ? (emails.get(event.actor_id ?? '') ?? null) : null,
-          },
-          action: event.action,
-          target: event.target_type ? { type: event.target_type, id: event.target_id } : null,
-          metadata: event.metadata === null ? null : (JSON.parse(event.metadata) as Record<string, unknown>),
-          request_id: event.request_id,
-          ip: event.ip,
-          created_at: toIso(event.created_at),
-        })),
+        id: event.id,
+        company_id: event.partner_id,
+        company_name: company,
+        actor: {
+          type: event.actor_type,
+          id: event.actor_id,
+          name: operator?.name ?? (event.actor_type === 'partner' ? company : null),
+          email: operator?.email ?? null,
+        },
+        action: event.action,
+        target: event.target_type ? { type: event.target_type, id: event.target_id } : null,
+        metadata: event.metadata === null ? null : (JSON.parse(event.metadata) as Record<string, unknown>),
+        request_id: event.request_id,
+        ip: event.ip,
+        created_at: toIso(event.created_at),
       };
+    });
+  }
+
+  return {
+    /** Newest first; `cursor` is the next_cursor of the previous page, bound to the filter. */
+    async list(filter: AuditListFilter & { cursor?: string; limit: number }) {
+      const { cursor: given, limit, ...rest } = filter;
+      const cursor = keysetCursor(keys.cursor, 'audit_events', `operator:${JSON.stringify(rest)}`, 'string');
+      const beforeId = cursor.decode(given);
+      const where = await resolve(rest);
+      if (where === null) return { next_cursor: null, items: [] };
+      const rows = await listAuditEvents(db, extend(where, { beforeId, limit }));
+      const page = cursor.page(rows, limit, (row) => row.id);
+      return { next_cursor: page.next_cursor, items: await describe(page.items) };
+    },
+
+    /** Every event the filter matches, a page at a time (for the CSV export). */
+    async *exportPages(filter: AuditListFilter) {
+      const where = await resolve(filter);
+      if (where === null) return;
+      let beforeId: string | undefined;
+      for (;;) {
+        const rows = await listAuditEvents(db, extend(where, { beforeId, limit: EXPORT_PAGE }));
+        const page = rows.slice(0, EXPORT_PAGE);
+        yield await describe(page);
+        if (rows.length <= EXPORT_PAGE) return;
+        beforeId = page.at(-1)?.id;
+      }
     },
   };
 }

@@ -1,4 +1,4 @@
-import { type Kysely, PostgresAdapter } from 'kysely';
+import { type Kysely, PostgresAdapter, type RawBuilder, type SqlBool, sql } from 'kysely';
 
 /** Whether `db` (or a transaction of it) speaks to PostgreSQL rather than SQLite. */
 export const isPostgresDb = <T>(db: Kysely<T>): boolean =>
@@ -6,3 +6,32 @@ export const isPostgresDb = <T>(db: Kysely<T>): boolean =>
 
 /** The largest of several values in a row: `greatest` on PostgreSQL, the scalar `max` on SQLite. */
 export const greatestOf = <T>(db: Kysely<T>): 'greatest' | 'max' => (isPostgresDb(db) ? 'greatest' : 'max');
+
+/** Above every character: a prefix's range ends at the prefix followed by it. */
+const LAST_CODE_POINT = '\u{10FFFF}';
+
+/**
+ * `expression` starts with `prefix`, as a range an index on the expression serves on both dialects:
+ * `expression >= prefix and expression < prefix || U+10FFFF`, compared as bytes (COLLATE "C" on
+ * PostgreSQL, where the index must carry the same collation; SQLite's default BINARY collation), in
+ * which UTF-8 sorts by code point. Unlike LIKE, nothing in the prefix is a wildcard.
+ */
+export function startsWith<T>(
+  db: Kysely<T>,
+  expression: RawBuilder<unknown>,
+  prefix: string,
+): RawBuilder<SqlBool> {
+  const compared = isPostgresDb(db) ? sql`${expression} collate "C"` : expression;
+  return sql<SqlBool>`(${compared} >= ${prefix} and ${compared} < ${prefix + LAST_CODE_POINT})`;
+}
+
+/** `expression` holds `text` anywhere (`strpos` / `instr`): no wildcards, for small tables only (no index). */
+export function containsText<T>(
+  db: Kysely<T>,
+  expression: RawBuilder<unknown>,
+  text: string,
+): RawBuilder<SqlBool> {
+  return isPostgresDb(db)
+    ? sql<SqlBool>`strpos(${expression}, ${text}) > 0`
+    : sql<SqlBool>`instr(${expression}, ${text}) > 0`;
+}

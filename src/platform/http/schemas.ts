@@ -193,6 +193,34 @@ export const Page = <T extends TSchema>(item: T) =>
     item.title ? { title: `${item.title}Page` } : {},
   );
 
+/** Counting stops here: a list's `total` above it is reported as this with `total_capped: true`. */
+export const TOTAL_CAP = 10_000;
+
+/** A page with the number of items the whole filtered list holds (`total`, counted up to TOTAL_CAP). */
+export const CountedPage = <T extends TSchema>(item: T) =>
+  Type.Object(
+    {
+      ...Page(item).properties,
+      total: Type.Integer({
+        minimum: 0,
+        description: `How many items the filtered list holds across every page, counted up to ${TOTAL_CAP.toLocaleString('en')}.`,
+      }),
+      total_capped: Type.Boolean({
+        description: `true when the list holds more than ${TOTAL_CAP.toLocaleString('en')} items: total is then ${TOTAL_CAP.toLocaleString('en')}, a lower bound.`,
+      }),
+    },
+    item.title ? { title: `${item.title}CountedPage` } : {},
+  );
+
+/** Creation order of a list: `desc` newest first (the default), `asc` oldest first. */
+export const SortOrder = Defaulted(
+  StringEnum(['asc', 'desc'] as const, {
+    default: 'desc',
+    description:
+      'By creation: desc, newest first (default), or asc, oldest first. A cursor pages in the order it was issued for.',
+  }),
+);
+
 export const Environment = StringEnum(ENVIRONMENTS, { description: 'sandbox or live' });
 
 /** An ISO-8601 date (a whole day, UTC) or date-time with a zone. */

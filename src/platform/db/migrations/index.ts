@@ -13,6 +13,7 @@ import * as ledger from './2026-11-27-04-ledger.js';
 import * as moneyIn from './2026-11-27-05-money-in.js';
 import * as transfers from './2026-11-28-01-transfers.js';
 import * as webhookInspection from './2026-11-28-02-webhook-inspection.js';
+import * as accountSearch from './2026-11-28-03-account-search.js';
 import * as phoneE164 from './2026-11-28-04-phone-e164.js';
 import * as internalNotes from './2026-11-28-05-internal-notes.js';
 import * as assignment from './2026-11-28-06-assignment.js';
@@ -33,6 +34,7 @@ export const migrations: Record<string, Migration> = {
   '2026-11-27-05-money-in': moneyIn,
   '2026-11-28-01-transfers': transfers,
   '2026-11-28-02-webhook-inspection': webhookInspection,
+  '2026-11-28-03-account-search': accountSearch,
   '2026-11-28-04-phone-e164': phoneE164,
   '2026-11-28-05-internal-notes': internalNotes,
   '2026-11-28-06-assignment': assignment,

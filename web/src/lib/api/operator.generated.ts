@@ -91,7 +91,7 @@ export interface paths {
         };
         /**
          * Review queue: partners, oldest first, optionally by onboarding_status
-         * @description `pending_review=true` lists the partners awaiting a decision: applications under review, and approved partners with changes made afterwards (a new document, a representative with new identity data and its ID) that stay `active` until the operator decides the documents. Each item names what awaits review in `pending_review`.
+         * @description `pending_review=true` lists the partners awaiting a decision: applications under review, and approved partners with changes made afterwards (a new document, a representative with new identity data and its ID) that stay `active` until the operator decides the documents. Each item names what awaits review in `pending_review`. `q` searches the business name, legal name and e-mail.
          */
         get: operations["listPartners"];
         put?: never;
@@ -315,7 +315,7 @@ export interface paths {
         };
         /**
          * Audit trail, newest first: every state change, login, key and admin action
-         * @description Who did what, when, from where: actor, action, target, request id and IP of every state change, login (successful or not), key and operator action. Filter by company_id. Never holds a secret or a whole BVN.
+         * @description Who did what, when, from where: actor (with its name: the operator, or the partner), action, target, request id and IP of every state change, login (successful or not), key and operator action. Filters combine: company_id, company (text in the business name or e-mail), operator (text in the acting operator's name or e-mail), action, actor_type, actor_id, created_from and created_to (inclusive; a date alone means that whole day, UTC). With `Accept: text/csv` every matching event (all pages) as CSV, streamed: header row created_at,company_id,company_name,actor_type,actor_id,actor_name,actor_email,action,target_type,target_id,request_id,ip, every cell in double quotes, a cell starting with =, +, -, @, tab or carriage return prefixed with an apostrophe. Never holds a secret or a whole BVN.
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -795,6 +795,8 @@ export interface components {
         AuditEvent: {
             id: string;
             company_id: number | null;
+            /** @description The partner's business name; null for events of no partner. */
+            company_name: string | null;
             actor: {
                 /**
                  * @description operator: a person signed in to the console (id, email); api_key: ADMIN_API_KEY; partner: the partner or one of its API keys.
@@ -802,6 +804,8 @@ export interface components {
                  */
                 type: "partner" | "operator" | "api_key" | "system" | "anonymous";
                 id: string | null;
+                /** @description An operator's name, or the partner's business name for a partner actor; null otherwise. */
+                name: string | null;
                 /** @description An operator's e-mail; null for other actors. */
                 email: string | null;
             };
@@ -1935,6 +1939,8 @@ export interface operations {
                 onboarding_status?: "in_progress" | "under_review" | "active" | "rejected" | "suspended";
                 /** @description true: only partners with something awaiting the operator (an application under review, or a change an approved partner made); false: only the others. */
                 pending_review?: boolean;
+                /** @description Only partners whose business name, legal business name or e-mail contains this text (case-insensitive), e.g. `acme`. */
+                q?: string;
             };
             header?: never;
             path?: never;
@@ -3155,6 +3161,20 @@ export interface operations {
                 actor_type?: "partner" | "operator" | "api_key" | "system" | "anonymous";
                 /** @description Only this actor, e.g. an operator id. */
                 actor_id?: string;
+                /** @description Only events of partners whose business name or e-mail contains this text (case-insensitive), e.g. `acme`. */
+                company?: string;
+                /** @description Only actions of operators whose name or e-mail contains this text (case-insensitive), e.g. `ada`. */
+                operator?: string;
+                /**
+                 * @description Created at or after: an ISO-8601 date (from its start, UTC) or date-time.
+                 * @example 2026-11-01
+                 */
+                created_from?: string;
+                /**
+                 * @description Created at or before: an ISO-8601 date (to its end, UTC) or date-time.
+                 * @example 2026-11-30T23:59:59Z
+                 */
+                created_to?: string;
             };
             header?: never;
             path?: never;
