@@ -79,18 +79,19 @@ function streamChunked(
         Buffer.from('\r\n'),
       ]);
     const filler = Buffer.alloc(chunkBytes, 0x41);
+    // One chunk per turn of the event loop: on loopback the kernel often takes a write at once
+    // (write() returns true), and a loop writing until it does not kept this process from reading
+    // the server's answer, so a busy machine saw "no answer" (the connection reset after the
+    // server's lingering close) or an answer only after 64 MiB.
     const pump = () => {
-      while (!answered && !socket.destroyed) {
-        if (sent >= maxBytes) {
-          socket.write('0\r\n\r\n');
-          return;
-        }
-        sent += filler.length;
-        if (!socket.write(chunk(filler))) {
-          socket.once('drain', pump);
-          return;
-        }
+      if (answered || socket.destroyed) return;
+      if (sent >= maxBytes) {
+        socket.write('0\r\n\r\n');
+        return;
       }
+      sent += filler.length;
+      if (socket.write(chunk(filler))) setImmediate(pump);
+      else socket.once('drain', pump);
     };
     const finish = () => {
       if (answered) return;
