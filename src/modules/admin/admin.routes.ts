@@ -364,15 +364,16 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     async (request, reply) => {
       const { limit, cursor, company_id, action, actor_type, actor_id, company, operator } = request.query;
       const range = createdRange(request.query);
+      // A filter left out is undefined: the repository skips it, and the cursor's JSON drops it.
       const filter = {
-        ...(company_id !== undefined ? { partnerId: company_id } : {}),
-        ...(action !== undefined ? { action } : {}),
-        ...(actor_type !== undefined ? { actorType: actor_type } : {}),
-        ...(actor_id !== undefined ? { actorId: actor_id } : {}),
-        ...(company !== undefined ? { company } : {}),
-        ...(operator !== undefined ? { operator } : {}),
-        ...(range.from !== undefined ? { createdFrom: range.from } : {}),
-        ...(range.to !== undefined ? { createdTo: range.to } : {}),
+        partnerId: company_id,
+        action,
+        actorType: actor_type,
+        actorId: actor_id,
+        company,
+        operator,
+        createdFrom: range.from,
+        createdTo: range.to,
       };
       if (wantsCsv(request.headers.accept)) {
         return reply

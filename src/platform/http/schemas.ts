@@ -199,8 +199,7 @@ export const TOTAL_CAP = 10_000;
 /** A page with the number of items the whole filtered list holds (`total`, counted up to TOTAL_CAP). */
 export const CountedPage = <T extends TSchema>(item: T) =>
   Type.Object(
-    {
-      ...Page(item).properties,
+    extend(Page(item).properties, {
       total: Type.Integer({
         minimum: 0,
         description: `How many items the filtered list holds across every page, counted up to ${TOTAL_CAP.toLocaleString('en')}.`,
@@ -208,7 +207,7 @@ export const CountedPage = <T extends TSchema>(item: T) =>
       total_capped: Type.Boolean({
         description: `true when the list holds more than ${TOTAL_CAP.toLocaleString('en')} items: total is then ${TOTAL_CAP.toLocaleString('en')}, a lower bound.`,
       }),
-    },
+    }),
     item.title ? { title: `${item.title}CountedPage` } : {},
   );
 
