@@ -67,7 +67,8 @@ describe('/docs, the API reference', () => {
     await requestUrl.waitFor();
     assert.equal(
       (await requestUrl.textContent())?.trim(),
-      `${suite.t.url}/baas/api/v1/services/virtual-account?limit=20`,
+      // Parameters with a default (limit, order) are sent with it, as the server would assume it.
+      `${suite.t.url}/baas/api/v1/services/virtual-account?limit=20&order=desc`,
     );
     await operation.locator('.live-responses-table .response-col_status').first().waitFor();
     await operation.screenshot({ path: await screenshot(page, 'docs-list-accounts-try-it-out') });
