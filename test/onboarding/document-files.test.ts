@@ -9,7 +9,7 @@ import { type AdminDocument, adminPost, downloadFile, partnerRecord } from '../s
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, envelopeOf, retryAfterSeconds } from '../support/assertions.js';
 import { fileOfSize, MIB, PDF_BYTES, PNG_BYTES } from '../support/factories.js';
-import { migrationBefore } from '../support/migrations.js';
+import { migrateTo, migrationBefore } from '../support/migrations.js';
 import { postDocument, postRepresentative, profileOf } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
 import { adminDocumentUrl } from '../support/paths.js';
@@ -266,7 +266,7 @@ for (const dialect of DIALECTS) {
         provider: { getMigrations: async () => migrations },
         ...(suite.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(suite.t) } : {}),
       });
-      const down = await migrator.migrateTo(migrationBefore('2026-11-27-02-document-files'));
+      const down = await migrateTo(migrator, migrationBefore('2026-11-27-02-document-files'));
       assert.equal(down.results?.at(-1)?.migrationName, '2026-11-27-02-document-files', String(down.error));
       const up = await migrator.migrateToLatest();
       assert.equal(up.error, undefined);

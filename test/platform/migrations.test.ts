@@ -4,7 +4,7 @@ import { Migrator } from 'kysely';
 import { migrations } from '../../src/platform/db/migrations/index.js';
 import { migrateToLatest } from '../../src/platform/db/migrator.js';
 import { createTestApp, createTestDatabase, DIALECTS, startApp } from '../support/app.js';
-import { migrationBefore } from '../support/migrations.js';
+import { migrateTo, migrationBefore } from '../support/migrations.js';
 
 for (const dialect of DIALECTS) {
   describe(`migrations on a shared database server [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -42,7 +42,7 @@ for (const dialect of DIALECTS) {
           provider: { getMigrations: async () => migrations },
           ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
         });
-        const before = await migrator.migrateTo(migrationBefore('2026-11-27-03-first-submission'));
+        const before = await migrateTo(migrator, migrationBefore('2026-11-27-03-first-submission'));
         assert.equal(before.error, undefined, String(before.error));
         // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration.
         const db = handle.db as any;
@@ -116,7 +116,7 @@ for (const dialect of DIALECTS) {
           provider: { getMigrations: async () => migrations },
           ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
         });
-        const before = await migrator.migrateTo(migrationBefore('2026-11-28-04-phone-e164'));
+        const before = await migrateTo(migrator, migrationBefore('2026-11-28-04-phone-e164'));
         assert.equal(before.error, undefined, String(before.error));
         // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration.
         const db = handle.db as any;

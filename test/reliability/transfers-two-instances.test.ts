@@ -176,8 +176,12 @@ for (const dialect of DIALECTS) {
       bank.script(accountNumber, { transfer: replies });
       const ref = await nameEnquiryRef(accountNumber);
       const answered = (instance: Instance) =>
+        // Each POST's outcome as the instance logged it: answered, or (a busy machine past the connector
+        // timeout) no answer, the transfer then settled by its status query.
         instance.logs.filter(
-          (line) => line.includes('"path":"/transfers"') && line.includes('bank connector answered'),
+          (line) =>
+            line.includes('"path":"/transfers"') &&
+            (line.includes('bank connector answered') || line.includes('bank connector gave no answer')),
         ).length;
       const answeredBefore = [answered(one), answered(two)];
 
@@ -246,17 +250,13 @@ for (const dialect of DIALECTS) {
       // busy machine the last lines arrive after the rows say successful (once 99 of 100 were read).
       const sentNow = () => [answered(one) - answeredBefore[0]!, answered(two) - answeredBefore[1]!];
       await until(
-        `the instances to log the bank's ${count} answers`,
+        `the instances to log their ${count} POSTs`,
         async () => sentNow()[0]! + sentNow()[1]! >= count,
         10_000,
         20,
       ).catch(() => undefined);
       const sent = sentNow();
-      assert.equal(
-        sent[0]! + sent[1]!,
-        count,
-        `the bank's answers logged by the instances: ${sent.join(' + ')}`,
-      );
+      assert.equal(sent[0]! + sent[1]!, count, `the POSTs logged by the instances: ${sent.join(' + ')}`);
       assert.ok(
         sent.every((n) => n > 0),
         `both instances' workers sent transfers: ${sent.join(' + ')}`,

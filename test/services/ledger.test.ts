@@ -6,7 +6,7 @@ import { migrateToLatest } from '../../src/platform/db/migrator.js';
 import { createTestDatabase, DIALECTS, type TestApp, type TestDatabase, useApp } from '../support/app.js';
 import { customerBody } from '../support/factories.js';
 import { assertLedgerBalanced, ledgerProblems } from '../support/ledger.js';
-import { migrationBefore } from '../support/migrations.js';
+import { migrateTo, migrationBefore } from '../support/migrations.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import { accountUrl, CREATE_ACCOUNT, creditUrl, lifecycleUrl } from '../support/paths.js';
 import { runScript } from '../support/server-process.js';
@@ -148,7 +148,7 @@ for (const dialect of DIALECTS) {
           provider: { getMigrations: async () => migrations },
           ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
         });
-        const before = await migrator.migrateTo(migrationBefore('2026-11-27-04-ledger'));
+        const before = await migrateTo(migrator, migrationBefore('2026-11-27-04-ledger'));
         assert.equal(before.error, undefined, String(before.error));
         // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration.
         const db = handle.db as any;

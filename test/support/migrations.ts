@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
+import type { MigrationResultSet, Migrator } from 'kysely';
 import { migrations } from '../../src/platform/db/migrations/index.js';
+import { lostListingRace } from '../../src/platform/db/migrator.js';
 
 /**
  * The migration that runs just before `name`: a test of a migration's backfill starts the schema
@@ -10,4 +12,15 @@ export function migrationBefore(name: string): string {
   const at = names.indexOf(name);
   assert.ok(at > 0, `${name} is a migration with one before it`);
   return names[at - 1]!;
+}
+
+/**
+ * `migrator.migrateTo(target)`, looked at again (as migrateToLatest does) when Kysely's listing of
+ * every schema's tables lost a race with another test file dropping its schema.
+ */
+export async function migrateTo(migrator: Migrator, target: string): Promise<MigrationResultSet> {
+  let outcome = await migrator.migrateTo(target);
+  for (let retry = 0; retry < 3 && lostListingRace(outcome); retry++)
+    outcome = await migrator.migrateTo(target);
+  return outcome;
 }

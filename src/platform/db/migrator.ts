@@ -31,7 +31,8 @@ export async function migrateToLatest<T>(db: Kysely<T>, schema?: string): Promis
   return results.filter((result) => result.status === 'Success').map((result) => result.migrationName);
 }
 
-function lostListingRace(outcome: MigrationResultSet): boolean {
+/** Kysely's listing lost a race with another schema's drop, before any migration ran: try again. */
+export function lostListingRace(outcome: MigrationResultSet): boolean {
   return (
     outcome.results === undefined && /(schema|relation) "[^"]+" does not exist/.test(String(outcome.error))
   );
