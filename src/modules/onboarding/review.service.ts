@@ -10,6 +10,7 @@ import { AppError } from '../../platform/errors/errors.js';
 import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
+import * as operators from '../operators/operators.repository.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import { openDocumentFile as openStoredDocumentFile } from './document-files.js';
 import * as repo from './onboarding.repository.js';
@@ -220,11 +221,7 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
       if (!before) throw new AppError('NOT_FOUND');
       let name: string | null = null;
       if (to !== null) {
-        const target = await trx
-          .selectFrom('operators')
-          .select(['name', 'status'])
-          .where('id', '=', to)
-          .executeTakeFirst();
+        const target = await operators.findOperator(trx, to);
         if (target?.status !== 'active') {
           throw new AppError('VALIDATION_FAILED', {
             errors: { operator_id: ['This names no active operator.'] },
