@@ -3,13 +3,12 @@ import { randomUUID } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
-import { Migrator, sql } from 'kysely';
-import { migrations } from '../../src/platform/db/migrations/index.js';
+import { sql } from 'kysely';
 import { type AdminDocument, adminPost, downloadFile, partnerRecord } from '../support/admin.js';
 import { DIALECTS, useApp } from '../support/app.js';
 import { assertError, envelopeOf, retryAfterSeconds } from '../support/assertions.js';
 import { fileOfSize, MIB, PDF_BYTES, PNG_BYTES } from '../support/factories.js';
-import { migrateTo, migrationBefore } from '../support/migrations.js';
+import { migrateTo, migrationBefore, migratorFor } from '../support/migrations.js';
 import { postDocument, postRepresentative, profileOf } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
 import { adminDocumentUrl } from '../support/paths.js';
@@ -261,11 +260,10 @@ for (const dialect of DIALECTS) {
         .set({ storage_key: key, file_deleted_at: null })
         .where('id', '=', undecided)
         .execute();
-      const migrator = new Migrator({
-        db: suite.t.db,
-        provider: { getMigrations: async () => migrations },
-        ...(suite.dialect === 'postgres' ? { migrationTableSchema: await currentSchema(suite.t) } : {}),
-      });
+      const migrator = migratorFor(
+        suite.t.db,
+        suite.dialect === 'postgres' ? await currentSchema(suite.t) : undefined,
+      );
       const down = await migrateTo(migrator, migrationBefore('2026-11-27-02-document-files'));
       assert.equal(down.results?.at(-1)?.migrationName, '2026-11-27-02-document-files', String(down.error));
       const up = await migrator.migrateToLatest();

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { Migrator } from 'kysely';
-import { migrations } from '../../src/platform/db/migrations/index.js';
 import { migrateToLatest } from '../../src/platform/db/migrator.js';
 import { createTestApp, createTestDatabase, DIALECTS, startApp } from '../support/app.js';
-import { migrateTo, migrationBefore } from '../support/migrations.js';
+import { migrateTo, migrationBefore, migratorFor } from '../support/migrations.js';
 
 for (const dialect of DIALECTS) {
   describe(`migrations on a shared database server [${dialect.name}]`, { skip: dialect.skip }, () => {
@@ -37,11 +35,7 @@ for (const dialect of DIALECTS) {
       const database = await createTestDatabase(dialect.name);
       const handle = database.open();
       try {
-        const migrator = new Migrator({
-          db: handle.db,
-          provider: { getMigrations: async () => migrations },
-          ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-        });
+        const migrator = migratorFor(handle.db, handle.schema);
         const before = await migrateTo(migrator, migrationBefore('2026-11-27-03-first-submission'));
         assert.equal(before.error, undefined, String(before.error));
         // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration.
@@ -111,11 +105,7 @@ for (const dialect of DIALECTS) {
       const database = await createTestDatabase(dialect.name);
       const handle = database.open();
       try {
-        const migrator = new Migrator({
-          db: handle.db,
-          provider: { getMigrations: async () => migrations },
-          ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-        });
+        const migrator = migratorFor(handle.db, handle.schema);
         const before = await migrateTo(migrator, migrationBefore('2026-11-28-04-phone-e164'));
         assert.equal(before.error, undefined, String(before.error));
         // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration.

@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
-import { Migrator } from 'kysely';
-import { migrations } from '../../src/platform/db/migrations/index.js';
 import { migrateToLatest } from '../../src/platform/db/migrator.js';
 import { createTestDatabase, DIALECTS, type TestApp, type TestDatabase, useApp } from '../support/app.js';
 import { customerBody } from '../support/factories.js';
 import { assertLedgerBalanced, ledgerProblems } from '../support/ledger.js';
-import { migrateTo, migrationBefore } from '../support/migrations.js';
+import { migrateTo, migrationBefore, migratorFor } from '../support/migrations.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import { accountUrl, CREATE_ACCOUNT, creditUrl, lifecycleUrl } from '../support/paths.js';
 import { runScript } from '../support/server-process.js';
@@ -143,11 +141,7 @@ for (const dialect of DIALECTS) {
       const database = await createTestDatabase(dialect.name);
       const handle = database.open();
       try {
-        const migrator = new Migrator({
-          db: handle.db,
-          provider: { getMigrations: async () => migrations },
-          ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
-        });
+        const migrator = migratorFor(handle.db, handle.schema);
         const before = await migrateTo(migrator, migrationBefore('2026-11-27-04-ledger'));
         assert.equal(before.error, undefined, String(before.error));
         // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration.

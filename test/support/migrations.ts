@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import type { MigrationResultSet, Migrator } from 'kysely';
+import { type Kysely, type MigrationResultSet, Migrator } from 'kysely';
 import { migrations } from '../../src/platform/db/migrations/index.js';
 import { lostListingRace } from '../../src/platform/db/migrator.js';
 
@@ -23,4 +23,13 @@ export async function migrateTo(migrator: Migrator, target: string): Promise<Mig
   for (let retry = 0; retry < 3 && lostListingRace(outcome); retry++)
     outcome = await migrator.migrateTo(target);
   return outcome;
+}
+
+/** The app's migrations on `db`, their bookkeeping in `schema` on PostgreSQL (as migrateToLatest does). */
+export function migratorFor<T>(db: Kysely<T>, schema: string | undefined): Migrator {
+  return new Migrator({
+    db,
+    provider: { getMigrations: async () => migrations },
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  });
 }
