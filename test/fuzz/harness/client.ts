@@ -277,14 +277,35 @@ export async function resolveRequest(
   };
 }
 
-export async function send(request: ResolvedRequest): Promise<HttpResult> {
-  const response = await fetch(request.url, {
+/**
+ * A reused keep-alive socket that the server closed as idle just as the request went out (its 5 s
+ * timer and fetch's 4 s one race when a loaded machine stalls either loop by a second): the request
+ * never reached the app, and HTTP lets a client send a safe method again.
+ */
+function socketClosedUnderfoot(error: unknown): boolean {
+  const cause = (error as { cause?: { code?: string } } | undefined)?.cause;
+  return cause?.code === 'ECONNRESET' || cause?.code === 'UND_ERR_SOCKET';
+}
+
+async function fetchOnce(request: ResolvedRequest): Promise<Response> {
+  return fetch(request.url, {
     method: request.method,
     headers: request.headers,
     body: request.body,
     redirect: 'manual',
     signal: AbortSignal.timeout(30_000),
   });
+}
+
+export async function send(request: ResolvedRequest): Promise<HttpResult> {
+  let response: Response;
+  try {
+    response = await fetchOnce(request);
+  } catch (error) {
+    const safe = request.method === 'GET' || request.method === 'HEAD';
+    if (!safe || !socketClosedUnderfoot(error)) throw error;
+    response = await fetchOnce(request);
+  }
   const text = await response.text();
   let json: unknown;
   let isJson = false;
