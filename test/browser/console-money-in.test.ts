@@ -7,6 +7,9 @@ import { useApp } from '../support/app.js';
 import { notification, notify, ORIGINATOR, sessionId } from '../support/bank.js';
 import {
   assertAccessible,
+  dateField,
+  dateValue,
+  fillDate,
   launchBrowser,
   newPage,
   type RecordedPage,
@@ -138,7 +141,7 @@ describe('console: money in', () => {
     assert.equal(await page.title(), 'Money in · Operator console');
     // Today (UTC) by default, as the browser's clock has it.
     const browserToday = await page.evaluate('new Date().toISOString().slice(0, 10)');
-    assert.equal(await page.getByLabel('Day (UTC)').inputValue(), browserToday);
+    assert.equal(await dateValue(dateField(page, 'Day (UTC)')), browserToday);
     if (browserToday !== today) await page.goto(`/console/money-in?date=${today}`);
 
     const table = page.getByRole('grid', { name: 'Credit notifications' });
@@ -196,7 +199,7 @@ describe('console: money in', () => {
     // Another day: nothing arrived then.
     await page.goBack();
     await table.waitFor();
-    await page.getByLabel('Day (UTC)').fill('2020-01-15');
+    await fillDate(dateField(page, 'Day (UTC)'), '2020-01-15');
     await page.getByRole('button', { name: 'Show day' }).click();
     await page.getByText(/^No credit notification was received on .+ \(UTC\)\.$/).waitFor();
     assert.equal(new URL(page.url()).searchParams.get('date'), '2020-01-15');

@@ -6,6 +6,9 @@ import { newOperator } from '../operators/operator-kit.js';
 import { useApp } from '../support/app.js';
 import {
   assertAccessible,
+  dateField,
+  dateValue,
+  fillDate,
   launchBrowser,
   newPage,
   type RecordedPage,
@@ -287,7 +290,7 @@ describe('console: transfers and the daily report', () => {
     await page.getByRole('heading', { level: 1, name: 'Daily report' }).waitFor();
     assert.equal(await page.title(), 'Daily report · Operator console');
     const browserToday = await page.evaluate('new Date().toISOString().slice(0, 10)');
-    assert.equal(await page.getByLabel('Day (UTC)').inputValue(), browserToday);
+    assert.equal(await dateValue(dateField(page, 'Day (UTC)')), browserToday);
     if (browserToday !== today) await page.goto(`/console/reports/daily?date=${today}`);
 
     // Live by default: nothing happened there.
@@ -331,7 +334,7 @@ describe('console: transfers and the daily report', () => {
     await screenshot(page, 'console-daily-report-1280');
 
     // Another day: nothing.
-    await page.getByLabel('Day (UTC)').fill('2020-01-15');
+    await fillDate(dateField(page, 'Day (UTC)'), '2020-01-15');
     await page.getByRole('button', { name: 'Show report' }).click();
     await page.getByRole('heading', { level: 2, name: /^Sandbox, .+2020 \(UTC\)$/ }).waitFor();
     assert.match(await figure(page, 'Money in'), /₦0\.00\s*0 credits/);

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
 import { useApp } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
+import { dateField, fillDate, launchBrowser } from '../support/browser.js';
 import { fileOfSize, MIB, STRONG_PASSWORD, uniqueEmail } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';
 import { ENVIRONMENT } from '../support/paths.js';
@@ -320,7 +320,7 @@ describe('dashboard: account, session, security and the checks of onboarding for
       await representative.getByLabel('Last name').fill('Obi');
       await representative.getByLabel('E-mail address').fill('ada.obi@acme.ng');
       await representative.getByLabel('Phone number').fill('+2348031234567');
-      await representative.getByLabel('Date of birth').fill('1985-04-12');
+      await fillDate(dateField(representative, 'Date of birth'), '1985-04-12');
       await representative.getByText('Female', { exact: true }).click();
       await choose(representative, /Role in the business/, 'Company secretary');
       await representative.getByLabel('BVN').fill('12345678901');

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { adminPost } from '../support/admin.js';
 import { useApp } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
+import { dateField, fillDate, launchBrowser } from '../support/browser.js';
 import { PDF_BYTES, PNG_BYTES, randomPassword, STRONG_PASSWORD, uniqueEmail } from '../support/factories.js';
 import { ADMIN_PREFIX } from '../support/paths.js';
 import { totp } from '../support/totp.js';
@@ -114,7 +114,7 @@ describe('dashboard: the partner journey from sign-up to a live account', () => 
     await representative.getByLabel('Last name').fill('Obi');
     await representative.getByLabel('E-mail address').fill('ada.obi@acme.ng');
     await representative.getByLabel('Phone number').fill('+2348031234567');
-    await representative.getByLabel('Date of birth').fill('1985-04-12');
+    await fillDate(dateField(representative, 'Date of birth'), '1985-04-12');
     await representative.getByText('Female', { exact: true }).click();
     await choose(representative, /Role in the business/, 'Director');
     await representative.getByLabel('BVN').fill('22123456789');

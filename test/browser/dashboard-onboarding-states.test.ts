@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { adminPost, approvePartner } from '../support/admin.js';
 import { useApp } from '../support/app.js';
-import { launchBrowser } from '../support/browser.js';
+import { dateField, fillDate, launchBrowser, segmentOrder } from '../support/browser.js';
 import { completeOnboarding, profileOf } from '../support/onboarding.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
 import { adminPartnerUrl } from '../support/paths.js';
@@ -87,8 +87,12 @@ describe('dashboard: onboarding states follow the operator without a reload', ()
 
     const representative = page.locator('#representative');
     await representative.getByRole('button', { name: 'Update representative' }).click();
-    // Chromium's date input reads 04/12/1985 in any locale; the day is spelled out beside it.
-    await representative.getByLabel('Date of birth').fill('1985-04-12');
+    // The date field's segments follow the page's locale (month first in en-US, day first in
+    // en-GB), which Chromium's own date input does not; the day is also spelled out beside it.
+    const dob = dateField(representative, 'Date of birth');
+    await fillDate(dob, '1985-04-12');
+    assert.deepEqual(await segmentOrder(dob), ['month', 'day', 'year']);
+    assert.equal((await dob.innerText()).replace(/[^\d/]/g, ''), '04/12/1985');
     await representative.getByText('April 12, 1985', { exact: true }).waitFor();
     await checkPage(page, 'onboarding-representative-date-en-US-1280');
 
@@ -99,7 +103,10 @@ describe('dashboard: onboarding states follow the operator without a reload', ()
       await british.page.goto('/dashboard/onboarding');
       const theirs = british.page.locator('#representative');
       await theirs.getByRole('button', { name: 'Update representative' }).click();
-      await theirs.getByLabel('Date of birth').fill('1985-04-12');
+      const theirDob = dateField(theirs, 'Date of birth');
+      await fillDate(theirDob, '1985-04-12');
+      assert.deepEqual(await segmentOrder(theirDob), ['day', 'month', 'year']);
+      assert.equal((await theirDob.innerText()).replace(/[^\d/]/g, ''), '12/04/1985');
       await theirs.getByText('12 April 1985', { exact: true }).waitFor();
       const provided = await british.page.locator('.document-row__meta').first().innerText();
       assert.match(provided, /^Provided \d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}$/, provided);

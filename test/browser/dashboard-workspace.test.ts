@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { useApp } from '../support/app.js';
-import { launchBrowser, readsInOrder } from '../support/browser.js';
+import { dateField, fillDate, launchBrowser, readsInOrder } from '../support/browser.js';
 import { customerBody } from '../support/factories.js';
 import { seedEntries } from '../support/ledger.js';
 import { newPartner, type PartnerAt } from '../support/partners.js';
@@ -176,7 +176,7 @@ describe('dashboard: developers, team and virtual accounts', () => {
     await dialog.getByLabel('Last name').fill('Okafor');
     await dialog.getByLabel('E-mail address').fill('chidi@acme.ng');
     await dialog.getByLabel('Phone number').fill('+2348020000000');
-    await dialog.getByLabel('Date of birth').fill('1990-06-01');
+    await fillDate(dateField(dialog, 'Date of birth'), '1990-06-01');
     await dialog.getByText('Male', { exact: true }).click();
     await choose(dialog, /Role in the business/, 'Compliance officer');
     await dialog.getByLabel('BVN').fill('22987654321');
@@ -222,7 +222,7 @@ describe('dashboard: developers, team and virtual accounts', () => {
       await dialog.getByLabel('Last name').fill('Okafor');
       await dialog.getByLabel('E-mail address').fill('chidi@acme.ng');
       await dialog.getByLabel('Phone number').fill('+2348020000000');
-      await dialog.getByLabel('Date of birth').fill('1990-06-01');
+      await fillDate(dateField(dialog, 'Date of birth'), '1990-06-01');
       await dialog.getByText('Male', { exact: true }).click();
       await choose(dialog, /Role in the business/, 'Director');
       await dialog.getByLabel('BVN').fill('22987654321');

@@ -209,3 +209,41 @@ export function readsInOrder(element: Locator): Promise<boolean> {
     return true;
   });
 }
+
+/**
+ * The date field labelled `label` inside `scope` (a segmented React Aria date field, one spin
+ * button each for day, month and year, in the page's locale order).
+ */
+export function dateField(scope: Page | Locator, label: string): Locator {
+  return scope.getByRole('group', { name: label, exact: true });
+}
+
+/** Types `iso` (YYYY-MM-DD) into a date field, segment by segment, whatever their order. */
+export async function fillDate(field: Locator, iso: string): Promise<void> {
+  const [year, month, day] = iso.split('-') as [string, string, string];
+  const parts: Record<string, string> = { year, month, day };
+  const segments = field.locator('[role="spinbutton"]');
+  const count = await segments.count();
+  assert.equal(count, 3, `a date field has day, month and year segments, not ${count}`);
+  for (let index = 0; index < count; index++) {
+    const segment = segments.nth(index);
+    const type = await segment.getAttribute('data-type');
+    const text = type ? parts[type] : undefined;
+    assert.ok(text, `unexpected date segment ${type}`);
+    // A focused segment starts afresh: what is typed replaces its value.
+    await segment.focus();
+    await segment.pressSequentially(text);
+  }
+}
+
+/** What a date field holds, as YYYY-MM-DD ('' when incomplete): the value its form submits. */
+export async function dateValue(field: Locator): Promise<string> {
+  return field.locator('xpath=..').locator('input[hidden]').inputValue();
+}
+
+/** The order of a date field's day, month and year segments, as the page's locale lays them out. */
+export async function segmentOrder(field: Locator): Promise<string[]> {
+  return field
+    .locator('[role="spinbutton"]')
+    .evaluateAll((segments) => segments.map((segment) => segment.getAttribute('data-type') ?? ''));
+}

@@ -1,4 +1,5 @@
 import { type ReactNode, useState } from 'react';
+import { DateField } from '@/components/ui/date-field';
 import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { SelectFormField } from '@/components/ui/select-form-field';
 import { TextField } from '@/components/ui/text-field';
@@ -104,15 +105,14 @@ export function PersonFields({
           'Enter a phone number such as 0803 123 4567, or +44 20 7946 0958 abroad.',
         )}
       />
-      <TextField
+      <DateField
         name="dob"
-        type="date"
         label="Date of birth"
         value={dob}
         onChange={setDob}
         isRequired
-        // The browser shows its date input as it likes (Chromium: mm/dd/yyyy whatever the page's
-        // locale), so the chosen day is also spelled out in the reader's locale: 12 April 1990.
+        // Typed in the reader's locale's order; spelled out as well, so 12 April 1990 is never read
+        // as 4 December.
         description={
           formatLongDate(dob) ? (
             <>
@@ -122,7 +122,10 @@ export function PersonFields({
             'They must be at least 18.'
           )
         }
-        errorMessage={validationMessage('Enter their date of birth.')}
+        errorMessage={validationMessage(
+          'Enter their date of birth.',
+          'Enter the whole date: day, month and year.',
+        )}
       />
       <RadioGroupField
         name="gender"

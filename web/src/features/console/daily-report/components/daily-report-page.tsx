@@ -3,11 +3,11 @@ import { type FormEvent, useState } from 'react';
 import { Cell, Column, Form, Row, TableBody, TableHeader } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { Button } from '@/components/ui/button';
+import { DateField } from '@/components/ui/date-field';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryView } from '@/components/ui/query-view';
 import { RadioGroupField } from '@/components/ui/radio-group-field';
 import { CellLabel, DataTable } from '@/components/ui/table';
-import { TextField } from '@/components/ui/text-field';
 import type { DailyReport, Environment } from '@/lib/api/operator-types';
 import { formatDate } from '@/lib/format';
 import { formatNaira } from '@/lib/money';
@@ -94,9 +94,8 @@ function ReportForm({
   };
   return (
     <Form className="daily-report__form" onSubmit={submit} aria-label="Choose the report">
-      <TextField
+      <DateField
         name="date"
-        type="date"
         label="Day (UTC)"
         value={value}
         onChange={setValue}

@@ -4,11 +4,11 @@ import { Cell, Column, Form, Link, Row, TableBody, TableHeader } from 'react-ari
 import { useSearchParams } from 'react-router';
 import { Badge, type BadgeTone } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
+import { DateField } from '@/components/ui/date-field';
 import { Loading } from '@/components/ui/loading';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryView } from '@/components/ui/query-view';
 import { CellLabel, DataTable } from '@/components/ui/table';
-import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
 import type { CreditNotification, CreditNotificationOutcome } from '@/lib/api/operator-types';
 import { formatDate } from '@/lib/format';
@@ -139,9 +139,8 @@ function DayForm({ day, onShow }: { day: string; onShow: (day: string) => void }
   };
   return (
     <Form className="money-in__day" onSubmit={submit} aria-label="Choose a day">
-      <TextField
+      <DateField
         name="date"
-        type="date"
         label="Day (UTC)"
         value={value}
         onChange={setValue}

@@ -4,7 +4,7 @@ import { Form } from 'react-aria-components';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { TextField } from '@/components/ui/text-field';
+import { DateField } from '@/components/ui/date-field';
 import { errorMessage } from '@/lib/api/api-error';
 import { validationMessage } from '@/lib/validation-message';
 import { useDownloadStatement } from '../api/accounts';
@@ -38,18 +38,16 @@ export function StatementDownload({ accountNumber }: { accountNumber: string }) 
         one. Days are in UTC; a period is at most 366 days.
       </p>
       <Form className="account__statement-form" onSubmit={submit}>
-        <TextField
+        <DateField
           name="from"
-          type="date"
           label="From"
           value={from}
           onChange={setFrom}
           isRequired
           errorMessage={validationMessage('Choose the first day.')}
         />
-        <TextField
+        <DateField
           name="to"
-          type="date"
           label="To"
           value={to}
           onChange={setTo}
