@@ -41,7 +41,7 @@ import { createAuditedWrite } from './platform/audit/audited-write.js';
 import { type Clock, systemClock } from './platform/clock.js';
 import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
 import { useThreadPool } from './platform/crypto/passwords.js';
-import { openDatabase } from './platform/db/database.js';
+import { type DatabaseHandle, openDatabase } from './platform/db/database.js';
 import { migrateToLatest } from './platform/db/migrator.js';
 import type { Environment } from './platform/environment.js';
 import { createEventSerializer } from './platform/events/catalog.js';
@@ -105,10 +105,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   if (!config.SMTP_URL) ensurePrivateDirectory(outboxDir);
   const database = openDatabase(config.DATABASE_URL, {
     ...(overrides.pgSchema ? { pgSchema: overrides.pgSchema } : {}),
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    poolTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
     onIdleError: (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed; it was dropped'),
   });
   try {
-    await migrateToLatest(database.db, database.schema);
+    await migrate(config.DATABASE_URL, database, overrides.pgSchema);
   } catch (error) {
     await database.close();
     throw error;
@@ -382,4 +384,22 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     await database.close();
   });
   return app;
+}
+
+/**
+ * Migrations on PostgreSQL run on a connection of their own, without the requests' statement
+ * timeout (a migration of a big table may take minutes); SQLite's single connection has none (and
+ * a second handle on `sqlite::memory:` would be another database).
+ */
+async function migrate(url: string, database: DatabaseHandle, pgSchema: string | undefined): Promise<void> {
+  if (database.dialect !== 'postgres') {
+    await migrateToLatest(database.db, database.schema);
+    return;
+  }
+  const migrating = openDatabase(url, { ...(pgSchema ? { pgSchema } : {}), poolSize: 1 });
+  try {
+    await migrateToLatest(migrating.db, migrating.schema);
+  } finally {
+    await migrating.close();
+  }
 }

@@ -27,6 +27,17 @@ export const ConfigSchema = Type.Object({
       description: 'sqlite:<path>, sqlite::memory: or postgres://…; default sqlite:<DATA_DIR>/baas.sqlite',
     }),
   ),
+  DATABASE_STATEMENT_TIMEOUT_MS: Type.Integer({
+    minimum: 0,
+    default: 10000,
+    description:
+      "PostgreSQL: a request's statement (lock waits included) is cancelled after this long and answered 503; 0: never",
+  }),
+  DATABASE_POOL_TIMEOUT_MS: Type.Integer({
+    minimum: 1,
+    default: 10000,
+    description: 'PostgreSQL: a request waits at most this long for a pooled connection, else 503',
+  }),
   SMTP_URL: Type.Optional(Type.String({ pattern: '^smtps?://.+' })),
   MAIL_FROM: Type.String({ minLength: 3, default: 'BaaS Partner API <no-reply@baas.local>' }),
   SMTP_TIMEOUT_MS: Type.Integer({

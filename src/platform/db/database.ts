@@ -31,6 +31,10 @@ export interface OpenDatabaseOptions {
   /** PostgreSQL schema to use as search_path (tests isolate each app in its own schema). */
   pgSchema?: string;
   poolSize?: number;
+  /** PostgreSQL: each statement's limit (lock waits included) in ms; unset or 0: none. */
+  statementTimeoutMs?: number;
+  /** PostgreSQL: the longest wait for a pooled connection (or a new one's connect) in ms; unset: no limit. */
+  poolTimeoutMs?: number;
   /** Told about a pooled PostgreSQL connection that failed while idle (the pool has dropped it). */
   onIdleError?: (error: Error) => void;
 }
@@ -179,6 +183,8 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
     connectionString: url,
     max: options.poolSize ?? 10,
     types: pgTypes(driver),
+    ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    ...(options.poolTimeoutMs ? { connectionTimeoutMillis: options.poolTimeoutMs } : {}),
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
   });
   // An 'error' event without a listener ends the process. The pool emits one when an idle

@@ -114,8 +114,9 @@ export const ERROR_REGISTRY = {
   },
   INTERNAL_ERROR: { status: 500, message: 'An unexpected error occurred.' },
   /**
-   * Only /readyz answers it, as load balancers expect a 503 there (docs/decisions.md,
-   * "`SERVICE_UNAVAILABLE` (503)").
+   * /readyz when the database is unreachable, and any request the database could not serve in time
+   * (unreachable, no free connection, a statement past its timeout): docs/decisions.md,
+   * "`SERVICE_UNAVAILABLE` (503)".
    */
   SERVICE_UNAVAILABLE: { status: 503, message: 'The service is not ready.' },
   /** The beneficiary bank or the bank connector did not answer: nothing was debited. */
@@ -203,3 +204,53 @@ export function isDiskFull(error: unknown): boolean {
 /** 503 STORAGE_FULL with Retry-After. */
 export const storageFull = (): AppError =>
   new AppError('STORAGE_FULL', { headers: { 'retry-after': String(STORAGE_FULL_RETRY_AFTER_SECONDS) } });
+
+/** How long a client is asked to wait before retrying a request the database could not serve. */
+const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/** PostgreSQL's SQLSTATEs for "no database now": the connection classes and an overloaded server. */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now (starting up, recovering)
+  '53300', // too_many_connections
+]);
+const UNREACHABLE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+]);
+/** node-postgres' own words for a connection it lost, or a pooled one it could not get in time. */
+const LOST_CONNECTION =
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+
+/**
+ * What a request's failure says about the database: `unreachable` (down, restarting, the
+ * connection lost, no pooled connection free in DATABASE_POOL_TIMEOUT_MS), `slow` (a statement
+ * cancelled at DATABASE_STATEMENT_TIMEOUT_MS, or SQLite busy past its wait), or null.
+ */
+export function databaseTrouble(error: unknown): 'unreachable' | 'slow' | null {
+  const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+  if (code === '57014' || code === 'SQLITE_BUSY') return 'slow';
+  if (typeof code === 'string' && (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code))) {
+    return 'unreachable';
+  }
+  if (typeof code === 'string' && UNREACHABLE_NETWORK_CODES.has(code)) return 'unreachable';
+  if (typeof message === 'string' && LOST_CONNECTION.test(message)) return 'unreachable';
+  return null;
+}
+
+/**
+ * 503 SERVICE_UNAVAILABLE with Retry-After. A write whose connection was lost may or may not have
+ * been committed: the message asks for a retry with the same Idempotency-Key, which answers either way.
+ */
+export const databaseUnavailable = (trouble: 'unreachable' | 'slow'): AppError =>
+  new AppError('SERVICE_UNAVAILABLE', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    message:
+      trouble === 'slow'
+        ? 'The database is too busy to answer in time. Retry shortly (a write with the same Idempotency-Key).'
+        : 'The database cannot be reached right now. Retry shortly (a write with the same Idempotency-Key).',
+  });

@@ -9,7 +9,14 @@ import {
   LogController,
 } from 'fastify';
 import secureJson from 'secure-json-parse';
-import { AppError, type ErrorCode, isDiskFull, storageFull } from '../errors/errors.js';
+import {
+  AppError,
+  databaseTrouble,
+  databaseUnavailable,
+  type ErrorCode,
+  isDiskFull,
+  storageFull,
+} from '../errors/errors.js';
 import { type AccessEntry, redactUrl } from '../logger.js';
 import { extend } from '../objects.js';
 import { bearerChallenge } from './auth.js';
@@ -145,6 +152,8 @@ export function toAppError(error: unknown): AppError {
   // From the file store or either database: the failed write kept nothing (the file store removes
   // its partial file, a transaction rolls back), so the client may simply retry later.
   if (isDiskFull(error)) return storageFull();
+  const trouble = databaseTrouble(error);
+  if (trouble) return databaseUnavailable(trouble);
   return new AppError('INTERNAL_ERROR');
 }
 
