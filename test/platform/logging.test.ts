@@ -144,12 +144,8 @@ for (const dialect of DIALECTS) {
       env: { RATE_LIMIT_IP_PER_MINUTE: '5', REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
     });
 
-    it("carry the request's id, like its access line", async () => {
-      const responses = [
-        await ctx.t.api.get(BUSINESS_INFO, { headers: { 'x-request-id': 'client-trace-0099' } }),
-        await ctx.t.api.get(BUSINESS_INFO),
-      ];
-      for (const response of responses) {
+    it("carry the request's id, like its access line; the store's outage is told once a minute", async () => {
+      const warningOf = async (response: { headers: Headers; status: number; text: string }) => {
         assert.equal(response.status, 401, response.text);
         const id = String(response.headers.get('x-request-id'));
         const lines = () =>
@@ -157,13 +153,27 @@ for (const dialect of DIALECTS) {
             .map((line) => JSON.parse(line) as Record<string, unknown>)
             .filter((l) => l['reqId'] === id);
         await until(`the access line of ${id}`, () => lines().some((line) => line['msg'] === 'request'));
-        const warning = lines().find(
-          (line) => line['msg'] === 'rate limit store unavailable; request allowed',
+        return lines().find((line) => line['msg'] === 'rate limit store unavailable; request allowed');
+      };
+      const first = await warningOf(
+        await ctx.t.api.get(BUSINESS_INFO, { headers: { 'x-request-id': 'client-trace-0099' } }),
+      );
+      assert.ok(first, `no warning with the first request's id: ${ctx.t.logs.join('\n')}`);
+      assert.equal(first['level'], 'warn');
+      assert.equal(first['service'], 'baas-partner-api');
+      assert.equal(first['reqId'], 'client-trace-0099');
+      // Within the minute: allowed, not logged again.
+      for (let index = 0; index < 3; index++) {
+        assert.equal(
+          await warningOf(await ctx.t.api.get(BUSINESS_INFO)),
+          undefined,
+          'warned again within the minute',
         );
-        assert.ok(warning, `no warning with reqId ${id}: ${ctx.t.logs.join('\n')}`);
-        assert.equal(warning['level'], 'warn');
-        assert.equal(warning['service'], 'baas-partner-api');
       }
+      ctx.t.clock.advance(61_000);
+      const next = await warningOf(await ctx.t.api.get(BUSINESS_INFO));
+      assert.ok(next, 'no warning a minute later');
+      assert.equal(next['unchecked_requests'], 4, 'the three quiet requests and this one');
     });
   });
 }

@@ -68,16 +68,35 @@ export interface IpRateLimitOptions {
   clock: Clock;
 }
 
-/** Per-IP request budget (RATE_LIMIT_IP_PER_MINUTE; 0 turns it off). Health checks are exempt. */
+/** How often a rate limit store that stays down is logged: once a minute, not once a request. */
+const STORE_DOWN_WARN_EVERY_MS = 60_000;
+
+/**
+ * Per-IP request budget (RATE_LIMIT_IP_PER_MINUTE; 0 turns it off). Health checks are exempt. A store
+ * that fails (Redis down) lets requests through: the limit guards against floods, and refusing every
+ * request while Redis is away would turn its outage into ours (docs/decisions.md). It is logged at
+ * `warn` at most once a minute, with how many requests went through unchecked since the last line.
+ */
 export function registerIpRateLimit(app: FastifyInstance, options: IpRateLimitOptions): void {
   if (options.perMinute === 0) return;
+  let warnedAt = Number.NEGATIVE_INFINITY;
+  let unchecked = 0;
   app.addHook('onRequest', async (request, reply) => {
     if (request.routeOptions.config.rateLimit === false) return;
     let window: WindowCount;
     try {
       window = await options.store.hit(`ip:${request.ip}`, 60_000);
     } catch (error) {
-      request.log.warn({ err: error }, 'rate limit store unavailable; request allowed');
+      unchecked++;
+      const now = options.clock.now();
+      if (now - warnedAt >= STORE_DOWN_WARN_EVERY_MS) {
+        request.log.warn(
+          { err: error, unchecked_requests: unchecked },
+          'rate limit store unavailable; request allowed',
+        );
+        warnedAt = now;
+        unchecked = 0;
+      }
       return;
     }
     const resetSeconds = Math.max(1, Math.ceil((window.resetAt - options.clock.now()) / 1000));
