@@ -197,6 +197,23 @@ describe('dashboard: searching, ordering, sizing and exporting tables', { timeou
     await page.reload();
     await count().getByText('5 accounts matching “okoro”').waitFor();
     assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), 'okoro');
+
+    // An account's page and Back: the searched list again.
+    await page.getByRole('row').filter({ hasText: okoros[3].account_number }).click();
+    await page.getByRole('heading', { level: 1, name: `Account ${okoros[3].account_number}` }).waitFor();
+    await page.goBack();
+    await count().getByText('5 accounts matching “okoro”').waitFor();
+    assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), 'okoro');
+    // The menu's link to the list has no search: the field follows the address and empties.
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Virtual accounts' })
+      .click();
+    await count().getByText('Showing 1–20 of 23 accounts').waitFor();
+    assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), '');
+    await page.goBack();
+    await count().getByText('5 accounts matching “okoro”').waitFor();
+    assert.equal(await page.getByRole('searchbox', { name: 'Search' }).inputValue(), 'okoro');
     recorded.assertClean('account search');
   });
 
