@@ -253,11 +253,11 @@ describe('dashboard: developers, team and virtual accounts', () => {
     const total = 24;
 
     await page.getByRole('link', { name: 'Virtual accounts' }).click();
-    await page.getByText('20 accounts on page 1').waitFor();
+    await page.getByText(`Showing 1–20 of ${total} accounts`).waitFor();
     await page.getByRole('button', { name: 'Next page' }).click();
-    await page.getByText(`${total - 20} accounts on page 2`).waitFor();
+    await page.getByText(`Showing 21–${total} of ${total} accounts`).waitFor();
     await page.getByRole('button', { name: 'Previous page' }).click();
-    await page.getByText('20 accounts on page 1').waitFor();
+    await page.getByText(`Showing 1–20 of ${total} accounts`).waitFor();
 
     await choose(page, / Status$/, 'Inactive');
     await page.getByRole('button', { name: 'Apply filters' }).click();
@@ -267,19 +267,19 @@ describe('dashboard: developers, team and virtual accounts', () => {
     await checkPage(page, 'accounts-filtered-1280');
 
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.getByText('20 accounts on page 1').waitFor();
+    await page.getByText(`Showing 1–20 of ${total} accounts`).waitFor();
     await page.getByLabel('Customer e-mail').fill(paused.customer.email.toUpperCase());
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('1 account matching the filters').waitFor();
 
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.getByText('20 accounts on page 1').waitFor();
+    await page.getByText(`Showing 1–20 of ${total} accounts`).waitFor();
     const yesterday = new Date(suite.t.clock.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
     await page.getByLabel('Created to (UTC)').fill(yesterday);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No account matches these filters.').waitFor();
     await page.getByRole('button', { name: 'Clear' }).click();
-    await page.getByText('20 accounts on page 1').waitFor();
+    await page.getByText(`Showing 1–20 of ${total} accounts`).waitFor();
   });
 
   it('deactivates, reactivates and closes an account with reasons, and downloads its statement as CSV', async () => {

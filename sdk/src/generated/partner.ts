@@ -613,7 +613,7 @@ export interface paths {
         };
         /**
          * List transfers of this environment, newest first
-         * @description Filters combine: status, source_account_number, reference, created_from and created_to (a date alone means that whole UTC day). Each transfer carries its status history.
+         * @description Filters combine: status, source_account_number, reference, created_from and created_to (a date alone means that whole UTC day). Each transfer carries its status history. With `Accept: text/csv` the answer is every matching transfer, newest first (all pages; limit and cursor are ignored), as CSV, streamed: a header row `id,reference,status,source_account_number,amount,fee,currency,beneficiary_account_name,beneficiary_account_number,beneficiary_bank_code,beneficiary_bank_name,narration,session_id,failure_reason,environment,created_at,updated_at` (no status history), every cell in double quotes (RFC 4180), amount and fee in naira with 2 decimals, an empty cell for null, and a cell starting with =, +, -, @, tab or carriage return (or holding one right after a comma, semicolon or tab) prefixed with an apostrophe.
          */
         get: operations["listTransfers"];
         put?: never;

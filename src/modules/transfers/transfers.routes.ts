@@ -1,8 +1,11 @@
+import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { credentialOf, requestMeta, withCheckedCredential } from '../../platform/http/auth.js';
+import { csvDocument, wantsCsv } from '../../platform/http/csv.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { answerIdempotently } from '../../platform/idempotency/idempotency.js';
+import { koboToDecimal } from '../virtual-accounts/money.js';
 import {
   AdminTransferListQuery,
   AdminTransferListResponse,
@@ -20,8 +23,49 @@ import {
   TransferResponse,
 } from './transfers.schemas.js';
 import type { TransfersService } from './transfers.service.js';
+import type { TransferView } from './transfers.views.js';
 
 const tags = ['Transfers'];
+
+const TRANSFER_CSV_COLUMNS = [
+  'id',
+  'reference',
+  'status',
+  'source_account_number',
+  'amount',
+  'fee',
+  'currency',
+  'beneficiary_account_name',
+  'beneficiary_account_number',
+  'beneficiary_bank_code',
+  'beneficiary_bank_name',
+  'narration',
+  'session_id',
+  'failure_reason',
+  'environment',
+  'created_at',
+  'updated_at',
+] as const;
+
+const transferCsvCells = (transfer: TransferView) => [
+  transfer.id,
+  transfer.reference,
+  transfer.status,
+  transfer.source_account_number,
+  koboToDecimal(transfer.amount_kobo),
+  koboToDecimal(transfer.fee_kobo),
+  transfer.currency,
+  transfer.beneficiary.account_name,
+  transfer.beneficiary.account_number,
+  transfer.beneficiary.bank_code,
+  transfer.beneficiary.bank_name,
+  transfer.narration,
+  transfer.session_id,
+  transfer.failure_reason,
+  transfer.environment,
+  transfer.created_at,
+  transfer.updated_at,
+];
 
 /** Money out, for partners (docs/partner-guide.md, "Sending money"). */
 export const transfersRoutes: FastifyPluginAsyncTypebox<{ transfers: TransfersService }> = async (
@@ -120,13 +164,28 @@ export const transfersRoutes: FastifyPluginAsyncTypebox<{ transfers: TransfersSe
       summary: 'List transfers of this environment, newest first',
       description:
         'Filters combine: status, source_account_number, reference, created_from and created_to (a date alone ' +
-        'means that whole UTC day). Each transfer carries its status history.',
+        'means that whole UTC day). Each transfer carries its status history. ' +
+        'With `Accept: text/csv` the answer is every matching transfer, newest first (all pages; limit and cursor ' +
+        'are ignored), as CSV, streamed: a header row `' +
+        TRANSFER_CSV_COLUMNS.join(',') +
+        '` (no status history), every cell in double quotes (RFC 4180), amount and fee in naira with 2 decimals, ' +
+        'an empty cell for null, and a cell starting with =, +, -, @, tab or carriage return (or holding one right ' +
+        'after a comma, semicolon or tab) prefixed with an apostrophe.',
       tags,
       auth: 'partner',
       querystring: TransferListQuery,
       response: { 200: TransferListResponse },
     }),
-    async (request) => success('Transfers.', await transfers.list(credentialOf(request), request.query)),
+    async (request, reply) => {
+      if (wantsCsv(request.headers.accept)) {
+        const pages = transfers.exportPages(credentialOf(request), request.query);
+        return reply
+          .type('text/csv; charset=utf-8')
+          .header('content-disposition', 'attachment; filename="transfers.csv"')
+          .send(Readable.from(csvDocument(TRANSFER_CSV_COLUMNS, pages, transferCsvCells)));
+      }
+      return success('Transfers.', await transfers.list(credentialOf(request), request.query));
+    },
   );
 
   app.get(

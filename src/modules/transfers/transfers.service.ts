@@ -52,6 +52,9 @@ export type TransfersService = ReturnType<typeof createTransfersService>;
 /** A transfer still open this long after it was accepted is shown to operators as stuck. */
 export const STUCK_AFTER_MS = 10 * 60 * 1000;
 
+/** Transfers read at a time by an export. */
+const EXPORT_PAGE = 1000;
+
 /** A beneficiary a name enquiry resolved. */
 interface Beneficiary {
   bankCode: string;
@@ -546,15 +549,19 @@ export function createTransfersService(deps: TransfersDeps) {
     return viewOf(row);
   }
 
-  async function list(credential: PartnerCredential, query: TransferListQuery) {
+  function transferFilter(query: TransferListQuery): repo.TransferFilter {
     const range = createdRange(query);
-    const filter: repo.TransferFilter = {
+    return {
       status: query.status,
       sourceAccountNumber: query.source_account_number,
       reference: query.reference,
       createdFrom: range.from,
       createdTo: range.to,
     };
+  }
+
+  async function list(credential: PartnerCredential, query: TransferListQuery) {
+    const filter = transferFilter(query);
     const cursor = keysetCursor(
       keys.cursor,
       'transfers',
@@ -569,6 +576,24 @@ export function createTransfersService(deps: TransfersDeps) {
     );
     const page = cursor.page(rows, query.limit, (row) => row.id);
     return { items: await views(page.items), next_cursor: page.next_cursor };
+  }
+
+  /**
+   * Every transfer the list's filter matches, newest first, not one page: read a keyset page at a
+   * time (the cursor and limit of the query are ignored), so an export of any size holds one page.
+   * Without status histories: a CSV row has no place for them.
+   */
+  async function* exportPages(credential: PartnerCredential, query: TransferListQuery) {
+    const filter = transferFilter(query);
+    const scope = scopeOf(credential);
+    let beforeId: string | undefined;
+    for (;;) {
+      const rows = await repo.listOwn(db, scope, extend(filter, { beforeId, limit: EXPORT_PAGE }));
+      const page = rows.slice(0, EXPORT_PAGE);
+      yield page.map((row) => transferView(row, []));
+      if (rows.length <= EXPORT_PAGE) return;
+      beforeId = page.at(-1)?.id;
+    }
   }
 
   // ---- Back office ----
@@ -644,6 +669,7 @@ export function createTransfersService(deps: TransfersDeps) {
     create,
     get,
     list,
+    exportPages,
     listAll,
     dailyReport,
     purgeNameEnquiries: () => repo.purgeNameEnquiries(db, clock.now() - NAME_ENQUIRY_TTL_MS),

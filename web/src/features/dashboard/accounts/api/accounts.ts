@@ -1,14 +1,14 @@
 import { ApiError } from '@baas/sdk';
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { partnerApi, partnerSession } from '@/lib/api/partner-api';
+import { partnerApi } from '@/lib/api/partner-api';
+import { downloadPartnerFile, listQuery } from '@/lib/api/partner-download';
 import type {
   Credit,
   SimulateCreditBody,
   VirtualAccount,
   VirtualAccountStatus,
 } from '@/lib/api/partner-types';
-import { saveBlob } from '@/lib/download';
 import { partnerKeys } from '@/lib/partner-query-keys';
 
 const ACCOUNTS = '/baas/api/v1/services/virtual-account';
@@ -19,20 +19,35 @@ export interface AccountFilters {
   /** YYYY-MM-DD, inclusive, whole days in UTC. */
   created_from?: string;
   created_to?: string;
+  /** A prefix of the account number, the customer's e-mail, full name or last name. */
+  q?: string;
+  /** By creation: newest first (desc, the default) or oldest first. */
+  order?: 'asc' | 'desc';
 }
 
-export const accountsQuery = (filters: AccountFilters, cursor: string | undefined) =>
+export const PAGE_SIZES = [20, 50, 100] as const;
+export type PageSize = (typeof PAGE_SIZES)[number];
+
+export const accountsQuery = (filters: AccountFilters, limit: PageSize, cursor: string | undefined) =>
   queryOptions({
-    queryKey: [...partnerKeys.accounts, 'list', { ...filters, cursor }],
+    queryKey: [...partnerKeys.accounts, 'list', { ...filters, limit, cursor }],
     queryFn: ({ signal }) =>
       unwrap(
         partnerApi.GET(ACCOUNTS, {
-          params: { query: { limit: 20, ...filters, ...(cursor ? { cursor } : {}) } },
+          params: { query: { limit, ...filters, ...(cursor ? { cursor } : {}) } },
           signal,
         }),
       ),
     placeholderData: keepPreviousData,
   });
+
+/** Every account the filters, search and order select (not one page), saved as a CSV file. */
+export function useExportAccounts() {
+  return useMutation({
+    mutationFn: ({ filters, fileName }: { filters: AccountFilters; fileName: string }) =>
+      downloadPartnerFile(`${ACCOUNTS}${listQuery(filters)}`, 'text/csv', fileName),
+  });
+}
 
 export const accountQuery = (accountNumber: string) =>
   queryOptions({
@@ -137,23 +152,14 @@ export function useChangeAccountStatus(accountNumber: string) {
   });
 }
 
-/**
- * The statement of a period as CSV (`Accept: text/csv`), saved as a file. Fetched rather than
- * linked: the session cookie goes with a same-origin fetch, and an error comes back as JSON to show.
- */
+/** The statement of a period as CSV (`Accept: text/csv`), saved as a file. */
 export function useDownloadStatement(accountNumber: string) {
   return useMutation({
-    mutationFn: async ({ from, to }: { from: string; to: string }) => {
-      const query = new URLSearchParams({ from, to });
-      const url = `${ACCOUNTS}/${encodeURIComponent(accountNumber)}/statement?${query}`;
-      const response = await fetch(url, { headers: { Accept: 'text/csv' }, credentials: 'same-origin' });
-      partnerSession.noteResponse(url, response.status);
-      if (!response.ok) {
-        throw ApiError.from(response, await response.json().catch(() => undefined));
-      }
-      const fileName = `statement-${accountNumber}-${from}-to-${to}.csv`;
-      saveBlob(await response.blob(), fileName);
-      return fileName;
-    },
+    mutationFn: ({ from, to }: { from: string; to: string }) =>
+      downloadPartnerFile(
+        `${ACCOUNTS}/${encodeURIComponent(accountNumber)}/statement${listQuery({ from, to })}`,
+        'text/csv',
+        `statement-${accountNumber}-${from}-to-${to}.csv`,
+      ),
   });
 }

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
 import { partnerApi } from '@/lib/api/partner-api';
+import { downloadPartnerFile, listQuery } from '@/lib/api/partner-download';
 import type { CreateTransferBody, Transfer, TransferStatus } from '@/lib/api/partner-types';
 import { partnerKeys } from '@/lib/partner-query-keys';
 
@@ -41,6 +42,14 @@ export const transfersQuery = (filters: TransferFilters, cursor: string | undefi
       ),
     placeholderData: keepPreviousData,
   });
+
+/** Every transfer the filters select (not one page), newest first, saved as a CSV file. */
+export function useExportTransfers() {
+  return useMutation({
+    mutationFn: ({ filters, fileName }: { filters: TransferFilters; fileName: string }) =>
+      downloadPartnerFile(`${TRANSFERS}${listQuery(filters)}`, 'text/csv', fileName),
+  });
+}
 
 /** One transfer, read again every second until it reaches a final status. */
 export const transferQuery = (id: string) =>

@@ -6,6 +6,7 @@ import { useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateTime } from '@/components/ui/date-time';
+import { ExportButton } from '@/components/ui/export-button';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { QueryView } from '@/components/ui/query-view';
@@ -17,7 +18,7 @@ import { errorMessage } from '@/lib/api/api-error';
 import type { Environment, Transfer, TransferStatus } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
 import { useCursorPages } from '@/lib/use-cursor-pages';
-import { type TransferFilters, transfersQuery } from '../api/transfers';
+import { type TransferFilters, transfersQuery, useExportTransfers } from '../api/transfers';
 import { TRANSFER_STATUS_OPTIONS, TransferStatusBadge } from './transfer-status';
 import './transfers.css';
 
@@ -36,7 +37,10 @@ function filtersFrom(params: URLSearchParams): TransferFilters {
   return filters;
 }
 
-/** Transfers out of this environment, newest first: filters kept in the address, paging. */
+/**
+ * Transfers out of this environment, newest first: filters kept in the address, paging, and a CSV
+ * export of every transfer the filters select.
+ */
 export function TransfersPage({ environment }: { environment: Environment }) {
   const [searchParams, setSearchParams] = useSearchParams();
   const filters = filtersFrom(searchParams);
@@ -44,6 +48,12 @@ export function TransfersPage({ environment }: { environment: Environment }) {
   const pages = useCursorPages(filterKey);
   const transfers = useQuery(transfersQuery(filters, pages.cursor));
   const filtered = Object.keys(filters).length > 0;
+  const exporting = useExportTransfers();
+  const exportCsv = () =>
+    exporting.mutate({
+      filters,
+      fileName: `transfers-${environment}-${new Date().toISOString().slice(0, 10)}.csv`,
+    });
 
   const applyFilters = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -121,9 +131,18 @@ export function TransfersPage({ environment }: { environment: Environment }) {
       >
         {(data) => (
           <>
-            <p className="transfers__count" role="status">
-              {describeCount(data.items.length, pages.page, Boolean(data.next_cursor), filtered)}
-            </p>
+            <div className="transfers__summary">
+              <p className="transfers__count" role="status">
+                {describeCount(data.items.length, pages.page, Boolean(data.next_cursor), filtered)}
+              </p>
+              <ExportButton
+                what="transfers"
+                onExport={exportCsv}
+                isPending={exporting.isPending}
+                saved={exporting.data}
+                error={exporting.error}
+              />
+            </div>
             <TransfersTable items={data.items} filtered={filtered} />
             <Pager label="Transfer pages" pages={pages} nextCursor={data.next_cursor} />
           </>
