@@ -191,6 +191,20 @@ for (const dialect of DIALECTS) {
       assert.equal((await noticesTo(partner.email)).length, seen + 2);
     });
 
+    it('two suspensions at once: one is applied and e-mailed, the other refused (409) sends nothing', async () => {
+      const partner = await newPartner(suite, 'active');
+      const seen = (await noticesTo(partner.email)).length;
+      const answers = await Promise.all(
+        [1, 2].map((n) =>
+          adminPost(suite.t, adminPartnerUrl(partner.companyId, 'suspend'), { reason: `Reason ${n}` }),
+        ),
+      );
+      assert.deepEqual(answers.map((answer) => answer.status).sort(), [200, 409]);
+      const winner = answers.find((answer) => answer.status === 200)!;
+      const mail = await theNewNotice(partner.email, seen);
+      assert.ok(mail.text?.includes(winner.body.data.review_notes), 'the applied suspension’s reason');
+    });
+
     it('submission: every active operator, reviewer or admin, gets one e-mail; a deactivated one none', async () => {
       const admin = await newOperator(suite.t, 'admin');
       const reviewer = await newOperator(suite.t, 'reviewer');
