@@ -14,6 +14,7 @@ import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { bankAdminRoutes, bankConnectorRoutes } from './modules/bank/bank.routes.js';
 import { createBankService } from './modules/bank/bank.service.js';
 import { createKycProvider } from './modules/kyc/kyc.js';
+import { createNotifications } from './modules/notifications/notifications.service.js';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
 import { createOnboardingService } from './modules/onboarding/onboarding.service.js';
 import { createReviewService } from './modules/onboarding/review.service.js';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     retryBaseMs: config.MAIL_RETRY_BASE_MS,
     attemptTimeoutMs: config.SMTP_TIMEOUT_MS,
   });
+  const notify = createNotifications({ mail, publicUrl: publicUrlOf(config) });
   const rateLimitStore = config.REDIS_URL
     ? redisRateLimitStore(config.REDIS_URL, clock)
     : memoryRateLimitStore(clock);
@@ -148,10 +150,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     storage,
     kyc: createKycProvider(config, log),
     log,
+    notify,
     sessionCredential: accounts.sessionCredential,
     setSessionEnvironment: accounts.setSessionEnvironment,
   });
-  const review = createReviewService({ db: database.db, write, keys, storage });
+  const review = createReviewService({ db: database.db, write, keys, storage, notify });
   const operators = createOperatorsService({
     db: database.db,
     write,
@@ -187,6 +190,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     policyFor: webhookPolicy,
+    notify,
   });
   const webhooks = createWebhooksService({
     db: database.db,
@@ -244,6 +248,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log,
     railFor,
     requeryMs: config.TRANSFER_REQUERY_MS,
+    notify,
   });
   const transferWorker = createTransferWorker({
     db: database.db,

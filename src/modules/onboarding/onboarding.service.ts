@@ -14,6 +14,7 @@ import { AppError, validationError } from '../../platform/errors/errors.js';
 import { detectFileType } from '../../platform/storage/file-type.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
 import type { KycProvider, KycResult } from '../kyc/kyc.js';
+import type { Notifications } from '../notifications/notifications.service.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import { checkDob } from '../people/date-of-birth.js';
 import { openDocumentFile } from './document-files.js';
@@ -47,6 +48,7 @@ export interface OnboardingDeps {
   storage: FileStorage;
   kyc: KycProvider;
   log: Logger;
+  notify: Notifications;
   /** Provided by the accounts module, which owns sessions and decides which are valid. */
   sessionCredential(session: repo.SessionWithPartner | undefined): SessionCredential;
   setSessionEnvironment(
@@ -454,6 +456,12 @@ export function createOnboardingService(deps: OnboardingDeps) {
         reviewNotes: null,
       });
       await repo.markSubmitted(context.trx, session.partnerId, context.now);
+      await deps.notify.applicationSubmitted(
+        context.trx,
+        session.partnerId,
+        record.partner.first_submitted_at === null,
+        context.now,
+      );
     });
     return getProfile(session);
   }

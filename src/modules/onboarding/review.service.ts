@@ -10,6 +10,7 @@ import { AppError } from '../../platform/errors/errors.js';
 import { extend } from '../../platform/objects.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import type { FileStorage } from '../../platform/storage/storage.js';
+import type { Notifications } from '../notifications/notifications.service.js';
 import * as operators from '../operators/operators.repository.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import { openDocumentFile as openStoredDocumentFile } from './document-files.js';
@@ -29,6 +30,7 @@ export interface ReviewDeps {
   write: AuditedWrite;
   keys: KeyRing;
   storage: FileStorage;
+  notify: Notifications;
 }
 
 /** Reviewers decide documents and request changes; the final and suspending decisions are an admin's. */
@@ -64,7 +66,7 @@ export interface Decision {
  * decisions on documents and applications (docs/operator-guide.md). The partner's side is
  * onboarding.service.ts; both move onboarding_status through transitions.ts.
  */
-export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
+export function createReviewService({ db, write, keys, storage, notify }: ReviewDeps) {
   /** A decision on a partner in status `change.from`, checked and made under the partner's lock. */
   function decide(
     operator: OperatorCredential,
@@ -83,6 +85,12 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
       }
       check?.(record);
       await moveStatus(context, partnerId, change);
+      await notify.onboardingDecided(
+        context.trx,
+        partnerId,
+        { from: needed, to: change.to, reason: change.reviewNotes },
+        context.now,
+      );
     });
   }
 
@@ -184,6 +192,14 @@ export function createReviewService({ db, write, keys, storage }: ReviewDeps) {
             rejection_reason: decided.rejection_reason,
           },
         });
+        if (decided.status === 'rejected') {
+          await notify.documentRejected(
+            trx,
+            partnerId,
+            { type: decided.document_type, reason: decided.rejection_reason },
+            now,
+          );
+        }
         return decided;
       },
     );

@@ -65,6 +65,17 @@ export async function operatorEmails(
   return new Map(rows.map((row) => [row.id, row.email]));
 }
 
+/** Every active operator's e-mail, both roles. */
+export async function activeOperatorEmails(db: Kysely<Database>): Promise<string[]> {
+  const rows = await db
+    .selectFrom('operators')
+    .select('email')
+    .where('status', '=', 'active')
+    .orderBy('email')
+    .execute();
+  return rows.map((row) => row.email);
+}
+
 /** The name and e-mail of each of these operators that exists, by id. */
 export async function operatorNames(db: Kysely<Database>, ids: readonly string[]) {
   if (ids.length === 0) return new Map<string, { name: string; email: string }>();

@@ -8,6 +8,7 @@ import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError } from '../../platform/errors/errors.js';
 import { extend } from '../../platform/objects.js';
+import type { Notifications } from '../notifications/notifications.service.js';
 import * as ledger from '../virtual-accounts/ledger.repository.js';
 import type { VirtualAccountEventType } from '../virtual-accounts/virtual-accounts.events.js';
 import * as accounts from '../virtual-accounts/virtual-accounts.repository.js';
@@ -25,6 +26,7 @@ export interface SettlementDeps {
   railFor(environment: Environment): Rail;
   /** TRANSFER_REQUERY_MS: the first status query's delay, doubling after each. */
   requeryMs: number;
+  notify: Notifications;
 }
 
 export type Settlement = ReturnType<typeof createSettlement>;
@@ -233,6 +235,19 @@ export function createSettlement(deps: SettlementDeps) {
       if (!row) return undefined;
       await ledger.releaseHold(trx, row.account_id, Number(row.amount_kobo) + Number(row.fee_kobo));
       await recordStatus(trx, id, 'failed', answer.reason, now);
+      await deps.notify.transferFailed(
+        trx,
+        {
+          id: row.id,
+          partnerId: row.partner_id,
+          environment: row.environment,
+          reference: row.reference,
+          amountKobo: Number(row.amount_kobo),
+          beneficiary: `${row.beneficiary_account_name}, ${row.beneficiary_account_number} (${row.beneficiary_bank_name})`,
+          reason: answer.reason,
+        },
+        now,
+      );
       return announce(context, row, 'transfer.failed', {
         failure_reason: answer.reason,
         response_code: answer.responseCode,

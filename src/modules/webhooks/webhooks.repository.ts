@@ -334,3 +334,43 @@ export async function requeueEvent(db: Kysely<Database>, scope: Scope, eventId: 
     .returningAll()
     .executeTakeFirst();
 }
+
+/** An automatic delivery succeeded: the endpoint's failing episode, if any, is over. */
+export async function endFailingEpisode(db: Kysely<Database>, scope: Scope): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: null, failure_notified_at: null })
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where('failing_since', 'is not', null)
+    .execute();
+}
+
+/**
+ * An automatic delivery failed at `at`: starts the endpoint's failing episode unless one is running.
+ * Then claims the episode's one notice when it has lasted `noticeAfterMs`: a conditional UPDATE, so
+ * of concurrent failures only one gets the row back; the endpoint when this call claimed the notice.
+ */
+export async function failAndClaimNotice(
+  db: Kysely<Database>,
+  scope: Scope,
+  at: number,
+  noticeAfterMs: number,
+): Promise<Pick<EndpointRow, 'url' | 'failing_since'> | undefined> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ failing_since: at })
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where('failing_since', 'is', null)
+    .execute();
+  return db
+    .updateTable('webhook_endpoints')
+    .set({ failure_notified_at: at })
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where('failing_since', '<=', at - noticeAfterMs)
+    .where('failure_notified_at', 'is', null)
+    .returning(['url', 'failing_since'])
+    .executeTakeFirst();
+}

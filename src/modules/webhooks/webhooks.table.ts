@@ -9,6 +9,10 @@ export interface WebhookEndpointsTable {
   /** After a rotation the old secret keeps signing (beside the new one) until it expires. */
   previous_secret_encrypted: string | null;
   previous_secret_expires_at: number | null;
+  /** When automatic deliveries to it started failing, none succeeding since; null while they succeed. */
+  failing_since: number | null;
+  /** When the partner was e-mailed that it had been failing for an hour, in the current failing episode. */
+  failure_notified_at: number | null;
   created_at: number;
   updated_at: number;
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
 import { systemActor } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
@@ -10,12 +10,15 @@ import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { NO_ENDPOINT } from '../../platform/events/outbox.repository.js';
 import { createPollingWorker, type Pass } from '../../platform/worker/polling-worker.js';
+import type { Notifications } from '../notifications/notifications.service.js';
 import { deliver } from './delivery.js';
 import type { AddressPolicy } from './ssrf.js';
 import * as repo from './webhooks.repository.js';
 
 /** Retries stop this long after the event was created. */
 export const RETRY_WINDOW_MS = 24 * 60 * 60 * 1000;
+/** How long an endpoint's automatic deliveries fail, none succeeding, before its partner is e-mailed. */
+export const FAILING_NOTICE_AFTER_MS = 60 * 60 * 1000;
 /** Deliveries in flight per instance. */
 const MAX_IN_FLIGHT = 20;
 
@@ -29,6 +32,7 @@ export interface WebhookWorkerOptions {
   timeoutMs: number;
   retryBaseMs: number;
   policyFor(environment: Environment): AddressPolicy;
+  notify: Notifications;
 }
 
 /** The partner and environment whose events go out in order, one at a time. */
@@ -53,6 +57,37 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
    * nor another event of the same scope, so an event is not sent twice by the same instance.
    */
   const delivering = new Map<string, string>();
+
+  /**
+   * An endpoint's failing episode runs from an automatic delivery's failure to the next success; once
+   * it has lasted FAILING_NOTICE_AFTER_MS, the next failure e-mails the partner, once an episode
+   * (docs/decisions.md, "Notifications"). Manual resends and test events do not count.
+   */
+  async function trackEpisode(
+    trx: Transaction<Database>,
+    event: repo.EventRow,
+    outcome: { succeeded: boolean; error: string | null },
+    at: number,
+  ): Promise<void> {
+    const scope = { partnerId: event.partner_id, environment: event.environment };
+    if (outcome.succeeded) {
+      await repo.endFailingEpisode(trx, scope);
+      return;
+    }
+    const claimed = await repo.failAndClaimNotice(trx, scope, at, FAILING_NOTICE_AFTER_MS);
+    if (claimed?.failing_since == null) return;
+    await options.notify.webhookEndpointFailing(
+      trx,
+      {
+        partnerId: scope.partnerId,
+        environment: scope.environment,
+        url: claimed.url,
+        failingSince: Number(claimed.failing_since),
+        lastError: outcome.error,
+      },
+      at,
+    );
+  }
 
   async function settle(event: repo.EventRow, token: string, endpoint: repo.EndpointRow): Promise<void> {
     const outcome = await deliver(event, endpoint, {
@@ -94,6 +129,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         response_body_excerpt: outcome.responseBodyExcerpt,
         created_at: finishedAt,
       });
+      await trackEpisode(trx, event, outcome, finishedAt);
       return number;
     });
     if (!outcome.succeeded) {

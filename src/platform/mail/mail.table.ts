@@ -1,12 +1,15 @@
 /**
- * E-mails waiting to be sent, written in the transaction of the change that asked for them. The body
- * is encrypted (it may hold a one-time code) and erased once sent or given up.
+ * E-mails waiting to be sent, written in the transaction of the change that asked for them. The bodies
+ * are encrypted (they may hold a one-time code, or a reason an operator gave) and erased once sent or
+ * given up.
  */
 export interface MailOutboxTable {
   id: string;
   recipient: string;
   subject: string;
   body_encrypted: string | null;
+  /** The HTML alternative of the body, encrypted and erased the same way; null for plain-text mail. */
+  html_encrypted: string | null;
   status: 'pending' | 'sent' | 'failed';
   attempts: number;
   next_attempt_at: number;

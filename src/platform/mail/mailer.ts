@@ -9,6 +9,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** An HTML alternative of `text` (multipart/alternative): self-contained, no remote content. */
+  html?: string;
 }
 
 /** Hands one message to the mail server; rejects when it was not accepted. */

@@ -42,7 +42,7 @@ export async function leaseDueMail(
 
 /**
  * Records an attempt's outcome and releases the lease; only the lease holder's outcome counts. A
- * message that was sent or given up loses its body (it may hold a one-time code).
+ * message that was sent or given up loses its bodies (they may hold a one-time code).
  */
 export async function settleMail(
   db: Kysely<Database>,
@@ -60,9 +60,9 @@ export async function settleMail(
       locked_until: null,
       lease_token: null,
       ...(outcome.status === 'sent'
-        ? { sent_at: outcome.at, body_encrypted: null, last_error: null }
+        ? { sent_at: outcome.at, body_encrypted: null, html_encrypted: null, last_error: null }
         : outcome.status === 'failed'
-          ? { body_encrypted: null, last_error: outcome.error }
+          ? { body_encrypted: null, html_encrypted: null, last_error: outcome.error }
           : { next_attempt_at: outcome.nextAttemptAt, last_error: outcome.error }),
     }))
     .where('id', '=', mail.id)

@@ -48,6 +48,7 @@ export function createMailOutbox(options: MailOutboxOptions) {
       recipient: message.to,
       subject: message.subject,
       body_encrypted: encrypt(keys.encryption, message.text),
+      html_encrypted: message.html === undefined ? null : encrypt(keys.encryption, message.html),
       status: 'pending',
       attempts: 0,
       next_attempt_at: now,
@@ -72,6 +73,7 @@ export function createMailOutbox(options: MailOutboxOptions) {
         to: mail.recipient,
         subject: mail.subject,
         text: decrypt(keys.encryption, mail.body_encrypted),
+        ...(mail.html_encrypted === null ? {} : { html: decrypt(keys.encryption, mail.html_encrypted) }),
       });
       await repo.settleMail(db, lease, { status: 'sent', at: clock.now() });
     } catch (error) {

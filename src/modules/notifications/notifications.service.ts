@@ -1,0 +1,152 @@
+import type { Kysely } from 'kysely';
+import { toIso } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/schema.js';
+import type { Environment } from '../../platform/environment.js';
+import type { MailOutbox } from '../../platform/mail/outbox.js';
+import { activeOperatorEmails } from '../operators/operators.repository.js';
+import type { OnboardingStatus } from '../partners/partners.schemas.js';
+import * as repo from './notifications.repository.js';
+import { type PartnerContext, type RenderedMail, templates } from './notifications.templates.js';
+
+/** A notification not sent by then is given up: news three days old is better read in the dashboard. */
+const DISCARD_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
+
+export interface NotificationsDeps {
+  mail: Pick<MailOutbox, 'enqueue'>;
+  /** PUBLIC_URL (or its development default): links in e-mails start with it. */
+  publicUrl: string;
+}
+
+export type Notifications = ReturnType<typeof createNotifications>;
+
+/**
+ * The e-mails that tell partners and operators about a change (docs/partner-guide.md, "E-mail
+ * notifications"). Every function takes the transaction of the change it reports and writes one
+ * outbox message per recipient in it: a change that rolls back sends nothing, one that commits is
+ * always sent (the mail outbox retries). The outbox's worker sends them on its next poll.
+ */
+export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
+  const base = publicUrl.replace(/\/$/, '');
+  const dashboardUrl = `${base}/dashboard`;
+  const consoleUrl = `${base}/console`;
+
+  async function send(
+    trx: Kysely<Database>,
+    recipients: readonly string[],
+    rendered: RenderedMail,
+    now: number,
+  ) {
+    for (const to of recipients) {
+      await mail.enqueue(trx, { to, ...rendered }, now + DISCARD_AFTER_MS);
+    }
+  }
+
+  /** Renders with the partner's context and sends to its recipients; a partner that is gone gets nothing. */
+  async function toPartner(
+    trx: Kysely<Database>,
+    partnerId: number,
+    now: number,
+    build: (partner: PartnerContext) => RenderedMail,
+  ): Promise<void> {
+    const businessName = await repo.partnerName(trx, partnerId);
+    const recipients = await repo.partnerRecipients(trx, partnerId);
+    if (businessName === undefined || recipients.length === 0) return;
+    await send(trx, recipients, build({ businessName, dashboardUrl }), now);
+  }
+
+  return {
+    /**
+     * An operator's decision moved onboarding_status. `reason` is what the partner is told
+     * (review_notes); the decision's internal note is not taken, so no e-mail can carry it.
+     */
+    async onboardingDecided(
+      trx: Kysely<Database>,
+      partnerId: number,
+      change: { from: OnboardingStatus; to: OnboardingStatus; reason: string | null },
+      now: number,
+    ): Promise<void> {
+      const reason = change.reason ?? '';
+      const build =
+        change.to === 'in_progress'
+          ? (p: PartnerContext) => templates.changes_requested(p, reason)
+          : change.to === 'rejected'
+            ? (p: PartnerContext) => templates.application_rejected(p, reason)
+            : change.to === 'suspended'
+              ? (p: PartnerContext) => templates.partner_suspended(p, reason)
+              : change.to === 'active' && change.from === 'suspended'
+                ? templates.partner_reinstated
+                : change.to === 'active'
+                  ? templates.application_approved
+                  : undefined;
+      if (build) await toPartner(trx, partnerId, now, build);
+    },
+
+    /** A reviewer rejected one of the partner's documents (approvals send nothing). */
+    async documentRejected(
+      trx: Kysely<Database>,
+      partnerId: number,
+      document: { type: string; reason: string | null },
+      now: number,
+    ): Promise<void> {
+      await toPartner(trx, partnerId, now, (p) => templates.document_rejected(p, document));
+    },
+
+    /** The partner submitted its application: every active operator, reviewers and admins, is told. */
+    async applicationSubmitted(
+      trx: Kysely<Database>,
+      partnerId: number,
+      firstSubmission: boolean,
+      now: number,
+    ): Promise<void> {
+      const businessName = await repo.partnerName(trx, partnerId);
+      const operators = await activeOperatorEmails(trx);
+      if (businessName === undefined) return;
+      await send(
+        trx,
+        operators,
+        templates.partner_submitted(consoleUrl, { id: partnerId, businessName, firstSubmission }),
+        now,
+      );
+    },
+
+    /** A transfer failed; only a live one is e-mailed (sandbox failures are tests the partner ran). */
+    async transferFailed(
+      trx: Kysely<Database>,
+      transfer: {
+        id: string;
+        partnerId: number;
+        environment: Environment;
+        reference: string;
+        amountKobo: number;
+        beneficiary: string;
+        reason: string;
+      },
+      now: number,
+    ): Promise<void> {
+      if (transfer.environment !== 'live') return;
+      await toPartner(trx, transfer.partnerId, now, (p) => templates.transfer_failed(p, transfer));
+    },
+
+    /** The endpoint's automatic deliveries have failed for an hour (the webhooks worker decides when: once an episode). */
+    async webhookEndpointFailing(
+      trx: Kysely<Database>,
+      endpoint: {
+        partnerId: number;
+        environment: Environment;
+        url: string;
+        failingSince: number;
+        lastError: string | null;
+      },
+      now: number,
+    ): Promise<void> {
+      await toPartner(trx, endpoint.partnerId, now, (p) =>
+        templates.webhook_endpoint_failing(p, {
+          environment: endpoint.environment,
+          url: endpoint.url,
+          failingSince: toIso(endpoint.failingSince),
+          lastError: endpoint.lastError,
+        }),
+      );
+    },
+  };
+}
