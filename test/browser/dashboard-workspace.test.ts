@@ -275,7 +275,7 @@ describe('dashboard: developers, team and virtual accounts', () => {
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText(`Showing 1–20 of ${total} accounts`).waitFor();
     const yesterday = new Date(suite.t.clock.now() - 24 * 60 * 60 * 1000).toISOString().slice(0, 10);
-    await page.getByLabel('Created to (UTC)').fill(yesterday);
+    await fillDate(dateField(page, 'Created to (UTC)'), yesterday);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.getByText('No account matches these filters.').waitFor();
     await page.getByRole('button', { name: 'Clear' }).click();

@@ -16,9 +16,11 @@ export interface DateFieldProps {
   label: string;
   /** The form field's name: the form submits the day as `YYYY-MM-DD`. */
   name?: string;
-  /** A calendar day as `YYYY-MM-DD`, or '' for none. */
-  value: string;
-  onChange: (value: string) => void;
+  /** A calendar day as `YYYY-MM-DD`, or '' for none (a controlled field; else defaultValue). */
+  value?: string;
+  onChange?: (value: string) => void;
+  /** The first day an uncontrolled field holds, as `YYYY-MM-DD` ('' or unset: none). */
+  defaultValue?: string;
   isRequired?: boolean;
   description?: ReactNode;
   /** The message shown when the field is invalid, from the browser's validity details. */
@@ -63,6 +65,7 @@ export function DateField({
   name,
   value,
   onChange,
+  defaultValue,
   isRequired,
   description,
   errorMessage,
@@ -71,8 +74,9 @@ export function DateField({
   return (
     <AriaDateField
       className="field"
-      value={toCalendarDate(value)}
-      onChange={(day) => onChange(day ? day.toString() : '')}
+      {...(value !== undefined ? { value: toCalendarDate(value) } : {})}
+      {...(defaultValue !== undefined ? { defaultValue: toCalendarDate(defaultValue) } : {})}
+      {...(onChange ? { onChange: (day: CalendarDate | null) => onChange(day ? day.toString() : '') } : {})}
       granularity="day"
       shouldForceLeadingZeros
       {...(name ? { name } : {})}

@@ -5,6 +5,7 @@ import { Cell, Column, Form, Row, TableBody, TableHeader } from 'react-aria-comp
 import { useNavigate, useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { DateField } from '@/components/ui/date-field';
 import { DateTime } from '@/components/ui/date-time';
 import { ExportButton } from '@/components/ui/export-button';
 import { PageHeader } from '@/components/ui/page-header';
@@ -161,18 +162,8 @@ export function AccountsPage({ environment }: { environment: Environment }) {
           defaultValue={filters.status ?? 'any'}
         />
         <TextField name="email" type="email" label="Customer e-mail" defaultValue={filters.email ?? ''} />
-        <TextField
-          name="created_from"
-          type="date"
-          label="Created from (UTC)"
-          defaultValue={filters.created_from ?? ''}
-        />
-        <TextField
-          name="created_to"
-          type="date"
-          label="Created to (UTC)"
-          defaultValue={filters.created_to ?? ''}
-        />
+        <DateField name="created_from" label="Created from (UTC)" defaultValue={filters.created_from ?? ''} />
+        <DateField name="created_to" label="Created to (UTC)" defaultValue={filters.created_to ?? ''} />
         <div className="accounts__filter-actions">
           <Button type="submit" variant="secondary">
             Apply filters

@@ -5,6 +5,7 @@ import { Cell, Column, Form, Row, TableBody, TableHeader } from 'react-aria-comp
 import { useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { DateField } from '@/components/ui/date-field';
 import { DateTime } from '@/components/ui/date-time';
 import { ExportButton } from '@/components/ui/export-button';
 import { PageHeader } from '@/components/ui/page-header';
@@ -93,18 +94,8 @@ export function TransfersPage({ environment }: { environment: Environment }) {
           defaultValue={filters.source_account_number ?? ''}
         />
         <TextField name="reference" label="Reference" defaultValue={filters.reference ?? ''} />
-        <TextField
-          name="created_from"
-          type="date"
-          label="Created from (UTC)"
-          defaultValue={filters.created_from ?? ''}
-        />
-        <TextField
-          name="created_to"
-          type="date"
-          label="Created to (UTC)"
-          defaultValue={filters.created_to ?? ''}
-        />
+        <DateField name="created_from" label="Created from (UTC)" defaultValue={filters.created_from ?? ''} />
+        <DateField name="created_to" label="Created to (UTC)" defaultValue={filters.created_to ?? ''} />
         <div className="transfers__filter-actions">
           <Button type="submit" variant="secondary">
             Apply filters
