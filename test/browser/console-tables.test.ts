@@ -224,6 +224,28 @@ describe('console: audit log filters and export, queue search', () => {
     recorded.assertClean('audit log filters');
   });
 
+  it('names the partner a link from its page filters by, and drops that filter on request', async () => {
+    const kilo = companies['Kilo Ledger Ltd']!;
+    const recorded = await openConsole(`/console/audit?company_id=${kilo}`);
+    const { page } = recorded;
+    const pinned = page.getByRole('list', { name: 'Also filtered by' });
+    await pinned.getByText('Partner: Kilo Ledger Ltd').waitFor();
+    const kiloEvents = await auditEvents(suite.t, { company_id: kilo });
+    await eventually("Kilo's events", async () => (await auditRows(page)).length === kiloEvents.length);
+    for (const row of await auditRows(page)) assert.match(row, /Kilo Ledger Ltd/);
+    await assertAccessible(page, 'audit log of one partner');
+
+    // Another filter keeps the partner; "Show every partner" drops it and keeps the other.
+    await page.getByRole('textbox', { name: 'Action' }).fill('partner.assigned');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.waitForURL(new RegExp(`action=partner.assigned&company_id=${kilo}`));
+    await eventually('the one claim of Kilo', async () => (await auditRows(page)).length === 1);
+    await pinned.getByRole('button', { name: 'Show every partner' }).click();
+    await page.waitForURL((url) => url.searchParams.get('company_id') === null);
+    await eventually('the three claims', async () => (await auditRows(page)).length === 3);
+    recorded.assertClean('audit log of one partner');
+  });
+
   it('exports every event matching the filters as CSV', async () => {
     const query = new URLSearchParams({ company: 'Remit', created_from: firstDay, created_to: thirdDay });
     const recorded = await openConsole(`/console/audit?${query}`);
