@@ -13,6 +13,9 @@ import {
 import { useApp } from '../support/app.js';
 import {
   assertAccessible,
+  dateField,
+  dateValue,
+  fillDate,
   launchBrowser,
   newPage,
   type RecordedPage,
@@ -161,6 +164,9 @@ describe('console: audit log filters and export, queue search', () => {
     // By operator instead (Clear empties every field): whatever Ngozi did, named, not by id.
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.waitForURL((url) => url.search === '');
+    // The address changes before React renders the emptied form: type into that one.
+    const company = page.getByRole('textbox', { name: 'Company' });
+    await eventually('the form emptied', async () => (await company.inputValue()) === '');
     const operator = page.getByRole('textbox', { name: 'Operator' });
     await operator.fill(ngozi.email);
     // The keyboard submits the form.
@@ -186,8 +192,8 @@ describe('console: audit log filters and export, queue search', () => {
     assert.match(claims[1]!, /Kilo Ledger Ltd/);
 
     // And two days later only: the "to" day counts whole, so the claim made that day is in.
-    await page.getByLabel('From (UTC)').fill(thirdDay);
-    await page.getByLabel('To (UTC)').fill(thirdDay);
+    await fillDate(dateField(page, 'From (UTC)'), thirdDay);
+    await fillDate(dateField(page, 'To (UTC)'), thirdDay);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(new RegExp(`created_from=${thirdDay}&created_to=${thirdDay}`));
     await eventually('one claim that day', async () => (await auditRows(page)).length === 1);
@@ -199,9 +205,9 @@ describe('console: audit log filters and export, queue search', () => {
     await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
     await eventually('still one claim', async () => (await auditRows(page)).length === 1);
     assert.equal(await page.getByRole('textbox', { name: 'Operator' }).inputValue(), ngozi.email);
-    assert.equal(await page.getByLabel('From (UTC)').inputValue(), thirdDay);
-    await page.getByLabel('From (UTC)').fill(firstDay);
-    await page.getByLabel('To (UTC)').fill(firstDay);
+    assert.equal(await dateValue(dateField(page, 'From (UTC)')), thirdDay);
+    await fillDate(dateField(page, 'From (UTC)'), firstDay);
+    await fillDate(dateField(page, 'To (UTC)'), firstDay);
     await page.getByRole('button', { name: 'Apply filters' }).click();
     await page.waitForURL(new RegExp(`created_to=${firstDay}`));
     await eventually('the first day has the Kilo claim', async () => {
@@ -214,7 +220,7 @@ describe('console: audit log filters and export, queue search', () => {
       const rows = await auditRows(page);
       return rows.length === 1 && rows[0]!.includes('Lima Remit Ltd');
     });
-    assert.equal(await page.getByLabel('To (UTC)').inputValue(), thirdDay);
+    assert.equal(await dateValue(dateField(page, 'To (UTC)')), thirdDay);
 
     // Nothing matches: a message says so, and the page stays accessible.
     await page.getByRole('textbox', { name: 'Company' }).fill('no such company anywhere');

@@ -5,6 +5,7 @@ import { Cell, Column, Form, Link, Row, TableBody, TableHeader } from 'react-ari
 import { useSearchParams } from 'react-router';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
+import { DateField } from '@/components/ui/date-field';
 import { DateTime } from '@/components/ui/date-time';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
@@ -227,17 +228,14 @@ function AuditFilterForm({
         placeholder="e.g. document.approved"
         defaultValue={filters.action ?? ''}
       />
-      <TextField name="created_from" type="date" label="From (UTC)" value={from} onChange={setFrom} />
-      <TextField
+      <DateField name="created_from" label="From (UTC)" value={from} onChange={setFrom} />
+      <DateField
         name="created_to"
-        type="date"
         label="To (UTC)"
         description="Includes the whole day"
         value={to}
         onChange={setTo}
-        validate={(value) =>
-          value && from && value < from ? 'The last day cannot be before the first.' : null
-        }
+        validate={(value) => (from && value < from ? 'The last day cannot be before the first.' : null)}
       />
       <SelectField label="Actor" options={ACTOR_TYPES} value={actorType} onChange={setActorType} />
       <div className="audit-filters__actions">
