@@ -7,6 +7,7 @@ import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField } from '@/components/ui/date-field';
 import { DateTime } from '@/components/ui/date-time';
+import { ExportButton } from '@/components/ui/export-button';
 import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { QueryView } from '@/components/ui/query-view';
@@ -142,22 +143,18 @@ export function AuditLogPage() {
         </ul>
       ) : null}
       <div className="audit-log__export">
-        <Button variant="secondary" isPending={exporting.isPending} onPress={() => exporting.mutate(filters)}>
-          {exporting.isPending ? 'Preparing…' : 'Export CSV'}
-        </Button>
-        <p className="muted audit-log__export-hint">
+        <p className="muted">
           {filtered ? 'Every event matching the filters, all pages.' : 'Every event, all pages.'} Days are in
           UTC.
         </p>
-        <p role="status" className="audit-log__export-status">
-          {exporting.isSuccess ? `Saved ${exporting.data}.` : ''}
-        </p>
+        <ExportButton
+          what="audit log"
+          onExport={() => exporting.mutate(filters)}
+          isPending={exporting.isPending}
+          saved={exporting.data}
+          error={exporting.error}
+        />
       </div>
-      {exporting.error ? (
-        <Alert tone="error" title="The audit log could not be exported.">
-          <p>{problemOf(exporting.error)}</p>
-        </Alert>
-      ) : null}
       <QueryView
         query={events}
         loading="Loading the audit log…"

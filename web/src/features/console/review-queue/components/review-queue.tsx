@@ -1,5 +1,4 @@
 import { useQuery } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
 import { Link } from 'react-aria-components';
 import { useSearchParams } from 'react-router';
 import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
@@ -14,6 +13,7 @@ import { TextField } from '@/components/ui/text-field';
 import type { PartnerSummary } from '@/lib/api/operator-types';
 import { ONBOARDING_STATUS_LABELS, requirementLabel } from '@/lib/onboarding-labels';
 import { useCursorPages } from '@/lib/use-cursor-pages';
+import { useDebouncedParam } from '@/lib/use-debounced-param';
 import { partnersQuery, type QueueFilter } from '../api/list-partners';
 import './review-queue.css';
 import '@/components/ui/table.css';
@@ -72,21 +72,8 @@ export function ReviewQueue() {
       { replace: true },
     );
 
-  // What is typed goes to the address (and so to the server) once typing pauses; the address
-  // (back, reload, a link) sets what the field shows.
-  const [typed, setTyped] = useState(search);
-  const [lastSearch, setLastSearch] = useState(search);
-  if (lastSearch !== search) {
-    setLastSearch(search);
-    if (typed.trim() !== search) setTyped(search);
-  }
-  const typing = useRef<ReturnType<typeof setTimeout>>(undefined);
-  useEffect(() => () => clearTimeout(typing.current), []);
-  const type = (value: string) => {
-    setTyped(value);
-    clearTimeout(typing.current);
-    typing.current = setTimeout(() => setParam('q', value.trim(), ''), SEARCH_DELAY_MS);
-  };
+  // What is typed goes to the address (and so to the server) once typing pauses.
+  const [typed, setTyped] = useDebouncedParam('q', SEARCH_DELAY_MS);
 
   const items = partners.data ? arrange(partners.data.items, order) : [];
   return (
@@ -110,7 +97,7 @@ export function ReviewQueue() {
           name="q"
           maxLength={100}
           value={typed}
-          onChange={type}
+          onChange={setTyped}
           description="Business or legal name, or e-mail address: every partner, not just this page"
         />
         <SelectField
