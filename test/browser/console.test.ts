@@ -394,7 +394,7 @@ describe('operator console', () => {
     await history.getByText('Onboarding status changed').first().waitFor();
     const entries = await history.locator('.audit-trail__item').allInnerTexts();
     assert.ok(
-      entries.some((entry) => /Approved a document/.test(entry) && entry.includes(admin.email)),
+      entries.some((entry) => /Approved a document/.test(entry) && entry.includes(`by ${admin.name}`)),
       entries.join('\n'),
     );
     assert.ok(
@@ -774,16 +774,22 @@ describe('operator console', () => {
     await page.getByRole('button', { name: 'Previous page' }).click();
     await page.getByText('Page 1').waitFor();
 
-    await page.getByLabel('Company ID').fill(String(reviewed.companyId));
-    await page.getByLabel('Action').fill('document.rejected');
+    // The partner by its name, not its ID; the row names it and the operator who acted.
+    await page.getByRole('textbox', { name: 'Company' }).fill('Sunrise Remit');
+    await page.getByRole('textbox', { name: 'Action' }).fill('document.rejected');
     await page.getByRole('button', { name: 'Apply filters' }).click();
-    await page.waitForURL(/company_id=\d+&action=document.rejected/);
+    await page.waitForURL(/company=Sunrise\+Remit&action=document.rejected/);
     const rows = table.getByRole('row');
     // A header and the one rejection.
     await eventually('the filtered log shows one event', async () => (await rows.count()) === 2);
     await table.getByText('Rejected a document').waitFor();
     const rejection = await rows.nth(1).innerText();
     assert.ok(rejection.includes(admin.email), rejection);
+    assert.ok(rejection.includes(admin.name) && rejection.includes('Sunrise Remit Ltd'), rejection);
+    assert.equal(
+      await table.getByRole('link', { name: 'Sunrise Remit Ltd' }).getAttribute('href'),
+      `/console/partners/${reviewed.companyId}`,
+    );
     assert.match(rejection, /unsigned/);
 
     // By actor: the admin's own actions, chosen from the list.

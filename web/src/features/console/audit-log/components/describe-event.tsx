@@ -36,20 +36,28 @@ const ACTION_LABELS: Record<string, string> = {
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? humanize(action);
 
-/** Who acted, as a person reads it. */
+/** Who acted, as a person reads it: an operator's or the partner's name where the API gives one. */
 export function actorLabel(actor: AuditEvent['actor']): string {
   switch (actor.type) {
     case 'operator':
-      return actor.email ?? `Operator ${actor.id ?? ''}`.trim();
+      return actor.name ?? actor.email ?? `Operator ${actor.id ?? ''}`.trim();
     case 'api_key':
       return 'Admin API key';
     case 'partner':
-      return 'Partner';
+      return actor.name ?? 'Partner';
     case 'system':
       return 'System';
     case 'anonymous':
       return 'Not signed in';
   }
+}
+
+/** The line under the actor's name: an operator's e-mail, or which of a partner's credentials acted. */
+export function actorDetail(actor: AuditEvent['actor']): string | null {
+  if (actor.type === 'operator') return actor.name === null ? 'Operator' : (actor.email ?? 'Operator');
+  if (actor.type === 'partner') return actor.id?.startsWith('api_key:') ? 'Partner, by API key' : 'Partner';
+  if (actor.type === 'system' && actor.id) return actor.id;
+  return null;
 }
 
 const METADATA_LABELS: Record<string, string> = {

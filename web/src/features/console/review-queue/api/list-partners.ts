@@ -9,9 +9,13 @@ export type QueueFilter = 'pending_review' | OnboardingStatus | 'all';
 
 export const QUEUE_PAGE_SIZE = 20;
 
-export const partnersQuery = (filter: QueueFilter, cursor: string | undefined) =>
+/**
+ * One page of the queue (GET /admin/partners), in the API's order (registration); `search` is its
+ * `q`, text in the business name, legal name or e-mail, over every partner, not just a page.
+ */
+export const partnersQuery = (filter: QueueFilter, search: string, cursor: string | undefined) =>
   queryOptions({
-    queryKey: [...adminKeys.partners, 'list', { filter, cursor }],
+    queryKey: [...adminKeys.partners, 'list', { filter, search, cursor }],
     queryFn: ({ signal }) =>
       unwrap(
         operatorApi.GET('/baas/api/v1/admin/partners', {
@@ -19,6 +23,7 @@ export const partnersQuery = (filter: QueueFilter, cursor: string | undefined) =
             query: {
               limit: QUEUE_PAGE_SIZE,
               ...(cursor ? { cursor } : {}),
+              ...(search ? { q: search } : {}),
               ...(filter === 'pending_review' ? { pending_review: true } : {}),
               ...(filter !== 'pending_review' && filter !== 'all' ? { onboarding_status: filter } : {}),
             },

@@ -13,6 +13,7 @@ import { TextField } from '@/components/ui/text-field';
 import type { PartnerSummary } from '@/lib/api/operator-types';
 import { ONBOARDING_STATUS_LABELS, requirementLabel } from '@/lib/onboarding-labels';
 import { useCursorPages } from '@/lib/use-cursor-pages';
+import { useDebouncedParam } from '@/lib/use-debounced-param';
 import { partnersQuery, type QueueFilter } from '../api/list-partners';
 import './review-queue.css';
 import '@/components/ui/table.css';
@@ -39,21 +40,25 @@ const ORDERS: Array<{ id: QueueOrder; label: string }> = [
 const isFilter = (value: string | null): value is QueueFilter =>
   FILTERS.some((filter) => filter.id === value);
 
+/** How long typing pauses before the search asks the server. */
+const SEARCH_DELAY_MS = 300;
+
 /**
  * The review queue: by default the partners with something awaiting review (applications and
  * documents), the longest-waiting first; the filter, the search and the order are kept in the
- * address (?show=, ?q=, ?order=). GET /admin/partners has no search or sort: both work on the
- * page loaded, and say so when there are more pages.
+ * address (?show=, ?q=, ?order=). The search is the API's `q`, over every partner; the order by
+ * waiting time works on the page loaded (GET /admin/partners lists by registration: waiting time is
+ * derived: docs/decisions.md, "The console's review queue searches on the server"), and says so when there are more pages.
  */
 export function ReviewQueue() {
   const [searchParams, setSearchParams] = useSearchParams();
   const shown = searchParams.get('show');
   const filter: QueueFilter = isFilter(shown) ? shown : 'pending_review';
-  const search = searchParams.get('q') ?? '';
+  const search = (searchParams.get('q') ?? '').trim().slice(0, 100);
   const order: QueueOrder =
     searchParams.get('order') === 'shortest-waiting' ? 'shortest-waiting' : 'longest-waiting';
-  const pages = useCursorPages(filter);
-  const partners = useQuery(partnersQuery(filter, pages.cursor));
+  const pages = useCursorPages(`${filter}|${search}`);
+  const partners = useQuery(partnersQuery(filter, search, pages.cursor));
 
   /** Changes one parameter of the address, leaving the others; the default value is left out. */
   const setParam = (name: string, value: string, fallback: string) =>
@@ -67,7 +72,10 @@ export function ReviewQueue() {
       { replace: true },
     );
 
-  const items = partners.data ? arrange(partners.data.items, search, order) : [];
+  // What is typed goes to the address (and so to the server) once typing pauses.
+  const [typed, setTyped] = useDebouncedParam('q', SEARCH_DELAY_MS);
+
+  const items = partners.data ? arrange(partners.data.items, order) : [];
   return (
     <div className="review-queue">
       <title>Review queue · Operator console</title>
@@ -87,9 +95,10 @@ export function ReviewQueue() {
           label="Search"
           type="search"
           name="q"
-          value={search}
-          onChange={(value) => setParam('q', value, '')}
-          description="Business name or e-mail address"
+          maxLength={100}
+          value={typed}
+          onChange={setTyped}
+          description="Business or legal name, or e-mail address: every partner, not just this page"
         />
         <SelectField
           label="Order"
@@ -101,20 +110,14 @@ export function ReviewQueue() {
       </search>
       {partners.data && !partners.isPlaceholderData ? (
         <p className="review-queue__count" role="status">
-          {describeCount(
-            items.length,
-            partners.data.items.length,
-            search,
-            pages.page,
-            Boolean(partners.data.next_cursor),
-          )}
+          {describeCount(partners.data.items.length, search, pages.page, Boolean(partners.data.next_cursor))}
         </p>
       ) : null}
       <QueryView query={partners} loading="Loading the queue…" errorTitle="The queue could not be loaded.">
         {(data) => (
           <>
             <div className="review-queue__results" aria-busy={partners.isPlaceholderData}>
-              <QueueTable items={items} filter={filter} searching={search.trim() !== ''} />
+              <QueueTable items={items} filter={filter} searching={search !== ''} />
             </div>
             <Pager label="Queue pages" pages={pages} nextCursor={data.next_cursor} />
           </>
@@ -124,17 +127,11 @@ export function ReviewQueue() {
   );
 }
 
-/** The page's partners that match the search, in the order chosen. */
-function arrange(items: PartnerSummary[], search: string, order: QueueOrder): PartnerSummary[] {
-  const words = search.trim().toLocaleLowerCase().split(/\s+/).filter(Boolean);
-  const matching = items.filter((partner) => {
-    const text =
-      `${partner.business_name} ${partner.legal_business_name} ${partner.email}`.toLocaleLowerCase();
-    return words.every((word) => text.includes(word));
-  });
+/** The page's partners in the order chosen. */
+function arrange(items: PartnerSummary[], order: QueueOrder): PartnerSummary[] {
   const direction = order === 'longest-waiting' ? 1 : -1;
   // Stable: partners waiting equally long, or not at all, keep the server's order.
-  return matching.toSorted((a, b) => {
+  return items.toSorted((a, b) => {
     if (a.waiting_since === b.waiting_since) return 0;
     if (a.waiting_since === null) return 1;
     if (b.waiting_since === null) return -1;
@@ -142,15 +139,14 @@ function arrange(items: PartnerSummary[], search: string, order: QueueOrder): Pa
   });
 }
 
-function describeCount(shown: number, loaded: number, search: string, page: number, more: boolean): string {
+function describeCount(loaded: number, search: string, page: number, more: boolean): string {
   const partners = (count: number) => (count === 1 ? '1 partner' : `${count} partners`);
   const where = more || page > 1 ? ` on page ${page}` : '';
-  if (search.trim() !== '') {
-    const scope = more ? ' Search looks at this page only: go to the next page for more.' : '';
-    return `${shown} of ${partners(loaded)}${where} match.${scope}`;
-  }
+  // Sorting by waiting time sees only the page loaded: say so when there is more than one.
+  const scope = more || page > 1 ? ' Ordered by waiting time within this page.' : '';
   if (loaded === 0) return page > 1 ? 'No more partners.' : '';
-  return `${partners(loaded)}${where}`;
+  const matching = search !== '' ? ' matching the search' : '';
+  return `${partners(loaded)}${matching}${where}.${scope}`;
 }
 
 /**
@@ -186,7 +182,7 @@ function QueueTable({
               <td colSpan={5}>
                 <p className="data-table__empty">
                   {searching
-                    ? 'No partner on this page matches the search.'
+                    ? 'No partner matches the search.'
                     : filter === 'pending_review'
                       ? 'Nothing is waiting for review.'
                       : 'No partner matches this filter.'}
