@@ -10,6 +10,27 @@ import { OPENAPI, OPERATOR_OPENAPI } from '../support/paths.js';
  * and CI lints both files. `UPDATE_SNAPSHOTS=1 npm test -- test/platform/openapi-snapshot.test.ts`
  * rewrites them after an intended change.
  */
+/**
+ * Where two versions first differ, in a few lines. Not assert.equal: its diff of two documents of
+ * thousands of lines took the node:test runner hours to report (the run hung, CI timed out).
+ */
+function firstDifference(stored: string, current: string): string {
+  const a = stored.split('\n');
+  const b = current.split('\n');
+  const show = (lines: string[]) =>
+    lines
+      .slice(line, line + 3)
+      .map((text) => (text.length > 160 ? `${text.slice(0, 160)}…` : text))
+      .join(' ⏎ ');
+  let line = 0;
+  while (line < a.length && line < b.length && a[line] === b[line]) line += 1;
+  return [
+    `the API changed at line ${line + 1}: review it, then UPDATE_SNAPSHOTS=1`,
+    `  checked in: ${show(a) || '(end of file)'}`,
+    `  served:     ${show(b) || '(end of file)'}`,
+  ].join('\n');
+}
+
 describe('published OpenAPI documents', () => {
   const app = useApp('sqlite');
 
@@ -24,11 +45,8 @@ describe('published OpenAPI documents', () => {
       const current = `${JSON.stringify(await response.json(), null, 2)}\n`;
       if (process.env['UPDATE_SNAPSHOTS'] === '1') writeFileSync(published, current);
       assert.ok(existsSync(published), `no openapi/${file} yet: run with UPDATE_SNAPSHOTS=1 and commit it`);
-      assert.equal(
-        current,
-        readFileSync(published, 'utf8'),
-        'the API changed: review it, then UPDATE_SNAPSHOTS=1',
-      );
+      const stored = readFileSync(published, 'utf8');
+      if (current !== stored) assert.fail(`openapi/${file}: ${firstDifference(stored, current)}`);
     });
   }
 });
