@@ -331,7 +331,8 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     operation({
       operationId: 'getProposal',
       summary: 'Four eyes: one proposal',
-      description: 'Unknown ids are 404.',
+      description:
+        'Who proposed what, and what became of it (who settled it, when, a decline reason). Unknown ids are 404.',
       tags,
       auth: 'admin',
       params: ProposalParams,
