@@ -203,8 +203,16 @@ for (const dialect of DIALECTS) {
       assertError(await withdraw(t, first.session, again.body.data.id), 409, 'PROPOSAL_SETTLED');
       assert.equal((await partnerRecord(t, partner.companyId)).onboarding_status, 'under_review');
 
+      const third = await consolePost(t, first.session, adminPartnerUrl(partner.companyId, 'approve'));
+      assert.equal(third.status, 202, third.text);
+      const bare = await consolePost(t, second.session, proposalUrl(third.body.data.id, 'decline'));
+      assert.equal(bare.status, 200, `a decline needs no body: ${bare.text}`);
+      assert.equal(bare.body.data.decline_reason, null);
+
       const events = await auditEvents(t, { company_id: partner.companyId });
-      const declinedEvent = events.find((e) => e.action === 'proposal.declined');
+      const declinedEvent = events.find(
+        (e) => e.action === 'proposal.declined' && e.target?.id === proposed.body.data.id,
+      );
       assert.equal(declinedEvent?.actor.id, second.id);
       assert.equal(declinedEvent?.metadata?.['reason'], 'Call the director first.');
       assert.equal(events.find((e) => e.action === 'proposal.withdrawn')?.actor.id, first.id);
@@ -213,7 +221,7 @@ for (const dialect of DIALECTS) {
       assert.equal(listed.status, 200, listed.text);
       assert.deepEqual(
         listed.body.data.items.map((item: { status: string }) => item.status),
-        ['withdrawn', 'declined'],
+        ['declined', 'withdrawn', 'declined'],
       );
       const pending = await listAll(
         t,
