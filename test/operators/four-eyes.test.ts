@@ -134,6 +134,9 @@ for (const dialect of DIALECTS) {
       assert.match(own.body.message, /another admin must confirm/);
       assertError(await adminPost(t, proposalUrl(proposal.id, 'confirm')), 403, 'FORBIDDEN');
       assertError(await confirm(t, reviewer.session, proposal.id), 403, 'FORBIDDEN');
+      assertError(await decline(t, reviewer.session, proposal.id), 403, 'FORBIDDEN');
+      const seen = await consoleGet(t, reviewer.session, proposalUrl(proposal.id));
+      assert.equal(seen.status, 200, 'a reviewer reads proposals');
       assertError(await withdraw(t, second.session, proposal.id), 403, 'FORBIDDEN');
       assertError(await decline(t, first.session, proposal.id), 403, 'FORBIDDEN');
       assert.equal((await partnerRecord(t, partner.companyId)).onboarding_status, 'active');
