@@ -154,7 +154,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     sessionCredential: accounts.sessionCredential,
     setSessionEnvironment: accounts.setSessionEnvironment,
   });
-  const review = createReviewService({ db: database.db, write, keys, storage, notify });
+  const review = createReviewService({
+    db: database.db,
+    write,
+    keys,
+    storage,
+    notify,
+    fourEyes: config.REQUIRE_FOUR_EYES,
+  });
   const operators = createOperatorsService({
     db: database.db,
     write,

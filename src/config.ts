@@ -106,6 +106,12 @@ export const ConfigSchema = Type.Object({
     default: 1000,
     description: 'how often the transfer worker looks for due transfers (a new one is sent at once anyway)',
   }),
+  REQUIRE_FOUR_EYES: Type.Optional(
+    Type.Union([Type.Literal('true'), Type.Literal('false')], {
+      description:
+        'true: approving, suspending and reinstating a partner is proposed by one admin and confirmed by another; default true when NODE_ENV=production, else false',
+    }),
+  ),
   WEBHOOK_ALLOW_PRIVATE: Bool('lift the SSRF guard on webhook URLs (development and tests only)'),
   WEBHOOK_RETRY_BASE_MS: Type.Integer({ minimum: 1, default: 30000 }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 1, default: 10000, description: 'per delivery attempt' }),
@@ -164,9 +170,11 @@ function shown(variable: string, value: unknown): string {
 
 export type Config = Omit<
   RawConfig,
-  'WEBHOOK_ALLOW_PRIVATE' | 'TRANSFER_WORKER' | 'TRUST_PROXY' | 'DATABASE_URL'
+  'WEBHOOK_ALLOW_PRIVATE' | 'TRANSFER_WORKER' | 'TRUST_PROXY' | 'DATABASE_URL' | 'REQUIRE_FOUR_EYES'
 > & {
   DATABASE_URL: string;
+  /** Approve, suspend and reinstate need a second admin (docs/operator-guide.md, "Four eyes"). */
+  REQUIRE_FOUR_EYES: boolean;
   WEBHOOK_ALLOW_PRIVATE: boolean;
   TRANSFER_WORKER: boolean;
   TRUST_PROXY: boolean | number | string;
@@ -280,6 +288,8 @@ export function loadConfig(env: Record<string, string | undefined>): Config {
     DATA_DIR: path.resolve(raw.DATA_DIR),
     DATABASE_URL: raw.DATABASE_URL ?? `sqlite:${path.join(path.resolve(raw.DATA_DIR), 'baas.sqlite')}`,
     WEBHOOK_ALLOW_PRIVATE: raw.WEBHOOK_ALLOW_PRIVATE === 'true',
+    REQUIRE_FOUR_EYES:
+      raw.REQUIRE_FOUR_EYES === undefined ? raw.NODE_ENV === 'production' : raw.REQUIRE_FOUR_EYES === 'true',
     TRANSFER_WORKER: raw.TRANSFER_WORKER === 'true',
     TRUST_PROXY: parseTrustProxy(raw.TRUST_PROXY),
   };

@@ -62,6 +62,24 @@ for (const dialect of DIALECTS) {
       assert.equal(config.PUBLIC_URL, PUBLIC_URL);
     });
 
+    it('requires four eyes by default in production only; REQUIRE_FOUR_EYES overrides it either way', () => {
+      const complete = {
+        ...production,
+        SMTP_URL: 'smtp://mail.example.com:587',
+        DATA_ENCRYPTION_KEY: KEY,
+        PUBLIC_URL,
+      };
+      assert.equal(loadConfig(complete).REQUIRE_FOUR_EYES, true);
+      assert.equal(loadConfig({ ...complete, REQUIRE_FOUR_EYES: 'false' }).REQUIRE_FOUR_EYES, false);
+      assert.equal(loadConfig({ DATABASE_URL: databaseUrl }).REQUIRE_FOUR_EYES, false);
+      assert.equal(loadConfig({ DATABASE_URL: databaseUrl, NODE_ENV: 'test' }).REQUIRE_FOUR_EYES, false);
+      assert.equal(
+        loadConfig({ DATABASE_URL: databaseUrl, REQUIRE_FOUR_EYES: 'true' }).REQUIRE_FOUR_EYES,
+        true,
+      );
+      assertRefused({ DATABASE_URL: databaseUrl, REQUIRE_FOUR_EYES: 'yes' }, 'REQUIRE_FOUR_EYES');
+    });
+
     it('refuses production without SMTP_URL, naming it', () => {
       assertRefused({ ...production, DATA_ENCRYPTION_KEY: KEY, PUBLIC_URL }, 'SMTP_URL');
     });

@@ -1,6 +1,6 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AuditService } from '../../platform/audit/audit.service.js';
 import { AppError } from '../../platform/errors/errors.js';
 import { operatorOf, requestMeta } from '../../platform/http/auth.js';
@@ -9,18 +9,24 @@ import { FileResponse, fileHeaders, sendFile } from '../../platform/http/file-do
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
 import { createdRange } from '../../platform/time-range.js';
-import type { Decision, ReviewService } from '../onboarding/review.service.js';
+import type { Decision, ProposalView, ReviewService } from '../onboarding/review.service.js';
 import {
   AssignmentBody,
   AssignmentResponse,
   AuditEventsResponse,
   AuditQuery,
   DecisionBody,
+  DeclineBody,
   DocumentParams,
   PartnerListQuery,
   PartnerListResponse,
   PartnerParams,
   PartnerRecordResponse,
+  ProposalAccepted,
+  ProposalListQuery,
+  ProposalListResponse,
+  ProposalParams,
+  ProposalResponse,
   ReasonBody,
   ReviewedDocumentResponse,
 } from './admin.schemas.js';
@@ -44,6 +50,30 @@ const decisionOf = (body: DecisionBody): Decision => ({
   reason: body.reason,
   internalNote: body.internal_note ?? null,
 });
+
+const FOUR_EYES =
+  ' With REQUIRE_FOUR_EYES=true (the default in production) nothing changes yet: the answer is 202 with a ' +
+  'pending proposal that another admin confirms (POST /admin/proposals/{proposal_id}/confirm); 409 ' +
+  'PROPOSAL_PENDING while the same decision is already proposed for the partner. The status (and for an ' +
+  'approval the checklist) is checked when proposing and again when confirming.';
+
+const PROPOSED: Record<ProposalView['action'], string> = {
+  approve: 'Approval proposed: another admin must confirm it.',
+  suspend: 'Suspension proposed: another admin must confirm it.',
+  reinstate: 'Reinstatement proposed: another admin must confirm it.',
+};
+
+/** 202 with the proposal (four eyes), else the partner's record after the decision. */
+async function decided(
+  reply: FastifyReply,
+  review: ReviewService,
+  companyId: number,
+  proposal: ProposalView | null,
+  done: string,
+) {
+  if (proposal) return reply.code(202).send(success(PROPOSED[proposal.action], proposal));
+  return reply.send(success(done, await review.partnerRecord(companyId)));
+}
 
 const DOCUMENT_DECISION =
   'Only the current document of its type, while pending_review (else 409 ONBOARDING_LOCKED).';
@@ -158,16 +188,18 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       summary: 'Approve an application under review (partner becomes active)',
       description:
         'Needs under_review (else 409 ONBOARDING_LOCKED), the representative KYC passed and every checklist ' +
-        'document approved (else 409 ONBOARDING_INCOMPLETE naming each gap).',
+        'document approved (else 409 ONBOARDING_INCOMPLETE naming each gap).' +
+        FOUR_EYES,
       tags,
       auth: 'admin',
       params: PartnerParams,
-      response: { 200: PartnerRecordResponse },
-      errors: ['ONBOARDING_INCOMPLETE', 'ONBOARDING_LOCKED'],
+      response: { 200: PartnerRecordResponse, 202: ProposalAccepted },
+      errors: ['ONBOARDING_INCOMPLETE', 'ONBOARDING_LOCKED', 'PROPOSAL_PENDING'],
     }),
-    async (request) => {
-      await review.approve(operatorOf(request), request.params.company_id, requestMeta(request));
-      return success('Partner approved.', await review.partnerRecord(request.params.company_id));
+    async (request, reply) => {
+      const { company_id } = request.params;
+      const proposal = await review.approve(operatorOf(request), company_id, requestMeta(request));
+      return decided(reply, review, company_id, proposal, 'Partner approved.');
     },
   );
 
@@ -229,22 +261,24 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
       description:
         'Every live credential of the partner (live sessions, live API keys) then gets 403 PARTNER_SUSPENDED; ' +
         'the sandbox keeps working and live events already queued are still delivered. The reason is kept as ' +
-        'review_notes and sent in the onboarding.status_changed event; internal_note stays with operators (no tipping-off). Needs active (else 409 ONBOARDING_LOCKED).',
+        'review_notes and sent in the onboarding.status_changed event; internal_note stays with operators (no tipping-off). Needs active (else 409 ONBOARDING_LOCKED).' +
+        FOUR_EYES,
       tags,
       auth: 'admin',
       params: PartnerParams,
       body: DecisionBody,
-      response: { 200: PartnerRecordResponse },
-      errors: ['ONBOARDING_LOCKED'],
+      response: { 200: PartnerRecordResponse, 202: ProposalAccepted },
+      errors: ['ONBOARDING_LOCKED', 'PROPOSAL_PENDING'],
     }),
-    async (request) => {
-      await review.suspend(
+    async (request, reply) => {
+      const { company_id } = request.params;
+      const proposal = await review.suspend(
         operatorOf(request),
-        request.params.company_id,
+        company_id,
         decisionOf(request.body),
         requestMeta(request),
       );
-      return success('Partner suspended.', await review.partnerRecord(request.params.company_id));
+      return decided(reply, review, company_id, proposal, 'Partner suspended.');
     },
   );
 
@@ -253,17 +287,130 @@ export const adminRoutes: FastifyPluginAsyncTypebox<{ review: ReviewService; aud
     operation({
       operationId: 'reinstatePartner',
       summary: 'Reinstate a suspended partner (suspended → active)',
-      description: 'Needs suspended (else 409 ONBOARDING_LOCKED).',
+      description: `Needs suspended (else 409 ONBOARDING_LOCKED).${FOUR_EYES}`,
       tags,
       auth: 'admin',
       params: PartnerParams,
-      response: { 200: PartnerRecordResponse },
-      errors: ['ONBOARDING_LOCKED'],
+      response: { 200: PartnerRecordResponse, 202: ProposalAccepted },
+      errors: ['ONBOARDING_LOCKED', 'PROPOSAL_PENDING'],
+    }),
+    async (request, reply) => {
+      const { company_id } = request.params;
+      const proposal = await review.reinstate(operatorOf(request), company_id, requestMeta(request));
+      return decided(reply, review, company_id, proposal, 'Partner reinstated.');
+    },
+  );
+
+  app.get(
+    '/admin/proposals',
+    operation({
+      operationId: 'listProposals',
+      summary: 'Four eyes: decisions proposed by one admin, newest first',
+      description:
+        'With REQUIRE_FOUR_EYES=true, approve, suspend and reinstate are proposed by one admin and made when ' +
+        'another confirms. `status=pending` lists what awaits a second admin; `company_id` one partner.',
+      tags,
+      auth: 'admin',
+      querystring: ProposalListQuery,
+      response: { 200: ProposalListResponse },
     }),
     async (request) => {
-      await review.reinstate(operatorOf(request), request.params.company_id, requestMeta(request));
-      return success('Partner reinstated.', await review.partnerRecord(request.params.company_id));
+      const { limit, cursor, status, company_id } = request.query;
+      const data = await review.listProposals({
+        limit,
+        ...(cursor !== undefined ? { cursor } : {}),
+        ...(status !== undefined ? { status } : {}),
+        ...(company_id !== undefined ? { partnerId: company_id } : {}),
+      });
+      return success('Proposals.', data);
     },
+  );
+
+  app.get(
+    '/admin/proposals/:proposal_id',
+    operation({
+      operationId: 'getProposal',
+      summary: 'Four eyes: one proposal',
+      description:
+        'Who proposed what, and what became of it (who settled it, when, a decline reason). Unknown ids are 404.',
+      tags,
+      auth: 'admin',
+      params: ProposalParams,
+      response: { 200: ProposalResponse },
+    }),
+    async (request) => success('Proposal.', await review.proposal(request.params.proposal_id)),
+  );
+
+  app.post(
+    '/admin/proposals/:proposal_id/confirm',
+    operation({
+      operationId: 'confirmProposal',
+      summary: "Four eyes: confirm another admin's proposal (the decision is made)",
+      description:
+        'An admin other than the proposer (its own: 403 FORBIDDEN; a reviewer or the admin API key, which is ' +
+        'not a person: 403 FORBIDDEN) makes the proposed decision, with the same checks, audit events, webhook ' +
+        'and e-mail as the direct one. Refused by those checks (409 ONBOARDING_LOCKED, ONBOARDING_INCOMPLETE) ' +
+        'the proposal stays pending. No longer pending (confirmed, declined, withdrawn, or void because the ' +
+        "partner's status changed): 409 PROPOSAL_SETTLED; of racing confirmations exactly one succeeds.",
+      tags,
+      auth: 'admin',
+      params: ProposalParams,
+      response: { 200: ProposalResponse },
+      errors: ['ONBOARDING_INCOMPLETE', 'ONBOARDING_LOCKED', 'PROPOSAL_SETTLED'],
+    }),
+    async (request) =>
+      success(
+        'Proposal confirmed.',
+        await review.confirm(operatorOf(request), request.params.proposal_id, requestMeta(request)),
+      ),
+  );
+
+  app.post(
+    '/admin/proposals/:proposal_id/decline',
+    operation({
+      operationId: 'declineProposal',
+      summary: "Four eyes: decline another admin's proposal (nothing changes)",
+      description:
+        'An admin other than the proposer (who withdraws instead: 403 FORBIDDEN), never the admin API key ' +
+        '(403 FORBIDDEN). The optional reason is for operators only. No longer pending: 409 PROPOSAL_SETTLED.',
+      tags,
+      auth: 'admin',
+      params: ProposalParams,
+      body: DeclineBody,
+      response: { 200: ProposalResponse },
+      errors: ['PROPOSAL_SETTLED'],
+    }),
+    async (request) =>
+      success(
+        'Proposal declined.',
+        await review.decline(
+          operatorOf(request),
+          request.params.proposal_id,
+          request.body?.reason ?? null,
+          requestMeta(request),
+        ),
+      ),
+  );
+
+  app.post(
+    '/admin/proposals/:proposal_id/withdraw',
+    operation({
+      operationId: 'withdrawProposal',
+      summary: 'Four eyes: withdraw your own proposal',
+      description:
+        'Its proposer only (another operator: 403 FORBIDDEN; the admin API key withdraws the proposals made ' +
+        'with it). No longer pending: 409 PROPOSAL_SETTLED.',
+      tags,
+      auth: 'admin',
+      params: ProposalParams,
+      response: { 200: ProposalResponse },
+      errors: ['PROPOSAL_SETTLED'],
+    }),
+    async (request) =>
+      success(
+        'Proposal withdrawn.',
+        await review.withdraw(operatorOf(request), request.params.proposal_id, requestMeta(request)),
+      ),
   );
 
   app.put(

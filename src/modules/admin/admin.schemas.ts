@@ -12,6 +12,7 @@ import {
   Timestamp,
 } from '../../platform/http/schemas.js';
 import { DOCUMENT_STATUSES, DOCUMENT_TYPES, Profile } from '../onboarding/onboarding.schemas.js';
+import { PROPOSAL_ACTIONS, PROPOSAL_STATUSES } from '../onboarding/onboarding.table.js';
 import { BUSINESS_TYPES, ONBOARDING_STATUSES } from '../partners/partners.schemas.js';
 
 export const PartnerParams = Type.Object({
@@ -69,6 +70,80 @@ const Assignment = {
   ),
   assigned_at: Nullable(Timestamp('When the current assignee got it.')),
 };
+
+const ProposalActor = (description: string) =>
+  Type.Object(
+    {
+      type: StringEnum(['operator', 'api_key'], {
+        description: 'operator: a person signed in to the console; api_key: ADMIN_API_KEY.',
+      }),
+      id: Nullable(Type.String({ format: 'uuid', description: "The operator's id; null for the API key." })),
+      name: Nullable(Type.String({ description: "The operator's name; null for the API key." })),
+    },
+    { description },
+  );
+
+/** A decision one admin proposed and another confirms (docs/operator-guide.md, "Four eyes"). */
+export const Proposal = Type.Object(
+  {
+    id: Type.String({ format: 'uuid' }),
+    action: StringEnum(PROPOSAL_ACTIONS, { description: 'The decision proposed.' }),
+    company_id: Type.Integer({ description: 'The partner it is about.' }),
+    business_name: Type.String(),
+    status: StringEnum(PROPOSAL_STATUSES, {
+      description:
+        "pending: awaits another admin; confirmed: the decision was made; declined: another admin refused it; withdrawn: its proposer took it back; void: the partner's onboarding_status changed first.",
+    }),
+    reason: Nullable(
+      Type.String({ description: 'The reason the partner will read (a suspension); null for the others.' }),
+    ),
+    internal_note: Nullable(Type.String({ description: 'Operators only, as on the decision itself.' })),
+    proposed_by: ProposalActor('Who proposed it.'),
+    created_at: Timestamp(),
+    settled_by: Nullable(
+      ProposalActor('Who confirmed, declined or withdrew it; null while pending and when void.'),
+    ),
+    settled_at: Nullable(Timestamp('When it stopped being pending.')),
+    decline_reason: Nullable(Type.String({ description: 'Why another admin declined it, if they said.' })),
+  },
+  { title: 'DecisionProposal' },
+);
+
+const PendingProposal = {
+  pending_proposal: Nullable(
+    Type.Object(Proposal.properties, {
+      title: 'PendingProposal',
+      description:
+        'The decision proposed for this partner and awaiting another admin (four eyes); null: none.',
+    }),
+  ),
+};
+
+export const ProposalResponse = Success(Proposal, 'The proposal.');
+
+export const ProposalAccepted = Success(
+  Proposal,
+  'Four eyes (REQUIRE_FOUR_EYES): the decision is proposed, not made; another admin confirms it.',
+);
+
+export const ProposalParams = Type.Object({ proposal_id: Type.String({ format: 'uuid' }) });
+export type ProposalParams = Static<typeof ProposalParams>;
+
+export const ProposalListQuery = Type.Object({
+  ...PaginationQuery.properties,
+  status: Type.Optional(StringEnum(PROPOSAL_STATUSES)),
+  company_id: Type.Optional(Type.Integer({ minimum: 1, maximum: 2147483647 })),
+});
+export type ProposalListQuery = Static<typeof ProposalListQuery>;
+
+export const ProposalListResponse = Success(Page(Proposal), 'Proposals, newest first.');
+
+export const DeclineBody = Type.Object({
+  reason: Type.Optional(
+    FreeText({ maxLength: 1000, description: 'Why, for the proposer and the audit trail (operators only).' }),
+  ),
+});
+export type DeclineBody = Static<typeof DeclineBody>;
 
 export const AssignmentBody = Type.Object({
   operator_id: Type.Optional(
@@ -132,6 +207,7 @@ const PartnerSummary = Type.Object(
       examples: [['documents.memart']],
     }),
     ...Assignment,
+    ...PendingProposal,
     created_at: Timestamp(),
     updated_at: Timestamp(),
   },
@@ -185,6 +261,7 @@ export const PartnerRecord = Type.Object(
       }),
     ),
     ...Assignment,
+    ...PendingProposal,
     created_at: Timestamp(),
     representative: Nullable(
       Type.Object(

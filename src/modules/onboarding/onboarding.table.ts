@@ -65,8 +65,38 @@ export interface DocumentsTable {
   file_deleted_at: number | null;
 }
 
+export const PROPOSAL_ACTIONS = ['approve', 'suspend', 'reinstate'] as const;
+export type ProposalAction = (typeof PROPOSAL_ACTIONS)[number];
+export const PROPOSAL_STATUSES = ['pending', 'confirmed', 'declined', 'withdrawn', 'void'] as const;
+export type ProposalStatus = (typeof PROPOSAL_STATUSES)[number];
+
+/**
+ * Four eyes (docs/operator-guide.md): a decision one admin proposed, waiting for another. Settled
+ * once, by one conditional UPDATE from `pending`: confirmed or declined by another admin, withdrawn by
+ * its proposer, or void when the partner's onboarding_status moved first.
+ */
+export interface DecisionProposalsTable {
+  id: string;
+  partner_id: number;
+  action: ProposalAction;
+  /** What the partner will read (review_notes): a suspension's reason. */
+  reason: string | null;
+  /** Operators only, as on the decision itself. */
+  internal_note: string | null;
+  status: ProposalStatus;
+  proposed_by_type: 'operator' | 'api_key';
+  /** The proposing operator; null for ADMIN_API_KEY. */
+  proposed_by_id: string | null;
+  settled_by_type: 'operator' | 'api_key' | null;
+  settled_by_id: string | null;
+  settled_at: number | null;
+  decline_reason: string | null;
+  created_at: number;
+}
+
 export interface OnboardingTables {
   representatives: RepresentativesTable;
   kyc_checks: KycChecksTable;
   documents: DocumentsTable;
+  decision_proposals: DecisionProposalsTable;
 }

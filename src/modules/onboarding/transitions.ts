@@ -6,6 +6,7 @@ import { AppError } from '../../platform/errors/errors.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import * as repo from './onboarding.repository.js';
 import type { OnboardingRecord } from './onboarding.views.js';
+import { voidPendingProposals } from './proposals.repository.js';
 
 /** A change of onboarding_status: allowed only from one of `from`. */
 export interface StatusChange {
@@ -42,7 +43,8 @@ export async function lockForDecision(
 
 /**
  * Moves onboarding_status inside a write, with its audit and webhook events. Call after
- * `lockForDecision` when the move depends on what was checked (requirements, documents).
+ * `lockForDecision` when the move depends on what was checked (requirements, documents). A proposal
+ * still pending for the partner was made for the status it leaves: it becomes void (four eyes).
  */
 export async function moveStatus(
   { trx, now, audit, emit }: WriteContext,
@@ -66,6 +68,15 @@ export async function moveStatus(
       ...(change.internalNote ? { internal_note: change.internalNote } : {}),
     },
   });
+  for (const proposalId of await voidPendingProposals(trx, partnerId, now)) {
+    audit({
+      partnerId,
+      action: 'proposal.voided',
+      targetType: 'proposal',
+      targetId: proposalId,
+      metadata: { to: change.to },
+    });
+  }
   emit({
     partnerId,
     environments: ENVIRONMENTS,

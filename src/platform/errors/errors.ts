@@ -75,6 +75,17 @@ export const ERROR_REGISTRY = {
     status: 409,
     message: 'Another operator is working on this partner; an admin can reassign it.',
   },
+  /** Four eyes: a second proposal of the same decision for a partner (docs/operator-guide.md, "Four eyes"). */
+  PROPOSAL_PENDING: {
+    status: 409,
+    message: 'This decision is already proposed for this partner and awaits another admin.',
+  },
+  /** Four eyes: a confirmation, decline or withdrawal of a proposal that is no longer pending. */
+  PROPOSAL_SETTLED: {
+    status: 409,
+    message:
+      'This proposal is no longer pending: it was already confirmed, declined, withdrawn or made void.',
+  },
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',

@@ -44,6 +44,9 @@ export const PUBLISHED_ERROR_CODES: Readonly<Record<string, number>> = {
   SIGN_IN_EXPIRED: 422,
   // A claim on a partner another operator works on (docs/operator-guide.md, "Assignment").
   ALREADY_ASSIGNED: 409,
+  // Four eyes: a decision already proposed, or a proposal already settled (docs/operator-guide.md, "Four eyes").
+  PROPOSAL_PENDING: 409,
+  PROPOSAL_SETTLED: 409,
 };
 
 /**

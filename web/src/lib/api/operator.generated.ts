@@ -173,7 +173,7 @@ export interface paths {
         put?: never;
         /**
          * Approve an application under review (partner becomes active)
-         * @description Needs under_review (else 409 ONBOARDING_LOCKED), the representative KYC passed and every checklist document approved (else 409 ONBOARDING_INCOMPLETE naming each gap).
+         * @description Needs under_review (else 409 ONBOARDING_LOCKED), the representative KYC passed and every checklist document approved (else 409 ONBOARDING_INCOMPLETE naming each gap). With REQUIRE_FOUR_EYES=true (the default in production) nothing changes yet: the answer is 202 with a pending proposal that another admin confirms (POST /admin/proposals/{proposal_id}/confirm); 409 PROPOSAL_PENDING while the same decision is already proposed for the partner. The status (and for an approval the checklist) is checked when proposing and again when confirming.
          */
         post: operations["approvePartner"];
         delete?: never;
@@ -233,7 +233,7 @@ export interface paths {
         put?: never;
         /**
          * Suspend an approved partner (active → suspended)
-         * @description Every live credential of the partner (live sessions, live API keys) then gets 403 PARTNER_SUSPENDED; the sandbox keeps working and live events already queued are still delivered. The reason is kept as review_notes and sent in the onboarding.status_changed event; internal_note stays with operators (no tipping-off). Needs active (else 409 ONBOARDING_LOCKED).
+         * @description Every live credential of the partner (live sessions, live API keys) then gets 403 PARTNER_SUSPENDED; the sandbox keeps working and live events already queued are still delivered. The reason is kept as review_notes and sent in the onboarding.status_changed event; internal_note stays with operators (no tipping-off). Needs active (else 409 ONBOARDING_LOCKED). With REQUIRE_FOUR_EYES=true (the default in production) nothing changes yet: the answer is 202 with a pending proposal that another admin confirms (POST /admin/proposals/{proposal_id}/confirm); 409 PROPOSAL_PENDING while the same decision is already proposed for the partner. The status (and for an approval the checklist) is checked when proposing and again when confirming.
          */
         post: operations["suspendPartner"];
         delete?: never;
@@ -253,9 +253,109 @@ export interface paths {
         put?: never;
         /**
          * Reinstate a suspended partner (suspended → active)
-         * @description Needs suspended (else 409 ONBOARDING_LOCKED).
+         * @description Needs suspended (else 409 ONBOARDING_LOCKED). With REQUIRE_FOUR_EYES=true (the default in production) nothing changes yet: the answer is 202 with a pending proposal that another admin confirms (POST /admin/proposals/{proposal_id}/confirm); 409 PROPOSAL_PENDING while the same decision is already proposed for the partner. The status (and for an approval the checklist) is checked when proposing and again when confirming.
          */
         post: operations["reinstatePartner"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/proposals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Four eyes: decisions proposed by one admin, newest first
+         * @description With REQUIRE_FOUR_EYES=true, approve, suspend and reinstate are proposed by one admin and made when another confirms. `status=pending` lists what awaits a second admin; `company_id` one partner.
+         */
+        get: operations["listProposals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/proposals/{proposal_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Four eyes: one proposal
+         * @description Who proposed what, and what became of it (who settled it, when, a decline reason). Unknown ids are 404.
+         */
+        get: operations["getProposal"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/proposals/{proposal_id}/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Four eyes: confirm another admin's proposal (the decision is made)
+         * @description An admin other than the proposer (its own: 403 FORBIDDEN; a reviewer or the admin API key, which is not a person: 403 FORBIDDEN) makes the proposed decision, with the same checks, audit events, webhook and e-mail as the direct one. Refused by those checks (409 ONBOARDING_LOCKED, ONBOARDING_INCOMPLETE) the proposal stays pending. No longer pending (confirmed, declined, withdrawn, or void because the partner's status changed): 409 PROPOSAL_SETTLED; of racing confirmations exactly one succeeds.
+         */
+        post: operations["confirmProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/proposals/{proposal_id}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Four eyes: decline another admin's proposal (nothing changes)
+         * @description An admin other than the proposer (who withdraws instead: 403 FORBIDDEN), never the admin API key (403 FORBIDDEN). The optional reason is for operators only. No longer pending: 409 PROPOSAL_SETTLED.
+         */
+        post: operations["declineProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/admin/proposals/{proposal_id}/withdraw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Four eyes: withdraw your own proposal
+         * @description Its proposer only (another operator: 403 FORBIDDEN; the admin API key withdraws the proposals made with it). No longer pending: 409 PROPOSAL_SETTLED.
+         */
+        post: operations["withdrawProposal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -985,6 +1085,78 @@ export interface components {
             /** @description Every account's balance at the day's end (UTC), summed. */
             balances_kobo: number;
         };
+        /** DecisionProposal */
+        DecisionProposal: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The decision proposed.
+             * @enum {string}
+             */
+            action: "approve" | "suspend" | "reinstate";
+            /** @description The partner it is about. */
+            company_id: number;
+            business_name: string;
+            /**
+             * @description pending: awaits another admin; confirmed: the decision was made; declined: another admin refused it; withdrawn: its proposer took it back; void: the partner's onboarding_status changed first.
+             * @enum {string}
+             */
+            status: "pending" | "confirmed" | "declined" | "withdrawn" | "void";
+            /** @description The reason the partner will read (a suspension); null for the others. */
+            reason: string | null;
+            /** @description Operators only, as on the decision itself. */
+            internal_note: string | null;
+            /** @description Who proposed it. */
+            proposed_by: {
+                /**
+                 * @description operator: a person signed in to the console; api_key: ADMIN_API_KEY.
+                 * @enum {string}
+                 */
+                type: "operator" | "api_key";
+                /**
+                 * Format: uuid
+                 * @description The operator's id; null for the API key.
+                 */
+                id: string | null;
+                /** @description The operator's name; null for the API key. */
+                name: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /** @description Who confirmed, declined or withdrew it; null while pending and when void. */
+            settled_by: {
+                /**
+                 * @description operator: a person signed in to the console; api_key: ADMIN_API_KEY.
+                 * @enum {string}
+                 */
+                type: "operator" | "api_key";
+                /**
+                 * Format: uuid
+                 * @description The operator's id; null for the API key.
+                 */
+                id: string | null;
+                /** @description The operator's name; null for the API key. */
+                name: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it stopped being pending.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            settled_at: string | null;
+            /** @description Why another admin declined it, if they said. */
+            decline_reason: string | null;
+        };
+        /** DecisionProposalPage */
+        DecisionProposalPage: {
+            items: components["schemas"]["DecisionProposal"][];
+            /** @description Pass as ?cursor= for the next page; null on the last page. */
+            next_cursor: string | null;
+        };
         /**
          * Error
          * @description The envelope of every error.
@@ -1006,7 +1178,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
         /** Invitation */
         Invitation: {
             /** Format: email */
@@ -1264,6 +1436,7 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             assigned_at: string | null;
+            pending_proposal: components["schemas"]["PendingProposal"] | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp
@@ -1345,6 +1518,7 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             assigned_at: string | null;
+            pending_proposal: components["schemas"]["PendingProposal"] | null;
             /**
              * Format: date-time
              * @description ISO-8601 UTC timestamp
@@ -1398,6 +1572,75 @@ export interface components {
             items: components["schemas"]["PendingInvitation"][];
             /** @description Pass as ?cursor= for the next page; null on the last page. */
             next_cursor: string | null;
+        };
+        /**
+         * PendingProposal
+         * @description The decision proposed for this partner and awaiting another admin (four eyes); null: none.
+         */
+        PendingProposal: {
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description The decision proposed.
+             * @enum {string}
+             */
+            action: "approve" | "suspend" | "reinstate";
+            /** @description The partner it is about. */
+            company_id: number;
+            business_name: string;
+            /**
+             * @description pending: awaits another admin; confirmed: the decision was made; declined: another admin refused it; withdrawn: its proposer took it back; void: the partner's onboarding_status changed first.
+             * @enum {string}
+             */
+            status: "pending" | "confirmed" | "declined" | "withdrawn" | "void";
+            /** @description The reason the partner will read (a suspension); null for the others. */
+            reason: string | null;
+            /** @description Operators only, as on the decision itself. */
+            internal_note: string | null;
+            /** @description Who proposed it. */
+            proposed_by: {
+                /**
+                 * @description operator: a person signed in to the console; api_key: ADMIN_API_KEY.
+                 * @enum {string}
+                 */
+                type: "operator" | "api_key";
+                /**
+                 * Format: uuid
+                 * @description The operator's id; null for the API key.
+                 */
+                id: string | null;
+                /** @description The operator's name; null for the API key. */
+                name: string | null;
+            };
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /** @description Who confirmed, declined or withdrew it; null while pending and when void. */
+            settled_by: {
+                /**
+                 * @description operator: a person signed in to the console; api_key: ADMIN_API_KEY.
+                 * @enum {string}
+                 */
+                type: "operator" | "api_key";
+                /**
+                 * Format: uuid
+                 * @description The operator's id; null for the API key.
+                 */
+                id: string | null;
+                /** @description The operator's name; null for the API key. */
+                name: string | null;
+            } | null;
+            /**
+             * Format: date-time
+             * @description When it stopped being pending.
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            settled_at: string | null;
+            /** @description Why another admin declined it, if they said. */
+            decline_reason: string | null;
         };
         /** Requirements */
         Requirements: {
@@ -2325,6 +2568,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Four eyes (REQUIRE_FOUR_EYES): the decision is proposed, not made; another admin confirms it. */
+                        message: string;
+                        data: components["schemas"]["DecisionProposal"];
+                    };
+                };
+            };
             /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
             401: {
                 headers: {
@@ -2352,7 +2610,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_INCOMPLETE: Onboarding requirements are still outstanding. | ONBOARDING_LOCKED: The onboarding status does not allow this change. */
+            /** @description ONBOARDING_INCOMPLETE: Onboarding requirements are still outstanding. | ONBOARDING_LOCKED: The onboarding status does not allow this change. | PROPOSAL_PENDING: This decision is already proposed for this partner and awaits another admin. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2691,6 +2949,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Four eyes (REQUIRE_FOUR_EYES): the decision is proposed, not made; another admin confirms it. */
+                        message: string;
+                        data: components["schemas"]["DecisionProposal"];
+                    };
+                };
+            };
             /** @description MALFORMED_REQUEST: The request could not be parsed. */
             400: {
                 headers: {
@@ -2727,7 +3000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_LOCKED: The onboarding status does not allow this change. */
+            /** @description ONBOARDING_LOCKED: The onboarding status does not allow this change. | PROPOSAL_PENDING: This decision is already proposed for this partner and awaits another admin. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -2810,6 +3083,21 @@ export interface operations {
                     };
                 };
             };
+            /** @description Success */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Four eyes (REQUIRE_FOUR_EYES): the decision is proposed, not made; another admin confirms it. */
+                        message: string;
+                        data: components["schemas"]["DecisionProposal"];
+                    };
+                };
+            };
             /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
             401: {
                 headers: {
@@ -2837,7 +3125,447 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_LOCKED: The onboarding status does not allow this change. */
+            /** @description ONBOARDING_LOCKED: The onboarding status does not allow this change. | PROPOSAL_PENDING: This decision is already proposed for this partner and awaits another admin. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listProposals: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20). */
+                limit?: number;
+                /** @description next_cursor of the previous page. */
+                cursor?: string;
+                status?: "pending" | "confirmed" | "declined" | "withdrawn" | "void";
+                company_id?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Proposals, newest first. */
+                        message: string;
+                        data: components["schemas"]["DecisionProposalPage"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). | FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example The proposal. */
+                        message: string;
+                        data: components["schemas"]["DecisionProposal"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). | FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example The proposal. */
+                        message: string;
+                        data: components["schemas"]["DecisionProposal"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). | FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description ONBOARDING_INCOMPLETE: Onboarding requirements are still outstanding. | ONBOARDING_LOCKED: The onboarding status does not allow this change. | PROPOSAL_SETTLED: This proposal is no longer pending: it was already confirmed, declined, withdrawn or made void. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    declineProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description Why, for the proposer and the audit trail (operators only). Free text: may hold line breaks. */
+                    reason?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example The proposal. */
+                        message: string;
+                        data: components["schemas"]["DecisionProposal"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). | FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PROPOSAL_SETTLED: This proposal is no longer pending: it was already confirmed, declined, withdrawn or made void. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    withdrawProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                proposal_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example The proposal. */
+                        message: string;
+                        data: components["schemas"]["DecisionProposal"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description CSRF_REJECTED: This request came with the session cookie but without the anti-forgery proof (X-CSRF-Token header and a same-origin Origin). | FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PROPOSAL_SETTLED: This proposal is no longer pending: it was already confirmed, declined, withdrawn or made void. */
             409: {
                 headers: {
                     [name: string]: unknown;

@@ -32,6 +32,11 @@ const ACTION_LABELS: Record<string, string> = {
   'operator.deactivated': 'Deactivated an operator',
   'partner.assigned': 'Assigned the review',
   'partner.unassigned': 'Unassigned the review',
+  'proposal.created': 'Proposed a decision (four eyes)',
+  'proposal.confirmed': 'Confirmed a proposed decision',
+  'proposal.declined': 'Declined a proposed decision',
+  'proposal.withdrawn': 'Withdrew a proposed decision',
+  'proposal.voided': 'A proposed decision became void',
 };
 
 export const actionLabel = (action: string): string => ACTION_LABELS[action] ?? humanize(action);
@@ -65,6 +70,7 @@ const METADATA_LABELS: Record<string, string> = {
   email: 'E-mail',
   ip: 'IP',
   kyc: 'KYC',
+  proposed_by_type: 'Proposed by',
 };
 
 /** Identifiers the event's target or partner already names, or internals a reviewer does not need. */

@@ -2,6 +2,7 @@ import { ApiError } from '@baas/sdk';
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
 import { operatorApi } from '@/lib/api/operator-api';
+import type { DecisionProposal, PartnerRecord } from '@/lib/api/operator-types';
 import { adminKeys } from '@/lib/operator-query-keys';
 
 export const partnerQuery = (companyId: number) =>
@@ -103,6 +104,9 @@ export function useAssignment(companyId: number) {
 
 export type ApplicationAction = 'approve' | 'request-changes' | 'reject' | 'suspend' | 'reinstate';
 
+/** The partner's record after a decision, or under four eyes (202) the proposal it became. */
+type DecisionAnswer = PartnerRecord | DecisionProposal;
+
 export function useDecideApplication(companyId: number) {
   const invalidate = useInvalidateAfterDecision();
   return useMutation({
@@ -119,23 +123,50 @@ export function useDecideApplication(companyId: number) {
       const body = { reason: reason ?? '', ...(internalNote ? { internal_note: internalNote } : {}) };
       switch (action) {
         case 'approve':
-          return unwrap(operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/approve', { params }));
+          return unwrap<DecisionAnswer>(
+            operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/approve', { params }),
+          );
         case 'request-changes':
-          return unwrap(
+          return unwrap<DecisionAnswer>(
             operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/request-changes', { params, body }),
           );
         case 'reject':
-          return unwrap(
+          return unwrap<DecisionAnswer>(
             operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/reject', { params, body }),
           );
         case 'suspend':
-          return unwrap(
+          return unwrap<DecisionAnswer>(
             operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/suspend', { params, body }),
           );
         case 'reinstate':
-          return unwrap(operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/reinstate', { params }));
+          return unwrap<DecisionAnswer>(
+            operatorApi.POST('/baas/api/v1/admin/partners/{company_id}/reinstate', { params }),
+          );
       }
     },
     onSuccess: invalidate,
+  });
+}
+
+export type ProposalStep = 'confirm' | 'decline' | 'withdraw';
+
+/** Four eyes: another admin confirms or declines a pending proposal; its proposer withdraws it. */
+export function useSettleProposal() {
+  const invalidate = useInvalidateAfterDecision();
+  return useMutation({
+    mutationFn: ({ proposalId, step }: { proposalId: string; step: ProposalStep }) => {
+      const params = { path: { proposal_id: proposalId } };
+      switch (step) {
+        case 'confirm':
+          return unwrap(operatorApi.POST('/baas/api/v1/admin/proposals/{proposal_id}/confirm', { params }));
+        case 'decline':
+          return unwrap(
+            operatorApi.POST('/baas/api/v1/admin/proposals/{proposal_id}/decline', { params, body: {} }),
+          );
+        case 'withdraw':
+          return unwrap(operatorApi.POST('/baas/api/v1/admin/proposals/{proposal_id}/withdraw', { params }));
+      }
+    },
+    onSettled: invalidate,
   });
 }

@@ -5,10 +5,22 @@ import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
 import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
-import type { OnboardingStatus, PartnerRecord } from '@/lib/api/operator-types';
+import type {
+  DecisionProposal,
+  OnboardingStatus,
+  PartnerRecord,
+  ProposalAction,
+} from '@/lib/api/operator-types';
+import { formatDateTime } from '@/lib/format';
 import { documentTypeLabel, requirementLabel } from '@/lib/onboarding-labels';
 import { useClearErrorOnChange } from '@/lib/use-clear-error-on-change';
-import { type ApplicationAction, useAssignment, useDecideApplication } from '../api/partner';
+import {
+  type ApplicationAction,
+  type ProposalStep,
+  useAssignment,
+  useDecideApplication,
+  useSettleProposal,
+} from '../api/partner';
 import { DecisionDialog } from './decision-dialog';
 
 interface ActionInfo {
@@ -81,6 +93,15 @@ const ACTIONS: Record<ApplicationAction, ActionInfo> = {
   },
 };
 
+/** Four eyes: what a proposal of each decision is called, and what proposing it tells the proposer. */
+const PROPOSALS: Record<ProposalAction, { noun: string; proposed: string }> = {
+  approve: { noun: 'Approval', proposed: 'Approval proposed: another admin must confirm it.' },
+  suspend: { noun: 'Suspension', proposed: 'Suspension proposed: another admin must confirm it.' },
+  reinstate: { noun: 'Reinstatement', proposed: 'Reinstatement proposed: another admin must confirm it.' },
+};
+
+const isProposalAction = (action: ApplicationAction): action is ProposalAction => action in PROPOSALS;
+
 const BY_STATUS: Record<OnboardingStatus, ApplicationAction[]> = {
   under_review: ['approve', 'request-changes', 'reject'],
   active: ['suspend'],
@@ -123,13 +144,19 @@ export function DecisionPanel({
     requirements: partner.requirements,
   });
   const [open, setOpen] = useState<ApplicationAction | null>(null);
-  const [done, setDone] = useState<{ action: ApplicationAction; count: number } | null>(null);
+  const [done, setDone] = useState<{ action: ApplicationAction; proposed: boolean; count: number } | null>(
+    null,
+  );
 
   useEffect(() => {
     if (done) heading.current?.focus();
   }, [done]);
 
-  const possible = BY_STATUS[partner.onboarding_status];
+  const pending = partner.pending_proposal;
+  // While a decision is proposed, it is confirmed or declined, not proposed again.
+  const possible = BY_STATUS[partner.onboarding_status].filter(
+    (action) => !(pending && isProposalAction(action)),
+  );
   const offered = possible.filter((action) => isAdmin || !ACTIONS[action].adminOnly);
   const withheld = possible.length - offered.length;
   const { currently_due: due, pending_review: waiting, errors } = partner.requirements;
@@ -150,6 +177,7 @@ export function DecisionPanel({
           : SITUATION[partner.onboarding_status]}
       </p>
       <AssignmentLine partner={partner} operatorId={operatorId} isAdmin={isAdmin} />
+      {pending ? <ProposalLine proposal={pending} operatorId={operatorId} isAdmin={isAdmin} /> : null}
       {partner.review_notes ? (
         <p className="decision-panel__notes">
           <span className="decision-panel__notes-label">Last review notes:</span>{' '}
@@ -180,7 +208,11 @@ export function DecisionPanel({
       </div>
       {done && !panelError ? (
         <Alert tone="success" className="decision-panel__result">
-          <p>{ACTIONS[done.action].done}</p>
+          <p>
+            {done.proposed && isProposalAction(done.action)
+              ? PROPOSALS[done.action].proposed
+              : ACTIONS[done.action].done}
+          </p>
         </Alert>
       ) : null}
       {offered.length > 0 ? (
@@ -242,9 +274,11 @@ export function DecisionPanel({
             decide.mutate(
               { action, ...(ACTIONS[action].reason ? { reason, internalNote } : {}) },
               {
-                onSuccess: () => {
+                onSuccess: (result) => {
                   setOpen(null);
-                  setDone({ action, count: (done?.count ?? 0) + 1 });
+                  // Under four eyes the answer is the proposal (202), not the partner's record.
+                  const proposed = typeof result === 'object' && result !== null && 'proposed_by' in result;
+                  setDone({ action, proposed, count: (done?.count ?? 0) + 1 });
                 },
                 onError: (error) => {
                   if (!(error instanceof ApiError && error.errorCode === 'VALIDATION_FAILED')) setOpen(null);
@@ -298,6 +332,78 @@ function AssignmentLine({
         </Alert>
       ) : null}
     </div>
+  );
+}
+
+/**
+ * Four eyes: the decision another admin proposed, with Confirm and Decline for other admins and
+ * Withdraw for its proposer. A settlement that lost a race says what won (409 PROPOSAL_SETTLED).
+ */
+function ProposalLine({
+  proposal,
+  operatorId,
+  isAdmin,
+}: {
+  proposal: DecisionProposal;
+  operatorId: string;
+  isAdmin: boolean;
+}) {
+  const settle = useSettleProposal();
+  const mine = proposal.proposed_by.type === 'operator' && proposal.proposed_by.id === operatorId;
+  const steps: ProposalStep[] = mine ? ['withdraw'] : isAdmin ? ['confirm', 'decline'] : [];
+  const labels: Record<ProposalStep, string> = {
+    confirm: 'Confirm',
+    decline: 'Decline',
+    withdraw: 'Withdraw',
+  };
+  const noun = PROPOSALS[proposal.action].noun;
+  return (
+    <section className="decision-panel__proposal" aria-label={`${noun} awaiting a second admin`}>
+      <p>
+        <strong>{noun} proposed</strong> by{' '}
+        {proposal.proposed_by.name ? <UserText>{proposal.proposed_by.name}</UserText> : 'the admin API key'}
+        {mine ? ' (you)' : null} at {formatDateTime(proposal.created_at)}.{' '}
+        {mine
+          ? 'Another admin must confirm it.'
+          : isAdmin
+            ? 'It takes effect when another admin confirms it.'
+            : 'An admin confirms or declines it.'}
+      </p>
+      {proposal.reason ? (
+        <p>
+          <span className="decision-panel__notes-label">Reason for the partner:</span>{' '}
+          <UserText>{proposal.reason}</UserText>
+        </p>
+      ) : null}
+      {proposal.internal_note ? (
+        <p>
+          <span className="decision-panel__notes-label">Internal note:</span>{' '}
+          <UserText>{proposal.internal_note}</UserText>
+        </p>
+      ) : null}
+      {steps.length > 0 ? (
+        <div className="decision-panel__actions">
+          {steps.map((step) => (
+            <Button
+              key={step}
+              variant={
+                step === 'confirm' ? (proposal.action === 'suspend' ? 'danger' : 'primary') : 'secondary'
+              }
+              isPending={settle.isPending && settle.variables?.step === step}
+              isDisabled={settle.isPending}
+              onPress={() => settle.mutate({ proposalId: proposal.id, step })}
+            >
+              {`${labels[step]} ${noun.toLowerCase()}`}
+            </Button>
+          ))}
+        </div>
+      ) : null}
+      {settle.error ? (
+        <Alert tone="error">
+          <p>{errorMessage(settle.error)}</p>
+        </Alert>
+      ) : null}
+    </section>
   );
 }
 

@@ -43,6 +43,13 @@ const isFilter = (value: string | null): value is QueueFilter =>
 /** How long typing pauses before the search asks the server. */
 const SEARCH_DELAY_MS = 300;
 
+/** Four eyes: a decision proposed for the partner, awaiting another admin. */
+const PROPOSED: Record<NonNullable<PartnerSummary['pending_proposal']>['action'], string> = {
+  approve: 'Approval proposed',
+  suspend: 'Suspension proposed',
+  reinstate: 'Reinstatement proposed',
+};
+
 /**
  * The review queue: by default the partners with something awaiting review (applications and
  * documents), the longest-waiting first; the filter, the search and the order are kept in the
@@ -211,6 +218,11 @@ function QueueTable({
                 <td>
                   <CellLabel>Status</CellLabel>
                   <OnboardingStatusBadge status={partner.onboarding_status} />
+                  {partner.pending_proposal ? (
+                    <span className="data-table__secondary">
+                      <Badge tone="warning">{PROPOSED[partner.pending_proposal.action]}</Badge>
+                    </span>
+                  ) : null}
                 </td>
                 <td>
                   <CellLabel>Waiting for review</CellLabel>
