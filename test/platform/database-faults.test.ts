@@ -157,6 +157,23 @@ describe('database faults answer 503 SERVICE_UNAVAILABLE [postgres]', { skip: po
     await createAccount(suite.t, token);
   });
 
+  it('/readyz answers 503 naming the database while PostgreSQL is unreachable; /livez stays 200', async () => {
+    proxy.set('refuse');
+    try {
+      const ready = await suite.t.api.get('/readyz');
+      assertError(ready, 503, 'SERVICE_UNAVAILABLE', { data: true });
+      assert.equal(ready.headers.get('retry-after'), '5');
+      const checks = (ready.body.data as { checks: Record<string, string> }).checks;
+      assert.equal(checks['database'], 'unreachable');
+      assert.equal(checks['migrations'], 'unknown');
+      assert.equal((await suite.t.api.get('/livez')).status, 200);
+    } finally {
+      proxy.set('forward');
+    }
+    const back = await suite.t.api.get('/readyz');
+    assert.equal(back.status, 200, back.text);
+  });
+
   it('no connection within DATABASE_POOL_TIMEOUT_MS (a server that accepts and never answers): 503', async () => {
     proxy.set('black-hole');
     try {
