@@ -20,6 +20,13 @@ const NAMES = env['BENCH_ONLY']?.split(',') ?? ['business-info', 'virtual-accoun
  * polls would be counted as if the server did them every few requests. They are put off for the run.
  */
 const QUIET = { WEBHOOK_POLL_MS: '3600000', MAIL_POLL_MS: '3600000' };
+/** More settings for the app, `NAME=value` separated by spaces (a setting's cost: with and without it). */
+const APP_ENV = Object.fromEntries(
+  (env['BENCH_APP_ENV'] ?? '')
+    .split(' ')
+    .filter(Boolean)
+    .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+);
 
 type Scenario = (typeof SCENARIOS)[number];
 
@@ -111,7 +118,7 @@ async function measure(
       side,
     ],
     {
-      env: { ...database.env, ...startOf(side).env, ...QUIET },
+      env: { ...database.env, ...startOf(side).env, ...QUIET, ...(side === 'app' ? APP_ENV : {}) },
       stdio: ['ignore', log, log, 'ipc'],
     },
   );

@@ -43,7 +43,7 @@ import { type Clock, systemClock } from './platform/clock.js';
 import { createKeyRing, loadOrCreateDevKey } from './platform/crypto/keys.js';
 import { useThreadPool } from './platform/crypto/passwords.js';
 import { type DatabaseHandle, openDatabase } from './platform/db/database.js';
-import { migrateToLatest } from './platform/db/migrator.js';
+import { migrateToLatest, pendingMigrations } from './platform/db/migrator.js';
 import type { Environment } from './platform/environment.js';
 import { createEventSerializer } from './platform/events/catalog.js';
 import { registerAuth } from './platform/http/auth.js';
@@ -71,6 +71,8 @@ import { purgeRateWindows } from './platform/limits/limits.repository.js';
 import { accessLog, createLogger, LazyChildLogger } from './platform/logger.js';
 import { createMailer } from './platform/mail/mailer.js';
 import { createMailOutbox } from './platform/mail/outbox.js';
+import { createMetrics, NO_METRICS } from './platform/metrics/metrics.js';
+import { registerMetricsRoute } from './platform/metrics/metrics.routes.js';
 import { ensurePrivateDirectory } from './platform/storage/private-paths.js';
 import { localDiskStorage } from './platform/storage/storage.js';
 
@@ -82,6 +84,8 @@ const eventSchemas = createEventSchemas(EVENTS);
 declare module 'fastify' {
   interface FastifyInstance {
     housekeeping(): Promise<void>;
+    /** The worker loops, for tests and operators (readiness follows them). */
+    workers: Record<'webhooks' | 'mail' | 'transfers', { start(): void; stop(): Promise<void> }>;
   }
 }
 
@@ -100,6 +104,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const clock = overrides.clock ?? systemClock;
   useThreadPool(config.UV_THREADPOOL_SIZE);
   const log = createLogger(config.LOG_LEVEL, overrides.logStream);
+  // Off without METRICS_TOKEN: no registry, no per-request work (docs/operations.md, "Metrics").
+  const metrics = config.METRICS_TOKEN ? createMetrics() : NO_METRICS;
   ensurePrivateDirectory(config.DATA_DIR);
   const outboxDir = path.join(config.DATA_DIR, 'outbox');
   // The mailer writes each .eml 0600; without SMTP_URL its directory is made private here.
@@ -198,6 +204,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     policyFor: webhookPolicy,
     notify,
+    onDelivery: metrics.webhookDelivery,
   });
   const webhooks = createWebhooksService({
     db: database.db,
@@ -217,7 +224,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     bankName: config.BANK_NAME,
     clock,
   });
-  const bank = createBankService({ db: database.db, clock, keys, virtualAccounts });
+  const bank = createBankService({
+    db: database.db,
+    clock,
+    keys,
+    virtualAccounts,
+    onNotification: metrics.creditNotification,
+  });
   // Sandbox transfers go to the built-in sandbox bank; live ones to the sponsor bank's connector,
   // or in development without one to the sandbox bank too (warned below).
   const sandboxRails: Record<Environment, Rail> = {
@@ -275,7 +288,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     // One access line per request, written by the platform instead of Fastify's request lines.
-    logController: new AccessLogController(accessLog(log)),
+    logController: new AccessLogController(accessLog(log), metrics.http),
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
     genReqId,
     frameworkErrors,
@@ -320,7 +333,29 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   await registerWebApps(app);
 
-  registerHealthRoutes(app, database.ping);
+  const stuckAfterMs = config.WORKER_STUCK_AFTER_MS;
+  registerHealthRoutes(app, {
+    ping: database.ping,
+    pendingMigrations: () => pendingMigrations(database.db, database.schema),
+    workers: {
+      webhook_worker: () => webhookWorker.health(stuckAfterMs),
+      mail_worker: () => mail.health(stuckAfterMs),
+      transfer_worker: config.TRANSFER_WORKER ? () => transferWorker.health(stuckAfterMs) : undefined,
+    },
+  });
+  if (config.METRICS_TOKEN && metrics.registry) {
+    registerMetricsRoute(app, { token: config.METRICS_TOKEN, registry: metrics.registry });
+    metrics.observe({
+      now: () => clock.now(),
+      pool: database.connections,
+      backlogs: {
+        webhooks: webhookWorker.backlog,
+        mail: mail.backlog,
+        transfers: transferWorker.backlog,
+      },
+      onError: (error) => log.warn({ err: error }, 'metrics: a queue could not be read'),
+    });
+  }
   await app.register(
     async (api) => {
       await api.register(accountsRoutes, { accounts, cookie: dashboardCookie, antiForgery });
@@ -370,6 +405,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     ]);
   };
   app.decorate('housekeeping', runHousekeeping);
+  app.decorate('workers', { webhooks: webhookWorker, mail, transfers: transferWorker });
   const housekeeping = setInterval(() => {
     runHousekeeping().catch((error: unknown) => log.error({ err: error }, 'housekeeping failed'));
   }, HOUSEKEEPING_INTERVAL_MS);

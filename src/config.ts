@@ -59,6 +59,19 @@ export const ConfigSchema = Type.Object({
   DATA_ENCRYPTION_KEY: Type.Optional(Type.String({ description: 'base64 of 32 random bytes' })),
   REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://.+' })),
   RATE_LIMIT_IP_PER_MINUTE: Type.Integer({ minimum: 0, default: 600 }),
+  METRICS_TOKEN: Type.Optional(
+    Type.String({
+      minLength: 32,
+      description:
+        'at least 32 characters; set, GET /metrics answers Prometheus text to Bearer <token>; unset, 404',
+    }),
+  ),
+  WORKER_STUCK_AFTER_MS: Type.Integer({
+    minimum: 1,
+    default: 60000,
+    description:
+      '/readyz reports a worker stuck when its pass (or the wait for the next) has lasted this long',
+  }),
   KYC_PROVIDER: Type.Union([Type.Literal('sandbox'), Type.Literal('prembly')], {
     default: 'sandbox',
     description: 'sandbox: a BVN starting 22 passes; prembly: Prembly (IdentityPass) BVN lookup',
@@ -153,6 +166,7 @@ type RawConfig = Static<typeof ConfigSchema>;
 /** Variables whose values never appear in a message: keys, and URLs that may carry a password. */
 const SECRET_VARIABLES: ReadonlySet<string> = new Set([
   'ADMIN_API_KEY',
+  'METRICS_TOKEN',
   'DATA_ENCRYPTION_KEY',
   'SMTP_URL',
   'REDIS_URL',

@@ -4,7 +4,7 @@ import { after, before, describe, it } from 'node:test';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { DIALECTS, TEST_DATABASE_URL, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, until } from '../support/assertions.js';
 import { customerBody } from '../support/factories.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { CREATE_ACCOUNT, VIRTUAL_ACCOUNTS } from '../support/paths.js';
@@ -20,6 +20,8 @@ import { CREATE_ACCOUNT, VIRTUAL_ACCOUNTS } from '../support/paths.js';
 const postgres = DIALECTS.find((dialect) => dialect.name === 'postgres')!;
 const STATEMENT_TIMEOUT_MS = 500;
 const POOL_TIMEOUT_MS = 1_000;
+
+const METRICS_TOKEN = 'metrics-token-0123456789abcdefghijklmnop';
 
 type ProxyMode = 'forward' | 'refuse' | 'black-hole';
 
@@ -78,6 +80,7 @@ describe('database faults answer 503 SERVICE_UNAVAILABLE [postgres]', { skip: po
       DATABASE_URL: proxyUrl,
       DATABASE_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS),
       DATABASE_POOL_TIMEOUT_MS: String(POOL_TIMEOUT_MS),
+      METRICS_TOKEN,
     },
   }));
   after(async () => {
@@ -155,6 +158,37 @@ describe('database faults answer 503 SERVICE_UNAVAILABLE [postgres]', { skip: po
     const back = await list();
     assert.equal(back.status, 200, back.text);
     await createAccount(suite.t, token);
+  });
+
+  it('/readyz answers 503 naming the database while PostgreSQL is unreachable; /livez stays 200', async () => {
+    proxy.set('refuse');
+    try {
+      const ready = await suite.t.api.get('/readyz');
+      assertError(ready, 503, 'SERVICE_UNAVAILABLE', { data: true });
+      assert.equal(ready.headers.get('retry-after'), '5');
+      const checks = (ready.body.data as { checks: Record<string, string> }).checks;
+      assert.equal(checks['database'], 'unreachable');
+      assert.equal(checks['migrations'], 'unknown');
+      assert.equal((await suite.t.api.get('/livez')).status, 200);
+      // The scrape still answers, without the queue series it could not read.
+      const scraped = await fetch(`${suite.t.url}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      const text = await scraped.text();
+      assert.equal(scraped.status, 200, text);
+      assert.match(text, /^http_server_request_duration_seconds_count\{/m);
+      assert.doesNotMatch(text, /^baas_outbox_backlog\{/m);
+    } finally {
+      proxy.set('forward');
+    }
+    const back = await suite.t.api.get('/readyz');
+    assert.equal(back.status, 200, back.text);
+    await until('the queue series back in the scrape', async () => {
+      const scraped = await fetch(`${suite.t.url}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      return /^baas_outbox_backlog\{worker="webhooks"\} \d+$/m.test(await scraped.text());
+    });
   });
 
   it('no connection within DATABASE_POOL_TIMEOUT_MS (a server that accepts and never answers): 503', async () => {

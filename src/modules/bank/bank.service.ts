@@ -5,6 +5,7 @@ import type { KeyRing } from '../../platform/crypto/keys.js';
 import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
+import type { CreditOutcome } from '../../platform/metrics/metrics.js';
 import { keysetCursor } from '../../platform/pagination/cursor.js';
 import { instantRange } from '../../platform/time-range.js';
 import { koboToNaira } from '../virtual-accounts/money.js';
@@ -21,6 +22,8 @@ export interface BankDeps {
   clock: Clock;
   keys: KeyRing;
   virtualAccounts: VirtualAccountsService;
+  /** Counts each notification's outcome (metrics). */
+  onNotification(outcome: CreditOutcome): void;
 }
 
 export type BankService = ReturnType<typeof createBankService>;
@@ -62,7 +65,7 @@ function notificationView(row: repo.NotificationRow) {
  * which simulate-credit runs too), at most once per NIBSS session id; every notification is kept
  * with its outcome, the credited one in the credit's own transaction.
  */
-export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps) {
+export function createBankService({ db, clock, keys, virtualAccounts, onNotification }: BankDeps) {
   async function creditNotification(
     body: CreditNotificationBody,
     meta: RequestMeta,
@@ -144,6 +147,7 @@ export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps
             clock.now(),
           ),
         );
+        onNotification('refused');
         if (error.code === 'NOT_FOUND') {
           throw new AppError('NOT_FOUND', { message: 'No live virtual account has this account number.' });
         }
@@ -165,6 +169,7 @@ export function createBankService({ db, clock, keys, virtualAccounts }: BankDeps
         ),
       );
     }
+    onNotification(receipt.outcome);
     return { outcome: receipt.outcome, transaction: receipt.transaction };
   }
 

@@ -351,3 +351,24 @@ const sourceWithEnquiry = prepare(
       .where('a.account_number', '=', accountNumber),
   5,
 );
+
+/**
+ * The transfers the worker still owes a step (to send, to ask the bank about), counted up to `cap`,
+ * and the earliest time one is due: both on the partial index transfers_due.
+ */
+export async function backlog(db: Kysely<Database>, cap: number) {
+  const [counted, earliest] = await Promise.all([
+    db
+      .selectFrom((eb) =>
+        eb.selectFrom('transfers').select('id').where('next_query_at', 'is not', null).limit(cap).as('owed'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('transfers')
+      .select((eb) => eb.fn.min('next_query_at').as('due'))
+      .where('next_query_at', 'is not', null)
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { pending: Number(counted.count), earliestDue: earliest.due === null ? null : Number(earliest.due) };
+}

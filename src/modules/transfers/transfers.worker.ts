@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
+import { BACKLOG_CAP, type Backlog } from '../../platform/metrics/metrics.js';
+import { extend } from '../../platform/objects.js';
 import { createPollingWorker, type Pass } from '../../platform/worker/polling-worker.js';
 import type { Settlement } from './settlement.js';
 import * as repo from './transfers.repository.js';
@@ -57,5 +59,14 @@ export function createTransferWorker(options: TransferWorkerOptions) {
     maxInFlight: MAX_IN_FLIGHT,
     claim,
   });
-  return worker;
+  return extend(worker, {
+    /** The transfers owed a step at scrape time (metrics). */
+    backlog: async (): Promise<Backlog> => {
+      const { pending, earliestDue } = await repo.backlog(db, BACKLOG_CAP);
+      return {
+        pending,
+        oldestDueAt: earliestDue !== null && earliestDue <= clock.now() ? earliestDue : null,
+      };
+    },
+  });
 }

@@ -374,3 +374,24 @@ export async function failAndClaimNotice(
     .returning(['url', 'failing_since'])
     .executeTakeFirst();
 }
+
+/**
+ * The pending events, counted up to `cap`, and the earliest due time among them: two walks of the
+ * (status, next_attempt_at) index, the count bounded, whatever the size of the outbox.
+ */
+export async function backlog(db: Kysely<Database>, cap: number) {
+  const [counted, earliest] = await Promise.all([
+    db
+      .selectFrom((eb) =>
+        eb.selectFrom('outbox_events').select('id').where('status', '=', 'pending').limit(cap).as('pending'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('outbox_events')
+      .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { pending: Number(counted.count), earliestDue: earliest.due === null ? null : Number(earliest.due) };
+}

@@ -9,6 +9,7 @@ import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { NO_ENDPOINT } from '../../platform/events/outbox.repository.js';
+import { BACKLOG_CAP, type Backlog, type DeliveryOutcome } from '../../platform/metrics/metrics.js';
 import { createPollingWorker, type Pass } from '../../platform/worker/polling-worker.js';
 import type { Notifications } from '../notifications/notifications.service.js';
 import { deliver } from './delivery.js';
@@ -33,6 +34,8 @@ export interface WebhookWorkerOptions {
   retryBaseMs: number;
   policyFor(environment: Environment): AddressPolicy;
   notify: Notifications;
+  /** Counts each automatic attempt's outcome (metrics). */
+  onDelivery(outcome: DeliveryOutcome): void;
 }
 
 /** The partner and environment whose events go out in order, one at a time. */
@@ -132,6 +135,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       await trackEpisode(trx, event, outcome, finishedAt);
       return number;
     });
+    options.onDelivery(outcome.succeeded ? 'delivered' : givesUp ? 'gave_up' : 'failed');
     if (!outcome.succeeded) {
       log.info(
         { event_id: event.id, attempt, error: outcome.error, cause: outcome.cause, gave_up: givesUp },
@@ -212,6 +216,15 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     wake: worker.wake,
     start: worker.start,
     stop: worker.stop,
+    health: worker.health,
+    /** The pending events at scrape time (metrics). */
+    backlog: async (): Promise<Backlog> => {
+      const { pending, earliestDue } = await repo.backlog(db, BACKLOG_CAP);
+      return {
+        pending,
+        oldestDueAt: earliestDue !== null && earliestDue <= clock.now() ? earliestDue : null,
+      };
+    },
     /** Housekeeping: events (and their attempts) go after 30 days. */
     purgeSettled: () => repo.purgeOldEvents(db, clock.now() - 30 * 24 * 60 * 60 * 1000),
   };

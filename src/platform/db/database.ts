@@ -24,6 +24,11 @@ export interface DatabaseHandle {
   schema?: string;
   /** Resolves when a trivial query succeeds (readiness). */
   ping(): Promise<void>;
+  /**
+   * The connections now (metrics): PostgreSQL's pool; SQLite's one connection, used while a
+   * transaction holds it (its waiters are Kysely's and not counted).
+   */
+  connections(): { max: number; used: number; idle?: number; waiting?: number };
   close(): Promise<void>;
 }
 
@@ -193,6 +198,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
   // and reports it, and the pool discards the client on release.
   pool.on('error', (error) => options.onIdleError?.(error));
   pool.on('connect', (client) => client.on('error', () => undefined));
+  const max = options.poolSize ?? 10;
   const named = namedStatementPool(pool);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }) });
   directQueries.set(db, named.run);
@@ -203,6 +209,12 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    connections: () => ({
+      max,
+      used: pool.totalCount - pool.idleCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
     close: () => db.destroy(),
   };
 }
@@ -258,6 +270,7 @@ function openSqlite(file: string): DatabaseHandle {
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    connections: () => ({ max: 1, used: sqlite.open && sqlite.inTransaction ? 1 : 0 }),
     close: async () => {
       await db.destroy();
       // Kysely's driver starts with its first query, and only a started one is closed by destroy().

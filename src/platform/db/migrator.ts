@@ -1,4 +1,4 @@
-import { type Kysely, type MigrationResultSet, Migrator, sql } from 'kysely';
+import { DEFAULT_MIGRATION_TABLE, type Kysely, type MigrationResultSet, Migrator, sql } from 'kysely';
 import { isPostgresDb } from './dialect.js';
 import { migrations } from './migrations/index.js';
 
@@ -42,4 +42,17 @@ async function currentPostgresSchema<T>(db: Kysely<T>): Promise<string | undefin
   if (!isPostgresDb(db)) return undefined;
   const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
   return rows[0]?.schema;
+}
+
+/**
+ * The migrations this code knows that the database has not applied (readiness): one read of
+ * Kysely's bookkeeping table, a row a migration.
+ */
+export async function pendingMigrations<T>(db: Kysely<T>, schema?: string): Promise<string[]> {
+  const source = (schema ? db.withSchema(schema) : db) as unknown as Kysely<
+    Record<typeof DEFAULT_MIGRATION_TABLE, { name: string }>
+  >;
+  const applied = await source.selectFrom(DEFAULT_MIGRATION_TABLE).select('name').execute();
+  const names = new Set(applied.map((row) => row.name));
+  return Object.keys(migrations).filter((name) => !names.has(name));
 }

@@ -265,3 +265,11 @@ export const databaseUnavailable = (trouble: 'unreachable' | 'slow'): AppError =
         ? 'The database is too busy to answer in time. Retry shortly (a write with the same Idempotency-Key).'
         : 'The database cannot be reached right now. Retry shortly (a write with the same Idempotency-Key).',
   });
+
+/** 503 SERVICE_UNAVAILABLE with Retry-After, for /readyz: `data` names the failing checks. */
+export const notReady = (message: string, data: unknown): AppError =>
+  new AppError('SERVICE_UNAVAILABLE', {
+    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_SECONDS) },
+    message,
+    data,
+  });

@@ -18,6 +18,7 @@ import {
   storageFull,
 } from '../errors/errors.js';
 import { type AccessEntry, redactUrl } from '../logger.js';
+import type { HttpMetrics } from '../metrics/metrics.js';
 import { extend } from '../objects.js';
 import { bearerChallenge } from './auth.js';
 import { addRouteHook } from './route-hooks.js';
@@ -299,10 +300,17 @@ export interface HttpPlatformOptions {
  */
 export class AccessLogController extends LogController {
   readonly #write: (entry: AccessEntry) => void;
+  readonly #metrics: HttpMetrics | undefined;
 
-  constructor(write: (entry: AccessEntry) => void) {
+  /** `metrics`: the HTTP series (metrics.ts), recorded here too; undefined while metrics are off. */
+  constructor(write: (entry: AccessEntry) => void, metrics?: HttpMetrics) {
     super({ disableRequestLogging: true });
     this.#write = write;
+    this.#metrics = metrics;
+  }
+
+  override incomingRequest(_request: FastifyRequest, reply: FastifyReply): void {
+    this.#metrics?.started(reply);
   }
 
   override requestCompleted(_error: unknown, request: FastifyRequest, reply: FastifyReply): void {
@@ -317,6 +325,7 @@ export class AccessLogController extends LogController {
         error_code: request.errorCode,
         ip: request.ip,
       });
+      this.#metrics?.completed(request, reply);
     } catch (error) {
       request.log.error({ err: error }, 'access line not written');
     }

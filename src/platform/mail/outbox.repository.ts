@@ -78,3 +78,21 @@ export async function purgeSettledMail(db: Kysely<Database>, before: number): Pr
     .where('created_at', '<', before)
     .execute();
 }
+
+/** The pending messages, counted up to `cap`, and the earliest due time among them (mail_outbox_due_idx). */
+export async function backlog(db: Kysely<Database>, cap: number) {
+  const [counted, earliest] = await Promise.all([
+    db
+      .selectFrom((eb) =>
+        eb.selectFrom('mail_outbox').select('id').where('status', '=', 'pending').limit(cap).as('pending'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .executeTakeFirstOrThrow(),
+    db
+      .selectFrom('mail_outbox')
+      .select((eb) => eb.fn.min('next_attempt_at').as('due'))
+      .where('status', '=', 'pending')
+      .executeTakeFirstOrThrow(),
+  ]);
+  return { pending: Number(counted.count), earliestDue: earliest.due === null ? null : Number(earliest.due) };
+}

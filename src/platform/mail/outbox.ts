@@ -6,6 +6,7 @@ import type { KeyRing } from '../crypto/keys.js';
 import { decrypt, encrypt } from '../crypto/secret-box.js';
 import { newId } from '../crypto/tokens.js';
 import type { Database } from '../db/schema.js';
+import { BACKLOG_CAP, type Backlog } from '../metrics/metrics.js';
 import { createPollingWorker, type Pass } from '../worker/polling-worker.js';
 import type { Mailer, MailMessage } from './mailer.js';
 import * as repo from './outbox.repository.js';
@@ -125,6 +126,15 @@ export function createMailOutbox(options: MailOutboxOptions) {
     runOnce: worker.runOnce,
     start: worker.start,
     stop: worker.stop,
+    health: worker.health,
+    /** The pending messages at scrape time (metrics). */
+    backlog: async (): Promise<Backlog> => {
+      const { pending, earliestDue } = await repo.backlog(db, BACKLOG_CAP);
+      return {
+        pending,
+        oldestDueAt: earliestDue !== null && earliestDue <= clock.now() ? earliestDue : null,
+      };
+    },
     /** Housekeeping: settled messages (their bodies already erased) go after a day. */
     purgeSettled: () => repo.purgeSettledMail(db, clock.now() - 24 * 60 * 60 * 1000),
   };

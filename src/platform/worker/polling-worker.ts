@@ -15,6 +15,9 @@ export interface Pass {
  */
 const BATCH_WINDOW_MS = 50;
 
+/** A worker loop's state for /readyz: passing, stopped, or a pass (or the wait for one) overdue. */
+export type WorkerHealth = 'ok' | 'stopped' | 'stuck';
+
 export interface PollingWorkerOptions {
   /** Named in log lines. */
   name: string;
@@ -37,6 +40,8 @@ export function createPollingWorker(options: PollingWorkerOptions) {
   let running: Promise<unknown> | undefined;
   let stopped = true;
   let wanted = false;
+  /** Real time (not the service clock) of the last pass's start or end: the loop's heartbeat. */
+  let lastBeat = Date.now();
   const inFlight = new Set<Promise<void>>();
   // Passes run in the context the worker was made in (start-up), never in that of the request whose
   // wake() scheduled them: async context (a request's commit hook, audited-write.ts) stays with its
@@ -69,6 +74,7 @@ export function createPollingWorker(options: PollingWorkerOptions) {
   function pass(): void {
     timer = undefined;
     wanted = false;
+    lastBeat = Date.now();
     running = runOnce()
       .catch((error: unknown) => {
         log.error({ err: error }, `${name} pass failed`);
@@ -76,6 +82,7 @@ export function createPollingWorker(options: PollingWorkerOptions) {
       })
       .then((count) => {
         running = undefined;
+        lastBeat = Date.now();
         // A wake during the pass (new work, a freed slot) looks again at once; a pass that found
         // work looks again after a short window, so a steady stream of new work is taken in
         // batches instead of by back-to-back passes; a pass that found nothing waits pollMs.
@@ -97,9 +104,19 @@ export function createPollingWorker(options: PollingWorkerOptions) {
   return {
     runOnce,
     wake,
+    /**
+     * `stuck` when a pass has run for longer than `stuckAfterMs` (a statement that never returns),
+     * or no pass started within `pollMs` plus that after the last one ended (a lost timer).
+     */
+    health(stuckAfterMs: number): WorkerHealth {
+      if (stopped) return 'stopped';
+      const quietFor = Date.now() - lastBeat;
+      return quietFor > stuckAfterMs + (running ? 0 : options.pollMs) ? 'stuck' : 'ok';
+    },
     start(): void {
       if (!stopped) return;
       stopped = false;
+      lastBeat = Date.now();
       schedule(0);
     },
     /** Stops polling and waits for the jobs in flight. */
