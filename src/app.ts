@@ -112,6 +112,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   try {
     await migrate(config.DATABASE_URL, database, overrides.pgSchema);
+    await database.optimize();
   } catch (error) {
     await database.close();
     throw error;
@@ -361,6 +362,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       onboarding.deleteLeftoverFiles(),
       transfers.purgeNameEnquiries(),
     ]);
+    // After the purges: the statistics then describe what stays.
+    await database.optimize();
   };
   app.decorate('housekeeping', runHousekeeping);
   const housekeeping = setInterval(() => {

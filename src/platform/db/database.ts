@@ -24,6 +24,12 @@ export interface DatabaseHandle {
   schema?: string;
   /** Resolves when a trivial query succeeds (readiness). */
   ping(): Promise<void>;
+  /**
+   * Keeps the planner's statistics current: SQLite gathers none by itself, so at start-up and with
+   * housekeeping `PRAGMA optimize` re-analyzes (a sample of ANALYSIS_LIMIT rows an index) the tables
+   * whose size has changed much since; PostgreSQL's autovacuum does it there, so nothing.
+   */
+  optimize(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -58,6 +64,9 @@ const pgTypes = (driver: typeof pg) =>
   }) as pg.CustomTypesConfig;
 
 const STATEMENT_CACHE_SIZE = 500;
+
+/** Rows SQLite's ANALYZE samples an index: milliseconds on any size, and estimates good enough to plan by. */
+const ANALYSIS_LIMIT = 1000;
 
 /** What a rollback of a transaction SQLite already rolled back runs instead: nothing. */
 const ROLLED_BACK: SqliteStatement = {
@@ -203,6 +212,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
     ping: async () => {
       await sql`select 1`.execute(db);
     },
+    optimize: async () => undefined,
     close: () => db.destroy(),
   };
 }
@@ -224,6 +234,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
   const database = withStatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   directQueries.set(db, (text, parameters) => {
@@ -257,6 +268,11 @@ function openSqlite(file: string): DatabaseHandle {
     dialect: 'sqlite',
     ping: async () => {
       await sql`select 1`.execute(db);
+    },
+    optimize: async () => {
+      // 0x10002: every table, not only those this connection has queried (SQLite's advice for a
+      // long-lived connection, which this one is); it analyzes only where the estimates are stale.
+      await sql`pragma optimize = 0x10002`.execute(db);
     },
     close: async () => {
       await db.destroy();
