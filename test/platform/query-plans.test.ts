@@ -9,7 +9,13 @@ import {
   findAccountByNumber,
   listAccounts,
 } from '../../src/modules/virtual-accounts/virtual-accounts.repository.js';
-import { listEvents, purgeOldEvents } from '../../src/modules/webhooks/webhooks.repository.js';
+import {
+  dueEvents,
+  leasedScopes,
+  listEvents,
+  purgeOldEvents,
+  skipWithoutEndpoint,
+} from '../../src/modules/webhooks/webhooks.repository.js';
 import { listAuditEvents } from '../../src/platform/audit/audit.repository.js';
 import type { Database } from '../../src/platform/db/schema.js';
 import { DIALECTS, useApp } from '../support/app.js';
@@ -238,6 +244,15 @@ for (const dialect of DIALECTS) {
         name: 'events of a live environment that has none',
         run: (db) => listEvents(db, { partnerId: a, environment: 'live' }, { limit: 20 }),
         index: { postgres: 'outbox_events_scope_idx', sqlite: 'outbox_events_scope_idx' },
+      },
+      {
+        name: "the webhook worker's poll (due, leased, skipped without an endpoint)",
+        run: async (db) => {
+          await dueEvents(db, T0 + 1_000_000, 50);
+          await leasedScopes(db, T0 + 1_000_000);
+          await skipWithoutEndpoint(db, T0 + 1_000_000, 'no endpoint');
+        },
+        sorts: 'events due at the same millisecond are put in id order (an incremental sort of ties)',
       },
       {
         name: 'housekeeping: settled events past 30 days',
