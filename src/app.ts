@@ -112,7 +112,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   try {
     await migrate(config.DATABASE_URL, database, overrides.pgSchema);
-    await database.optimize();
+    // Not worth refusing to start over (a full disk, a busy database): housekeeping tries again.
+    await database
+      .optimize()
+      .catch((error: unknown) => log.warn({ err: error }, 'planner statistics not gathered at start'));
   } catch (error) {
     await database.close();
     throw error;
