@@ -284,7 +284,7 @@ export async function purgeOldEvents(db: Kysely<Database>, before: number): Prom
   await db
     .deleteFrom('outbox_events')
     .where('created_at', '<', before)
-    // A literal, as in the partial index that serves this (2026-11-29-05): a parameter would not
+    // A literal, as in the partial index that serves this (2026-11-29-07): a parameter would not
     // prove the index's predicate to a generic plan.
     .where('status', '<>', sql.lit('pending'))
     .execute();

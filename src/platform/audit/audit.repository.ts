@@ -98,7 +98,7 @@ const ACTION_SHAPE = /^[a-z][a-z0-9_.]{0,99}$/;
 
 /**
  * Newest first, each filter off an index ending in id: partner (…_partner_idx), action, actor type and
- * actor (2026-11-29-05); a time window is read along the id order.
+ * actor (2026-11-29-07); a time window is read along the id order.
  */
 export function listAuditEvents(
   db: Kysely<Database>,
