@@ -31,62 +31,78 @@ export interface BenchServer {
   server: ChildProcess;
   /** The bench's own handle on the server's database. */
   db: Kysely<Database>;
+  /** Stops the server and starts it again on the same database (what start-up does, done again). */
+  restart(): Promise<void>;
   /** The server's peak RSS in MiB since the last call (VmHWM, reset through clear_refs). */
   peakRss(): number;
   stop(): Promise<void>;
 }
 
-export async function startBenchServer(name: string): Promise<BenchServer> {
+export async function startBenchServer(name: string, env: Record<string, string> = {}): Promise<BenchServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), `baas-${name}-bench-`));
   const schema = BENCH_DB === 'postgres' ? `bench_${name.replaceAll('-', '_')}_${Date.now()}` : undefined;
   const url = schema ? PG_URL : `sqlite:${path.join(dataDir, 'bench.sqlite')}`;
   if (schema) await pgQuery(`create schema ${schema}`);
   const childUrl = schema ? `${PG_URL}?options=${encodeURIComponent(`-c search_path=${schema}`)}` : url;
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const server = spawn(
-    process.execPath,
-    [
-      ...START_FLAGS,
-      '--import',
-      pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
-      path.join(ROOT, 'src', 'server.ts'),
-    ],
-    {
-      cwd: dataDir,
-      stdio: ['ignore', 'ignore', 'inherit'],
-      env: {
-        ...START_ENV,
-        PATH: process.env['PATH'],
-        NODE_ENV: 'production',
-        LOG_LEVEL: 'warn',
-        PORT: String(port),
-        SMTP_URL: 'smtp://127.0.0.1:9',
-        DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
-        RATE_LIMIT_IP_PER_MINUTE: '0',
-        PUBLIC_URL: 'https://bench.invalid',
-        DATA_DIR: dataDir,
-        DATABASE_URL: childUrl,
+  const spawnServer = () =>
+    spawn(
+      process.execPath,
+      [
+        ...START_FLAGS,
+        '--import',
+        pathToFileURL(path.join(ROOT, 'node_modules', 'tsx', 'dist', 'loader.mjs')).href,
+        path.join(ROOT, 'src', 'server.ts'),
+      ],
+      {
+        cwd: dataDir,
+        stdio: ['ignore', 'ignore', 'inherit'],
+        env: {
+          ...START_ENV,
+          PATH: process.env['PATH'],
+          NODE_ENV: 'production',
+          LOG_LEVEL: 'warn',
+          PORT: String(port),
+          SMTP_URL: 'smtp://127.0.0.1:9',
+          DATA_ENCRYPTION_KEY: Buffer.alloc(32, 0x5a).toString('base64'),
+          RATE_LIMIT_IP_PER_MINUTE: '0',
+          PUBLIC_URL: 'https://bench.invalid',
+          DATA_DIR: dataDir,
+          DATABASE_URL: childUrl,
+          ...env,
+        },
       },
-    },
-  );
+    );
+  let server = spawnServer();
   const origin = `http://127.0.0.1:${port}`;
   let handle: DatabaseHandle | undefined;
   const stop = async () => {
-    server.kill('SIGTERM');
+    // Dropping the schema while the server still works in it can deadlock with its workers.
+    await exit();
     await handle?.close();
     if (schema) await pgQuery(`drop schema if exists ${schema} cascade`);
     fs.rmSync(dataDir, { recursive: true, force: true });
   };
-  try {
+  const ready = async () => {
     for (let tries = 0; ; tries++) {
-      const ready = await fetch(`${origin}/readyz`).then(
+      const answered = await fetch(`${origin}/readyz`).then(
         (response) => response.ok,
         () => false,
       );
-      if (ready) break;
+      if (answered) break;
       if (tries > 300 || server.exitCode !== null) throw new Error('the server did not start');
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
+  };
+  const exit = async () => {
+    const exited = new Promise((resolve) =>
+      server.exitCode === null ? server.once('exit', resolve) : resolve(null),
+    );
+    server.kill('SIGTERM');
+    await exited;
+  };
+  try {
+    await ready();
     handle = openDatabase(url, schema ? { pgSchema: schema } : {});
   } catch (error) {
     await stop();
@@ -94,8 +110,15 @@ export async function startBenchServer(name: string): Promise<BenchServer> {
   }
   return {
     origin,
-    server,
+    get server() {
+      return server;
+    },
     db: handle.db,
+    restart: async () => {
+      await exit();
+      server = spawnServer();
+      await ready();
+    },
     peakRss: () => {
       const status = fs.readFileSync(`/proc/${server.pid}/status`, 'utf8');
       const kib = Number(/VmHWM:\s+(\d+)/.exec(status)?.[1]);

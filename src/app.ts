@@ -118,6 +118,10 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   try {
     await migrate(config.DATABASE_URL, database, overrides.pgSchema);
+    // Not worth refusing to start over (a full disk, a busy database): housekeeping tries again.
+    await database
+      .optimize()
+      .catch((error: unknown) => log.warn({ err: error }, 'planner statistics not gathered at start'));
   } catch (error) {
     await database.close();
     throw error;
@@ -403,6 +407,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       onboarding.deleteLeftoverFiles(),
       transfers.purgeNameEnquiries(),
     ]);
+    // After the purges: the statistics then describe what stays.
+    await database.optimize();
   };
   app.decorate('housekeeping', runHousekeeping);
   app.decorate('workers', { webhooks: webhookWorker, mail, transfers: transferWorker });

@@ -1,5 +1,5 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
-import { startsWith } from '../../platform/db/dialect.js';
+import { knownValue, startsWith } from '../../platform/db/dialect.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
@@ -67,7 +67,7 @@ export function filteredAccounts(db: Kysely<Database>, scope: Scope, filter: Acc
     .selectFrom('virtual_accounts')
     .where('partner_id', '=', scope.partnerId)
     .where('environment', '=', scope.environment);
-  if (filter.status !== undefined) query = query.where('status', '=', filter.status);
+  if (filter.status !== undefined) query = query.where('status', '=', knownValue(filter.status));
   if (filter.email !== undefined) query = query.where('customer_email', '=', filter.email);
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);

@@ -1,4 +1,5 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
+import { knownValue } from '../../platform/db/dialect.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import type { OutboxEventsTable } from '../../platform/events/outbox.table.js';
@@ -283,13 +284,16 @@ export async function purgeOldEvents(db: Kysely<Database>, before: number): Prom
   await db
     .deleteFrom('outbox_events')
     .where('created_at', '<', before)
-    .where('status', '!=', 'pending')
+    // A literal, as in the partial index that serves this (2026-11-29-07): a parameter would not
+    // prove the index's predicate to a generic plan.
+    .where('status', '<>', sql.lit('pending'))
     .execute();
 }
 
 /**
- * Keyset page of a scope's events, newest first, narrowed by type, delivery status and creation time
- * (by status straight off the (partner, environment, status, id) index).
+ * Keyset page of a scope's events, newest first, narrowed by type, delivery status and creation time:
+ * off the (partner, environment, id) index, or with a type or a status their own (…, type, id) and
+ * (…, status, id); a time window is read along the id order.
  */
 export function listEvents(
   db: Kysely<Database>,
@@ -311,8 +315,9 @@ export function listEvents(
     .orderBy('id', 'desc')
     .limit(filter.limit + 1);
   if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
-  if (filter.type !== undefined) query = query.where('type', '=', filter.type);
-  if (filter.deliveryStatus !== undefined) query = query.where('status', '=', filter.deliveryStatus);
+  if (filter.type !== undefined) query = query.where('type', '=', knownValue(filter.type));
+  if (filter.deliveryStatus !== undefined)
+    query = query.where('status', '=', knownValue(filter.deliveryStatus));
   if (filter.createdFrom !== undefined) query = query.where('created_at', '>=', filter.createdFrom);
   if (filter.createdTo !== undefined) query = query.where('created_at', '<=', filter.createdTo);
   return query.execute();

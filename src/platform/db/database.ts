@@ -29,6 +29,11 @@ export interface DatabaseHandle {
    * transaction holds it (its waiters are Kysely's and not counted).
    */
   connections(): { max: number; used: number; idle?: number; waiting?: number };
+   * Keeps the planner's statistics current: SQLite gathers none by itself, so at start-up and with
+   * housekeeping `PRAGMA optimize` re-analyzes (a sample of ANALYSIS_LIMIT rows an index) the tables
+   * whose size has changed much since; PostgreSQL's autovacuum does it there, so nothing.
+   */
+  optimize(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -63,6 +68,9 @@ const pgTypes = (driver: typeof pg) =>
   }) as pg.CustomTypesConfig;
 
 const STATEMENT_CACHE_SIZE = 500;
+
+/** Rows SQLite's ANALYZE samples an index: milliseconds on any size, and estimates good enough to plan by. */
+const ANALYSIS_LIMIT = 1000;
 
 /** What a rollback of a transaction SQLite already rolled back runs instead: nothing. */
 const ROLLED_BACK: SqliteStatement = {
@@ -215,6 +223,7 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
       idle: pool.idleCount,
       waiting: pool.waitingCount,
     }),
+    optimize: async () => undefined,
     close: () => db.destroy(),
   };
 }
@@ -236,6 +245,7 @@ function openSqlite(file: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`analysis_limit = ${ANALYSIS_LIMIT}`);
   const database = withStatementCache(sqlite);
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
   directQueries.set(db, (text, parameters) => {
@@ -271,6 +281,11 @@ function openSqlite(file: string): DatabaseHandle {
       await sql`select 1`.execute(db);
     },
     connections: () => ({ max: 1, used: sqlite.open && sqlite.inTransaction ? 1 : 0 }),
+    optimize: async () => {
+      // 0x10002: every table, not only those this connection has queried (SQLite's advice for a
+      // long-lived connection, which this one is); it analyzes only where the estimates are stale.
+      await sql`pragma optimize = 0x10002`.execute(db);
+    },
     close: async () => {
       await db.destroy();
       // Kysely's driver starts with its first query, and only a started one is closed by destroy().

@@ -35,3 +35,13 @@ export function containsText<T>(
     ? sql<SqlBool>`strpos(${expression}, ${text}) > 0`
     : sql<SqlBool>`instr(${expression}, ${text}) > 0`;
 }
+
+/**
+ * One of a few known values (an enum the request schema checked, or text of a shape the caller
+ * checked) as a literal instead of a parameter, for a filter on a column of few distinct values. Every statement is named on PostgreSQL, which after
+ * five runs may settle on a generic plan: it estimates `column = $1` at 1/n of the rows (n distinct
+ * values), so for a rare value ("operator" among actor types, a failed delivery) it would walk the
+ * list's order skipping rows instead of reading the filter's index. A literal keeps each value's plan
+ * its own, at one statement text per value (docs/decisions.md, "Indexes at volume").
+ */
+export const knownValue = <V extends string>(value: V): RawBuilder<V> => sql.lit(value);
