@@ -29,6 +29,7 @@ export interface DatabaseHandle {
    * transaction holds it (its waiters are Kysely's and not counted).
    */
   connections(): { max: number; used: number; idle?: number; waiting?: number };
+  /**
    * Keeps the planner's statistics current: SQLite gathers none by itself, so at start-up and with
    * housekeeping `PRAGMA optimize` re-analyzes (a sample of ANALYSIS_LIMIT rows an index) the tables
    * whose size has changed much since; PostgreSQL's autovacuum does it there, so nothing.

@@ -2,7 +2,7 @@
 // Regenerate with `npm run generate:api -w web` after the OpenAPI document changes.
 
 export interface paths {
-    "/healthz": {
+    "/livez": {
         parameters: {
             query?: never;
             header?: never;
@@ -11,7 +11,27 @@ export interface paths {
         };
         /**
          * The process is up
-         * @description Liveness: 200 while the process serves HTTP. Outside the API prefix and the rate limit.
+         * @description Liveness: 200 while the process serves HTTP, whatever its dependencies. Outside the API prefix and the rate limit.
+         */
+        get: operations["getLiveness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The process is up (alias of /livez)
+         * @description Liveness: 200 while the process serves HTTP, whatever its dependencies. Outside the API prefix and the rate limit.
          */
         get: operations["getHealth"];
         put?: never;
@@ -30,8 +50,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The database answers
-         * @description Readiness: 200 once the database answers a query, else 503 SERVICE_UNAVAILABLE (take the instance out of rotation).
+         * The database answers, migrations are applied, workers pass
+         * @description Readiness: 200 with each check once the database answers a query, every migration of this version is applied and each worker loop of this instance is passing; else 503 SERVICE_UNAVAILABLE with Retry-After and `data.checks` naming the failing ones (take the instance out of rotation).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1642,6 +1662,37 @@ export interface components {
             /** @description Why another admin declined it, if they said. */
             decline_reason: string | null;
         };
+        /**
+         * ReadinessChecks
+         * @description Each readiness check's state.
+         */
+        ReadinessChecks: {
+            /**
+             * @description a trivial query answers
+             * @enum {string}
+             */
+            database: "ok" | "unreachable";
+            /**
+             * @description every migration of this version is applied (unknown while the database is unreachable)
+             * @enum {string}
+             */
+            migrations: "ok" | "pending" | "unknown";
+            /**
+             * @description ok: its loop passes; stopped: its loop is not running; stuck: a pass (or the wait for the next) has lasted WORKER_STUCK_AFTER_MS; off: not run by this instance (TRANSFER_WORKER=false)
+             * @enum {string}
+             */
+            webhook_worker: "ok" | "stopped" | "stuck" | "off";
+            /**
+             * @description ok: its loop passes; stopped: its loop is not running; stuck: a pass (or the wait for the next) has lasted WORKER_STUCK_AFTER_MS; off: not run by this instance (TRANSFER_WORKER=false)
+             * @enum {string}
+             */
+            mail_worker: "ok" | "stopped" | "stuck" | "off";
+            /**
+             * @description ok: its loop passes; stopped: its loop is not running; stuck: a pass (or the wait for the next) has lasted WORKER_STUCK_AFTER_MS; off: not run by this instance (TRANSFER_WORKER=false)
+             * @enum {string}
+             */
+            transfer_worker: "ok" | "stopped" | "stuck" | "off";
+        };
         /** Requirements */
         Requirements: {
             /** @description What the partner must still do, e.g. business_type, representative.kyc, documents.memart, submit. */
@@ -1839,6 +1890,53 @@ export interface components {
 }
 export type $defs = Record<string, never>;
 export interface operations {
+    getLiveness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Default Response */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example OK */
+                        message: string;
+                        data: {
+                            /** @example ok */
+                            status: string;
+                        };
+                    };
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A malformed HTTP request (400) or an oversized URL or header section (413). */
+            "4XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getHealth: {
         parameters: {
             query?: never;
@@ -1904,11 +2002,12 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "success";
-                        /** @example OK */
+                        /** @example Ready */
                         message: string;
                         data: {
-                            /** @example ok */
+                            /** @example ready */
                             status: string;
+                            checks: components["schemas"]["ReadinessChecks"];
                         };
                     };
                 };
@@ -1919,7 +2018,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["Error"] & {
+                        data?: {
+                            checks: components["schemas"]["ReadinessChecks"];
+                        };
+                    };
                 };
             };
             /** @description A malformed HTTP request (400) or an oversized URL or header section (413). */
