@@ -497,6 +497,28 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
           })),
         )
         .execute();
+      // Proposals too (four eyes): settled ones, so the one-pending-per-decision index allows 101.
+      const partner = await handle.db.selectFrom('partners').select('id').executeTakeFirstOrThrow();
+      await handle.db
+        .insertInto('decision_proposals')
+        .values(
+          Array.from({ length: 101 }, () => ({
+            id: newId(),
+            partner_id: partner.id,
+            action: 'suspend' as const,
+            reason: 'limits',
+            internal_note: null,
+            status: 'withdrawn' as const,
+            proposed_by_type: 'api_key' as const,
+            proposed_by_id: null,
+            settled_by_type: 'api_key' as const,
+            settled_by_id: null,
+            settled_at: now,
+            decline_reason: null,
+            created_at: now,
+          })),
+        )
+        .execute();
     } finally {
       await handle.close();
     }
@@ -540,6 +562,7 @@ describe('resource limits: bodies, uploads, URLs, headers and pages (production 
       [`GET ${DELIVERIES}`]: { path: DELIVERIES, headers: { authorization: `Bearer ${key}` } },
       [`GET ${ADMIN_PREFIX}invitations`]: { path: `${ADMIN_PREFIX}invitations`, headers: adminHeaders },
       [`GET ${ADMIN_PREFIX}operators`]: { path: `${ADMIN_PREFIX}operators`, headers: adminHeaders },
+      [`GET ${ADMIN_PREFIX}proposals`]: { path: `${ADMIN_PREFIX}proposals`, headers: adminHeaders },
       [`GET ${EVENTS}`]: { path: EVENTS, headers: { authorization: `Bearer ${key}` } },
       [`GET ${ADMIN_PARTNERS}`]: { path: ADMIN_PARTNERS, headers: adminHeaders },
       [`GET ${ADMIN_PREFIX}audit-events`]: { path: AUDIT_EVENTS, headers: adminHeaders },

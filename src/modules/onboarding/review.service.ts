@@ -220,8 +220,10 @@ export function createReviewService({ db, write, keys, storage, notify, fourEyes
       next_cursor: page.next_cursor,
       items: page.items.map((partner) => {
         const proposal = proposed.get(partner.id);
+        const assignment = assignmentView(fields.get(partner.id));
         return extend(partnerSummaryView(partner, pending.get(partner.id)), {
-          ...assignmentView(fields.get(partner.id)),
+          assigned_to: assignment.assigned_to,
+          assigned_at: assignment.assigned_at,
           pending_proposal: proposal ? proposalView(proposal) : null,
         });
       }),
