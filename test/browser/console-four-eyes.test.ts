@@ -4,16 +4,10 @@ import type { Browser } from 'playwright-core';
 import { consolePost, newOperator, type TestOperator } from '../operators/operator-kit.js';
 import { adminPost, partnerRecord } from '../support/admin.js';
 import { useApp } from '../support/app.js';
-import {
-  assertAccessible,
-  launchBrowser,
-  newPage,
-  type RecordedPage,
-  screenshot,
-} from '../support/browser.js';
+import { assertAccessible, launchBrowser, type RecordedPage, screenshot } from '../support/browser.js';
 import { newPartner } from '../support/partners.js';
 import { adminDocumentUrl, adminPartnerUrl } from '../support/paths.js';
-import { assertLabelsInNames } from './console-helpers.js';
+import { assertLabelsInNames, openConsoleAs } from './console-helpers.js';
 
 /*
  * Four eyes in the console (issue 31): one admin proposes a suspension, the page says it awaits
@@ -32,16 +26,8 @@ describe('console: four eyes', () => {
   });
   const suite = useApp('sqlite', { env: { REQUIRE_FOUR_EYES: 'true' } });
 
-  async function openConsole(operator: TestOperator, path: string): Promise<RecordedPage> {
-    const recorded = await newPage(browser, suite.t.url, { handledStatuses: [401, 409, 422] });
-    recorded.context.setDefaultTimeout(10_000);
-    pages.push(recorded);
-    await recorded.context.addCookies([
-      { name: operator.session.cookieName, value: operator.session.token, url: suite.t.url },
-    ]);
-    await recorded.page.goto(path);
-    return recorded;
-  }
+  const openConsole = (operator: TestOperator, path: string): Promise<RecordedPage> =>
+    openConsoleAs(browser, suite.t.url, operator.session, path, pages);
 
   it('lets one admin propose a suspension and another confirm it: the partner is suspended', async () => {
     const first = await newOperator(suite.t, 'admin');

@@ -1,5 +1,26 @@
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { newPage, type RecordedPage } from '../support/browser.js';
+
+/**
+ * A console page signed in as the operator (its session cookie), opened at `path`; the page is added
+ * to `pages` for the file's after() hook to close.
+ */
+export async function openConsoleAs(
+  browser: Browser,
+  baseUrl: string,
+  session: { cookieName: string; token: string },
+  path: string,
+  pages: RecordedPage[],
+  handledStatuses: number[] = [401, 409, 422],
+): Promise<RecordedPage> {
+  const recorded = await newPage(browser, baseUrl, { handledStatuses });
+  recorded.context.setDefaultTimeout(10_000);
+  pages.push(recorded);
+  await recorded.context.addCookies([{ name: session.cookieName, value: session.token, url: baseUrl }]);
+  await recorded.page.goto(path);
+  return recorded;
+}
 
 /**
  * WCAG 2.5.3 label in name: every control of the page whose aria-label replaces its visible text

@@ -4,15 +4,10 @@ import type { Browser } from 'playwright-core';
 import { newOperator, type TestOperator } from '../operators/operator-kit.js';
 import { partnerRecord } from '../support/admin.js';
 import { useApp } from '../support/app.js';
-import {
-  assertAccessible,
-  launchBrowser,
-  newPage,
-  type RecordedPage,
-  screenshot,
-} from '../support/browser.js';
+import { assertAccessible, launchBrowser, type RecordedPage, screenshot } from '../support/browser.js';
 import { profileOf } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
+import { openConsoleAs } from './console-helpers.js';
 
 /*
  * Issue 31's compliance controls in the console: a suspension's internal note is typed beside the
@@ -31,16 +26,8 @@ describe('console: internal notes and assignment', () => {
   });
   const suite = useApp('sqlite');
 
-  async function openConsole(operator: TestOperator, path: string): Promise<RecordedPage> {
-    const recorded = await newPage(browser, suite.t.url, { handledStatuses: [401, 409, 422] });
-    recorded.context.setDefaultTimeout(10_000);
-    pages.push(recorded);
-    await recorded.context.addCookies([
-      { name: operator.session.cookieName, value: operator.session.token, url: suite.t.url },
-    ]);
-    await recorded.page.goto(path);
-    return recorded;
-  }
+  const openConsole = (operator: TestOperator, path: string): Promise<RecordedPage> =>
+    openConsoleAs(browser, suite.t.url, operator.session, path, pages);
 
   it('suspends with a reason and an internal note: the record shows both to operators, the partner only the reason', async () => {
     const admin = await newOperator(suite.t, 'admin');
