@@ -129,6 +129,28 @@ for (const dialect of DIALECTS) {
       assertError(again, 409, 'PROPOSAL_PENDING');
       assert.match(again.body.message, new RegExp(first.name));
 
+      // Every other active admin is asked; the proposer and reviewers are not, and no e-mail has the note.
+      const awaiting = (mails: Array<{ subject: string }>) =>
+        mails.filter((mail) => mail.subject.startsWith('Awaiting your confirmation: suspend'));
+      const asked = awaiting(await noticesTo(suite, second.email));
+      assert.equal(
+        asked.length,
+        1,
+        "the other admin is asked once (the approval before it was the API key's)",
+      );
+      assert.equal(asked[0]!.subject, 'Awaiting your confirmation: suspend Acme Payments Ltd');
+      const askedMail = (await noticesTo(suite, second.email)).find(
+        (mail) => mail.subject === asked[0]!.subject,
+      )!;
+      assert.ok(askedMail.text?.includes(first.name) && askedMail.text.includes(reason), askedMail.text);
+      assert.ok(
+        !askedMail.text?.includes(note) && !askedMail.html?.includes(note),
+        'never the internal note',
+      );
+      assert.ok(askedMail.html?.includes(`/console/partners/${partner.companyId}`), 'links the partner');
+      assert.equal(awaiting(await noticesTo(suite, first.email)).length, 0, 'not the proposer');
+      assert.equal(awaiting(await noticesTo(suite, reviewer.email)).length, 0, 'not a reviewer');
+
       const own = await confirm(t, first.session, proposal.id);
       assertError(own, 403, 'FORBIDDEN');
       assert.match(own.body.message, /another admin must confirm/);

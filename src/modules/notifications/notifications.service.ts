@@ -3,7 +3,7 @@ import { toIso } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
-import { activeOperatorEmails } from '../operators/operators.repository.js';
+import { activeAdminEmails, activeOperatorEmails } from '../operators/operators.repository.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import * as repo from './notifications.repository.js';
 import { type PartnerContext, type RenderedMail, templates } from './notifications.templates.js';
@@ -105,6 +105,37 @@ export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
         trx,
         operators,
         templates.partner_submitted(consoleUrl, { id: partnerId, businessName, firstSubmission }),
+        now,
+      );
+    },
+
+    /**
+     * An admin proposed a four-eyes decision: every other active admin is asked to confirm or decline
+     * it (the proposer is not; the internal note stays in the console).
+     */
+    async proposalPending(
+      trx: Kysely<Database>,
+      proposal: {
+        partnerId: number;
+        action: 'approve' | 'suspend' | 'reinstate';
+        proposedBy: { operatorId: string | null; name: string };
+        reason: string | null;
+      },
+      now: number,
+    ): Promise<void> {
+      const businessName = await repo.partnerName(trx, proposal.partnerId);
+      if (businessName === undefined) return;
+      const admins = await activeAdminEmails(trx, proposal.proposedBy.operatorId);
+      await send(
+        trx,
+        admins,
+        templates.proposal_pending(consoleUrl, {
+          action: proposal.action,
+          companyId: proposal.partnerId,
+          businessName,
+          proposedBy: proposal.proposedBy.name,
+          reason: proposal.reason,
+        }),
         now,
       );
     },

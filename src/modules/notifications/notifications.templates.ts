@@ -15,6 +15,7 @@ export const NOTIFICATION_KINDS = [
   'webhook_endpoint_failing',
   'transfer_failed',
   'partner_submitted',
+  'proposal_pending',
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
@@ -132,6 +133,7 @@ const render = (message: Message): RenderedMail => ({
 
 const PARTNER_FOOTER =
   'You receive this e-mail because you are the login of this business on the BaaS partner dashboard.';
+const ADMIN_FOOTER = 'You receive this e-mail because you are an active admin of the BaaS console.';
 const OPERATOR_FOOTER = 'You receive this e-mail because you are an active operator of the BaaS console.';
 
 /** What every partner e-mail knows: the business and where its dashboard is. */
@@ -329,5 +331,35 @@ export const templates = {
       ],
       action: { label: 'Review it in the console', url: `${consoleUrl}/partners/${partner.id}` },
       footer: OPERATOR_FOOTER,
+    }),
+
+  proposal_pending: (
+    consoleUrl: string,
+    proposal: {
+      action: 'approve' | 'suspend' | 'reinstate';
+      companyId: number;
+      businessName: string;
+      proposedBy: string;
+      reason: string | null;
+    },
+  ) =>
+    render({
+      subject: `Awaiting your confirmation: ${proposal.action} ${proposal.businessName}`,
+      greeting: 'Hello,',
+      blocks: [
+        {
+          paragraph: `${proposal.proposedBy} proposed to ${proposal.action} a partner. Nothing changes until another admin confirms it; you can confirm or decline it in the console.`,
+        },
+        {
+          facts: [
+            ['Business', proposal.businessName],
+            ['Company id', String(proposal.companyId)],
+            ['Proposed by', proposal.proposedBy],
+          ],
+        },
+        ...(proposal.reason ? [{ label: 'Reason the partner will see', quote: proposal.reason }] : []),
+      ],
+      action: { label: 'Open the proposal', url: `${consoleUrl}/partners/${proposal.companyId}` },
+      footer: ADMIN_FOOTER,
     }),
 } satisfies Record<NotificationKind, (...args: never[]) => RenderedMail>;

@@ -431,6 +431,19 @@ export function createReviewService({ db, write, keys, storage, notify, fourEyes
             ...(change.internalNote ? { internal_note: change.internalNote } : {}),
           },
         });
+        await notify.proposalPending(
+          trx,
+          {
+            partnerId,
+            action,
+            proposedBy: {
+              operatorId: operator.kind === 'operator' ? operator.operatorId : null,
+              name: operator.kind === 'operator' ? operator.name : 'The admin API key',
+            },
+            reason: change.reviewNotes,
+          },
+          now,
+        );
         return proposalId;
       },
     );

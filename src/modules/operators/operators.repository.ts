@@ -76,6 +76,18 @@ export async function activeOperatorEmails(db: Kysely<Database>): Promise<string
   return rows.map((row) => row.email);
 }
 
+/** The active admins' addresses, but for `except` (an operator id: the one who acts). */
+export async function activeAdminEmails(db: Kysely<Database>, except: string | null): Promise<string[]> {
+  let query = db
+    .selectFrom('operators')
+    .select('email')
+    .where('status', '=', 'active')
+    .where('role', '=', 'admin');
+  if (except !== null) query = query.where('id', '!=', except);
+  const rows = await query.orderBy('email').execute();
+  return rows.map((row) => row.email);
+}
+
 /** The name and e-mail of each of these operators that exists, by id. */
 export async function operatorNames(db: Kysely<Database>, ids: readonly string[]) {
   if (ids.length === 0) return new Map<string, { name: string; email: string }>();
