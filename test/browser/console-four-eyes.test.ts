@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser } from 'playwright-core';
-import { consolePost, newOperator, type TestOperator } from '../operators/operator-kit.js';
+import { consoleGet, consolePost, newOperator, type TestOperator } from '../operators/operator-kit.js';
 import { adminPost, partnerRecord } from '../support/admin.js';
 import { useApp } from '../support/app.js';
 import { assertAccessible, launchBrowser, type RecordedPage, screenshot } from '../support/browser.js';
@@ -80,6 +80,39 @@ describe('console: four eyes', () => {
     await checker.page.getByText('The partner is suspended: it keeps the sandbox').waitFor();
     assert.equal(await theirs.count(), 0, 'the proposal is gone once confirmed');
     await checker.page.getByRole('button', { name: 'Reinstate partner' }).waitFor();
+    assert.equal((await partnerRecord(suite.t, partner.companyId)).onboarding_status, 'suspended');
+
+    // The first admin proposes reinstating it; the second declines from the keyboard, saying why.
+    const reinstatement = await consolePost(
+      suite.t,
+      first.session,
+      adminPartnerUrl(partner.companyId, 'reinstate'),
+    );
+    assert.equal(reinstatement.status, 202, reinstatement.text);
+    await checker.page.reload();
+    const proposed = checker.page.getByRole('region', { name: 'Reinstatement awaiting a second admin' });
+    await proposed.getByRole('button', { name: 'Decline reinstatement' }).focus();
+    await checker.page.keyboard.press('Enter');
+    const declineDialog = checker.page.getByRole('alertdialog', { name: 'Decline the reinstatement?' });
+    const why = declineDialog.getByRole('textbox', { name: 'Why (optional)' });
+    await why.waitFor();
+    assert.ok(
+      await why.evaluate((element) => element === element.ownerDocument.activeElement),
+      'the reason has focus',
+    );
+    await checker.page.keyboard.type('The investigation is still open.');
+    await assertAccessible(checker.page, 'declining a proposal');
+    await checker.page.keyboard.press('Tab');
+    await checker.page.keyboard.press('Tab');
+    await checker.page.keyboard.press('Enter');
+    await proposed.waitFor({ state: 'detached' });
+    const settled = await consoleGet(
+      suite.t,
+      second.session,
+      `${adminPartnerUrl(partner.companyId).replace(/partners\/\d+$/, '')}proposals/${reinstatement.body.data.id}`,
+    );
+    assert.equal(settled.body.data.status, 'declined', settled.text);
+    assert.equal(settled.body.data.decline_reason, 'The investigation is still open.');
     assert.equal((await partnerRecord(suite.t, partner.companyId)).onboarding_status, 'suspended');
   });
 });

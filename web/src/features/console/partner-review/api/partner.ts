@@ -154,14 +154,26 @@ export type ProposalStep = 'confirm' | 'decline' | 'withdraw';
 export function useSettleProposal() {
   const invalidate = useInvalidateAfterDecision();
   return useMutation({
-    mutationFn: ({ proposalId, step }: { proposalId: string; step: ProposalStep }) => {
+    mutationFn: ({
+      proposalId,
+      step,
+      reason,
+    }: {
+      proposalId: string;
+      step: ProposalStep;
+      /** Decline only: why, for the proposer and the audit trail (never the partner). */
+      reason?: string;
+    }) => {
       const params = { path: { proposal_id: proposalId } };
       switch (step) {
         case 'confirm':
           return unwrap(operatorApi.POST('/baas/api/v1/admin/proposals/{proposal_id}/confirm', { params }));
         case 'decline':
           return unwrap(
-            operatorApi.POST('/baas/api/v1/admin/proposals/{proposal_id}/decline', { params, body: {} }),
+            operatorApi.POST('/baas/api/v1/admin/proposals/{proposal_id}/decline', {
+              params,
+              body: reason ? { reason } : {},
+            }),
           );
         case 'withdraw':
           return unwrap(operatorApi.POST('/baas/api/v1/admin/proposals/{proposal_id}/withdraw', { params }));

@@ -1,8 +1,11 @@
 import { ApiError } from '@baas/sdk';
-import { useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useId, useRef, useState } from 'react';
+import { Form } from 'react-aria-components';
 import { Alert, FieldErrorList } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
+import { ModalDialog } from '@/components/ui/modal-dialog';
+import { TextAreaField } from '@/components/ui/text-area-field';
 import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type {
@@ -357,8 +360,47 @@ function ProposalLine({
     withdraw: 'Withdraw',
   };
   const noun = PROPOSALS[proposal.action].noun;
+  const [declining, setDeclining] = useState(false);
+  const submitDecline = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const reason = String(new FormData(event.currentTarget).get('decline_reason') ?? '').trim();
+    settle.mutate(
+      { proposalId: proposal.id, step: 'decline', ...(reason ? { reason } : {}) },
+      { onSettled: () => setDeclining(false) },
+    );
+  };
   return (
     <section className="decision-panel__proposal" aria-label={`${noun} awaiting a second admin`}>
+      <ModalDialog
+        title={`Decline the ${noun.toLowerCase()}?`}
+        isOpen={declining}
+        onOpenChange={setDeclining}
+        role="alertdialog"
+      >
+        {(close) => (
+          <Form className="dialog__body" onSubmit={submitDecline}>
+            <p>
+              Nothing changes for the partner; the proposal is closed and the audit trail says who declined
+              it.
+            </p>
+            <TextAreaField
+              name="decline_reason"
+              label="Why (optional)"
+              description="For the proposer and the audit trail. The partner never sees it."
+              maxLength={1000}
+              autoFocus
+            />
+            <div className="dialog__actions">
+              <Button variant="secondary" onPress={close} isDisabled={settle.isPending}>
+                Cancel
+              </Button>
+              <Button type="submit" variant="primary" isPending={settle.isPending}>
+                {`Decline ${noun.toLowerCase()}`}
+              </Button>
+            </div>
+          </Form>
+        )}
+      </ModalDialog>
       <p>
         <strong>{noun} proposed</strong> by{' '}
         {proposal.proposed_by.name ? <UserText>{proposal.proposed_by.name}</UserText> : 'the admin API key'}
@@ -391,7 +433,9 @@ function ProposalLine({
               }
               isPending={settle.isPending && settle.variables?.step === step}
               isDisabled={settle.isPending}
-              onPress={() => settle.mutate({ proposalId: proposal.id, step })}
+              onPress={() =>
+                step === 'decline' ? setDeclining(true) : settle.mutate({ proposalId: proposal.id, step })
+              }
             >
               {`${labels[step]} ${noun.toLowerCase()}`}
             </Button>
