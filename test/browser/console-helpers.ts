@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import type { Browser, Page } from 'playwright-core';
-import { newPage, type RecordedPage } from '../support/browser.js';
+import { type NewPageOptions, newPage, type RecordedPage } from '../support/browser.js';
 
 /**
  * A console page signed in as the operator (its session cookie), opened at `path`; the page is added
@@ -12,9 +12,9 @@ export async function openConsoleAs(
   session: { cookieName: string; token: string },
   path: string,
   pages: RecordedPage[],
-  handledStatuses: number[] = [401, 409, 422],
+  options: Pick<NewPageOptions, 'handledStatuses' | 'width'> = {},
 ): Promise<RecordedPage> {
-  const recorded = await newPage(browser, baseUrl, { handledStatuses });
+  const recorded = await newPage(browser, baseUrl, { handledStatuses: [401, 409, 422], ...options });
   recorded.context.setDefaultTimeout(10_000);
   pages.push(recorded);
   await recorded.context.addCookies([{ name: session.cookieName, value: session.token, url: baseUrl }]);

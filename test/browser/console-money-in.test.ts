@@ -11,12 +11,12 @@ import {
   dateValue,
   fillDate,
   launchBrowser,
-  newPage,
   type RecordedPage,
   screenshot,
 } from '../support/browser.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { lifecycleUrl } from '../support/paths.js';
+import { openConsoleAs } from './console-helpers.js';
 
 /*
  * The console's Money in page against the real server: the sponsor bank's connector posts signed
@@ -75,14 +75,8 @@ describe('console: money in', () => {
   let today: string;
 
   /** A console page signed in as `session` (its cookie set in a fresh context), opened at `path`. */
-  async function openConsole(session: ConsoleSession, path: string, width = 1280): Promise<RecordedPage> {
-    const recorded = await newPage(browser, suite.t.url, { width, handledStatuses: [401] });
-    recorded.context.setDefaultTimeout(10_000);
-    pages.push(recorded);
-    await recorded.context.addCookies([{ name: session.cookieName, value: session.token, url: suite.t.url }]);
-    await recorded.page.goto(path);
-    return recorded;
-  }
+  const openConsole = (session: ConsoleSession, path: string, width = 1280): Promise<RecordedPage> =>
+    openConsoleAs(browser, suite.t.url, session, path, pages, { width, handledStatuses: [401] });
 
   /** The outcome word of each row of the notifications table, top to bottom. */
   async function outcomes(page: Page): Promise<string[]> {

@@ -3,17 +3,11 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { type ConsoleSession, newOperator } from '../operators/operator-kit.js';
 import { useApp } from '../support/app.js';
-import {
-  assertAccessible,
-  launchBrowser,
-  newPage,
-  type RecordedPage,
-  screenshot,
-} from '../support/browser.js';
+import { assertAccessible, launchBrowser, type RecordedPage, screenshot } from '../support/browser.js';
 import { completeOnboarding, postDocument, submit } from '../support/onboarding.js';
 import { newPartner } from '../support/partners.js';
 import { pdfWith } from '../support/pdf.js';
-import { assertLabelsInNames } from './console-helpers.js';
+import { assertLabelsInNames, openConsoleAs } from './console-helpers.js';
 
 /*
  * The review tools of issue 30 in the console: the queue's rows are links (a new tab opens the
@@ -82,14 +76,8 @@ describe('console: review tools', () => {
     admin = (await newOperator(suite.t, 'admin')).session;
   });
 
-  async function openConsole(path: string): Promise<RecordedPage> {
-    const recorded = await newPage(browser, suite.t.url, { handledStatuses: [401, 409, 422] });
-    recorded.context.setDefaultTimeout(10_000);
-    pages.push(recorded);
-    await recorded.context.addCookies([{ name: admin.cookieName, value: admin.token, url: suite.t.url }]);
-    await recorded.page.goto(path);
-    return recorded;
-  }
+  const openConsole = (path: string): Promise<RecordedPage> =>
+    openConsoleAs(browser, suite.t.url, admin, path, pages);
 
   it('lists the queue as links that open in a new tab, searched by name or e-mail, ordered by waiting time', async () => {
     const recorded = await openConsole('/console/review');

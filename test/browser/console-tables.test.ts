@@ -17,7 +17,6 @@ import {
   dateValue,
   fillDate,
   launchBrowser,
-  newPage,
   type RecordedPage,
   screenshot,
 } from '../support/browser.js';
@@ -25,6 +24,7 @@ import { csvRecords } from '../support/csv.js';
 import { uniqueEmail } from '../support/factories.js';
 import { newPartner } from '../support/partners.js';
 import { ADMIN_PARTNERS } from '../support/paths.js';
+import { openConsoleAs } from './console-helpers.js';
 
 /*
  * Issue 30's console tables: the audit log filtered by company and operator (text, not ids) and by
@@ -127,16 +127,8 @@ describe('console: audit log filters and export, queue search', () => {
     admin = await newOperator(suite.t, 'admin');
   });
 
-  async function openConsole(path: string): Promise<RecordedPage> {
-    const recorded = await newPage(browser, suite.t.url, { handledStatuses: [401, 422] });
-    recorded.context.setDefaultTimeout(10_000);
-    pages.push(recorded);
-    await recorded.context.addCookies([
-      { name: admin.session.cookieName, value: admin.session.token, url: suite.t.url },
-    ]);
-    await recorded.page.goto(path);
-    return recorded;
-  }
+  const openConsole = (path: string): Promise<RecordedPage> =>
+    openConsoleAs(browser, suite.t.url, admin.session, path, pages, { handledStatuses: [401, 422] });
 
   it('filters the audit log by company, operator and days, keeps the filters in the address, and names who acted', async () => {
     const recorded = await openConsole('/console/audit');

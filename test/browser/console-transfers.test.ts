@@ -10,13 +10,13 @@ import {
   dateValue,
   fillDate,
   launchBrowser,
-  newPage,
   type RecordedPage,
   screenshot,
 } from '../support/browser.js';
 import { uniqueSuffix } from '../support/factories.js';
 import { createAccount, newPartner } from '../support/partners.js';
 import { API_PREFIX, creditUrl } from '../support/paths.js';
+import { openConsoleAs } from './console-helpers.js';
 
 /*
  * The console's Transfers and Daily report pages against the real server: partners send sandbox
@@ -124,14 +124,8 @@ describe('console: transfers and the daily report', () => {
   }
 
   /** A console page signed in as `session` (its cookie set in a fresh context), opened at `path`. */
-  async function openConsole(session: ConsoleSession, path: string, width = 1280): Promise<RecordedPage> {
-    const recorded = await newPage(browser, suite.t.url, { width, handledStatuses: [401] });
-    recorded.context.setDefaultTimeout(10_000);
-    pages.push(recorded);
-    await recorded.context.addCookies([{ name: session.cookieName, value: session.token, url: suite.t.url }]);
-    await recorded.page.goto(path);
-    return recorded;
-  }
+  const openConsole = (session: ConsoleSession, path: string, width = 1280): Promise<RecordedPage> =>
+    openConsoleAs(browser, suite.t.url, session, path, pages, { width, handledStatuses: [401] });
 
   /** The references of a table's rows, top to bottom. */
   const references = async (table: Locator) =>
