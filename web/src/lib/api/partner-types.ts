@@ -39,3 +39,19 @@ export interface Page<T> {
   items: T[];
   next_cursor: string | null;
 }
+
+/** The signed-in user of a dashboard session (GET /client/onboarding/session's `user`). */
+export interface SessionUser {
+  id: string;
+  email: string;
+  name: string;
+  role: import('../partner-roles').PartnerRole;
+}
+
+/** The session's user and the access names their role holds here (absent from a server before users). */
+export const sessionUserOf = (
+  session: PartnerSession,
+): { user: SessionUser | null; permissions: string[] | null } => {
+  const withUser = session as PartnerSession & { user?: SessionUser; permissions?: string[] };
+  return { user: withUser.user ?? null, permissions: withUser.permissions ?? null };
+};
