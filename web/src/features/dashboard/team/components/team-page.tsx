@@ -90,7 +90,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
             <DataTable aria-label="Directors and officers">
               <TableHeader>
                 <Column isRowHeader>Name</Column>
-                <Column>Role</Column>
+                <Column>Position</Column>
                 <Column>Phone</Column>
                 <Column>BVN</Column>
                 <Column>ID</Column>
@@ -115,7 +115,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
                       </span>
                     </Cell>
                     <Cell>
-                      <CellLabel>Role</CellLabel>
+                      <CellLabel>Position</CellLabel>
                       {designationLabel(member.designation)}
                       <span className="data-table__secondary">Born {formatDate(member.dob)}</span>
                     </Cell>
