@@ -33,7 +33,7 @@ export interface AcceptInvitationPageProps {
 export function AcceptInvitationPage({ token, onAccepted }: AcceptInvitationPageProps) {
   if (!token) {
     return (
-      <Frame heading="This invitation link is incomplete">
+      <Frame heading="This invitation link is incomplete" card="Your invitation">
         <Alert tone="warning">
           <p>
             Open the link in your invitation e-mail again. It ends with <code>#token=</code> and a long code;
@@ -159,7 +159,7 @@ function LinkNotUsable({ error }: { error: Error }) {
       ? 'This invitation link no longer works'
       : 'The invitation could not be checked';
   return (
-    <Frame heading={heading}>
+    <Frame heading={heading} card="Your invitation">
       <Alert tone={expired || unknown ? 'warning' : 'error'}>
         <p>
           {expired
