@@ -388,6 +388,7 @@ describe('dashboard: developers, directors and officers, and virtual accounts', 
         ['/dashboard/developers/api-keys', 'Developers', 'api-keys-375'],
         ['/dashboard/developers/webhooks', 'Developers', 'webhooks-375'],
         ['/dashboard/developers/events', 'Developers', 'events-375'],
+        ['/dashboard/settings/users', 'Settings', 'users-375'],
         ['/dashboard/settings/officers', 'Settings', 'team-375'],
       ] as const) {
         await narrow.page.goto(path);

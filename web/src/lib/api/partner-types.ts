@@ -40,18 +40,15 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** The signed-in user of a dashboard session (GET /client/onboarding/session's `user`). */
-export interface SessionUser {
-  id: string;
-  email: string;
-  name: string;
-  role: import('../partner-roles').PartnerRole;
-}
+/** Someone who signs in to a business's dashboard, and an invitation to become one. */
+export type PartnerUser = Schemas['DashboardUser'];
+export type PartnerInvitation = Schemas['DashboardInvitation'];
+export type InvitationPreview = Schemas['DashboardInvitationPreview'];
+/** The signed-in user of a dashboard session. */
+export type SessionUser = PartnerSession['user'];
 
-/** The session's user and the access names their role holds here (absent from a server before users). */
-export const sessionUserOf = (
-  session: PartnerSession,
-): { user: SessionUser | null; permissions: string[] | null } => {
-  const withUser = session as PartnerSession & { user?: SessionUser; permissions?: string[] };
-  return { user: withUser.user ?? null, permissions: withUser.permissions ?? null };
-};
+/** The session's user and the access names their role holds in the current environment. */
+export const sessionUserOf = (session: PartnerSession): { user: SessionUser; permissions: string[] } => ({
+  user: session.user,
+  permissions: session.permissions,
+});

@@ -1,29 +1,22 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { unwrap } from '@/lib/api/api-error';
-import { partnerSession } from '@/lib/api/partner-api';
-import { pendingApi } from '@/lib/api/partner-pending';
-import type { PartnerRole } from '@/lib/partner-roles';
+import { partnerApi, partnerSession } from '@/lib/api/partner-api';
 import { partnerSessionQuery } from './session';
 
 // The link's token is a secret: it travels in request bodies only, never in a URL the server, a
 // proxy or the browser's history would keep.
 
-/** What an invitation link is for (POST /client/onboarding/invitations/preview). */
-export interface InvitationPreview {
-  business_name: string;
-  email: string;
-  role: PartnerRole;
-  expires_at: string;
-}
-
-/** 404 unknown, used or revoked; 410 INVITATION_EXPIRED. */
+/**
+ * What an invitation link is for (POST /client/onboarding/invitations/preview): 404 unknown, used or
+ * revoked; 410 INVITATION_EXPIRED.
+ */
 export const invitationPreviewQuery = (token: string) =>
   queryOptions({
     // Keyed by a prefix only, enough to tell links apart.
     queryKey: ['partner-invitation', token.slice(0, 8)],
     queryFn: ({ signal }) =>
-      unwrap<InvitationPreview>(
-        pendingApi.POST('/baas/api/v1/client/onboarding/invitations/preview', { body: { token }, signal }),
+      unwrap(
+        partnerApi.POST('/baas/api/v1/client/onboarding/invitations/preview', { body: { token }, signal }),
       ),
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
@@ -41,8 +34,8 @@ export function useAcceptInvitation(token: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: Acceptance) => {
-      const login = await unwrap<{ csrf_token?: string | null }>(
-        pendingApi.POST('/baas/api/v1/client/onboarding/invitations/accept', {
+      const login = await unwrap(
+        partnerApi.POST('/baas/api/v1/client/onboarding/invitations/accept', {
           body: { token, ...body, session: 'cookie' },
         }),
       );

@@ -11,9 +11,10 @@ import { Loading } from '@/components/ui/loading';
 import { TextField } from '@/components/ui/text-field';
 import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
+import type { InvitationPreview } from '@/lib/api/partner-types';
 import { ROLE_DESCRIPTIONS, roleLabel } from '@/lib/partner-roles';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
-import { type InvitationPreview, invitationPreviewQuery, useAcceptInvitation } from '../api/invitation';
+import { invitationPreviewQuery, useAcceptInvitation } from '../api/invitation';
 import { AuthCard } from './auth-card';
 import { NewPasswordFields } from './new-password-fields';
 

@@ -1,6 +1,6 @@
 import { Button } from '@/components/ui/button';
 import { UserText } from '@/components/ui/user-text';
-import { type PartnerSession, sessionUserOf } from '@/lib/api/partner-types';
+import type { PartnerSession } from '@/lib/api/partner-types';
 import { roleLabel } from '@/lib/partner-roles';
 import { useSignOut } from '../api/session';
 
@@ -10,26 +10,16 @@ import { useSignOut } from '../api/session';
  */
 export function AccountMenu({ session }: { session: PartnerSession }) {
   const signOut = useSignOut();
-  const { user } = sessionUserOf(session);
   return (
     <div className="app-account__who-and-out">
-      {user ? (
-        <span className="app-account__who">
-          <span className="app-account__name">
-            <UserText>{user.name}</UserText>
-          </span>
-          <span className="app-account__role">
-            {roleLabel(user.role)} · <UserText>{session.business_name}</UserText>
-          </span>
+      <span className="app-account__who">
+        <span className="app-account__name">
+          <UserText>{session.user.name}</UserText>
         </span>
-      ) : (
-        <span className="app-account__who">
-          <span className="app-account__name">
-            <UserText>{session.business_name}</UserText>
-          </span>
-          <span className="app-account__role">Company {session.company_id}</span>
+        <span className="app-account__role">
+          {roleLabel(session.user.role)} · <UserText>{session.business_name}</UserText>
         </span>
-      )}
+      </span>
       <Button variant="secondary" size="small" isPending={signOut.isPending} onPress={() => signOut.mutate()}>
         Sign out
       </Button>

@@ -128,7 +128,7 @@ export function UsersPage() {
                   </Cell>
                   <Cell>
                     <CellLabel>Role</CellLabel>
-                    {roleLabel(user.role)}
+                    <span>{roleLabel(user.role)}</span>
                   </Cell>
                   <Cell>
                     <CellLabel>Last sign-in</CellLabel>
@@ -220,7 +220,7 @@ export function UsersPage() {
                     </Cell>
                     <Cell>
                       <CellLabel>Role</CellLabel>
-                      {roleLabel(invitation.role)}
+                      <span>{roleLabel(invitation.role)}</span>
                     </Cell>
                     <Cell>
                       <CellLabel>Expires</CellLabel>
