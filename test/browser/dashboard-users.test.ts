@@ -198,4 +198,23 @@ describe('dashboard: users, invitations and roles', () => {
     assert.equal(new URL(viewerPage.url()).pathname, '/dashboard/sign-in');
     owner.assertClean('owner');
   });
+
+  it('says so when an invitation link has expired', async () => {
+    const late = uniqueEmail('late');
+    const invite = page.getByRole('region', { name: 'Invite a user' });
+    await invite.getByLabel('E-mail address').fill(late);
+    await choose(invite, /Role/, 'Finance');
+    await invite.getByRole('button', { name: 'Send invitation' }).click();
+    await page.getByText(`An invitation was sent to ${late}.`).waitFor();
+    const link = await invitationLink(suite.sink, late);
+    // Last in the file: the owner's session ends with the 72 hours too.
+    suite.t.clock.advance(72 * 60 * 60 * 1000 + 1000);
+    const invited = await openDashboard(browser, suite.t.url);
+    opened.push(invited);
+    await invited.page.goto(link);
+    await invited.page.getByRole('heading', { level: 1, name: 'This invitation has expired' }).waitFor();
+    await invited.page.getByText('Ask the person who invited you to resend it.').waitFor();
+    assert.equal(await invited.page.getByLabel('Your name').count(), 0, 'no form for an expired link');
+    invited.assertClean('expired invitation');
+  });
 });
