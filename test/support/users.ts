@@ -60,3 +60,15 @@ export async function addUser(
   assert.equal(me.status, 200, me.text);
   return { id: me.body.data.id as string, email, name, password: PASSWORD, role, token };
 }
+
+/** The id of the business's first owner (the registering user), read from the database. */
+export async function ownerIdOf(t: Pick<TestApp, 'db'>, companyId: number): Promise<string> {
+  const row = await t.db
+    .selectFrom('partner_users')
+    .select('id')
+    .where('partner_id', '=', companyId)
+    .where('role', '=', 'owner')
+    .orderBy('created_at')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
