@@ -158,6 +158,11 @@ describe('dashboard: users, invitations and roles', () => {
     await developerPage.getByRole('button', { name: 'Create API key' }).waitFor();
     await developerPage.getByRole('link', { name: 'Virtual accounts' }).click();
     await developerPage.getByRole('button', { name: 'Create account' }).waitFor();
+    // In live, a developer's money actions go (the session's permissions are read again on the switch).
+    await developerPage.locator('label.switch').click();
+    await developerPage.getByText('You are working with live data.').waitFor();
+    await developerPage.getByText('Developers move money in the sandbox only').waitFor();
+    assert.equal(await developerPage.getByRole('button', { name: 'Create account' }).count(), 0);
     developerDashboard.assertClean('developer');
 
     await page.reload();
