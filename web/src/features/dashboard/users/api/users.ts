@@ -22,12 +22,16 @@ export const invitationsQuery = queryOptions({
   queryFn: ({ signal }) => unwrap(partnerApi.GET(INVITATIONS, { signal })),
 });
 
-/** Invites someone by e-mail with a role; a pending invitation of the same address is replaced. */
+/**
+ * Invites someone by e-mail with a role; a pending invitation of the same address is replaced. The
+ * Idempotency-Key is made once per form (`attempt`): a retry after a lost answer sends no second
+ * e-mail and leaves the first link working.
+ */
 export function useInvite() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (body: { email: string; role: PartnerRole }) =>
-      unwrap(partnerApi.POST(INVITATIONS, { body })),
+    mutationFn: ({ body, attempt }: { body: { email: string; role: PartnerRole }; attempt: string }) =>
+      unwrap(partnerApi.POST(INVITATIONS, { body, params: { header: { 'idempotency-key': attempt } } })),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: partnerKeys.invitations }),
   });
 }

@@ -313,22 +313,32 @@ function InviteForm({
   const headingId = useId();
   const [role, setRole] = useState<PartnerRole | null>(null);
   const [formKey, setFormKey] = useState(0);
+  const [attempt, setAttempt] = useState(() => crypto.randomUUID());
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     setServerErrors({});
     invite.mutate(
-      { email: String(form.get('email') ?? '').trim(), role: String(form.get('role')) as PartnerRole },
+      {
+        body: {
+          email: String(form.get('email') ?? '').trim(),
+          role: String(form.get('role')) as PartnerRole,
+        },
+        attempt,
+      },
       {
         onSuccess: (invitation) => {
-          // A fresh form for the next person.
+          // A fresh form (and key) for the next person.
           setRole(null);
           setFormKey((key) => key + 1);
+          setAttempt(crypto.randomUUID());
           onInvited(invitation);
         },
         onError: (error) => {
+          // The server answered: a corrected form is a new attempt. A lost answer keeps the key.
           if (error instanceof ApiError) {
+            setAttempt(crypto.randomUUID());
             setServerErrors(fieldErrorSentences(error.errors, { email: 'E-mail address', role: 'Role' }));
           }
         },
