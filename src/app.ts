@@ -8,6 +8,8 @@ import type {} from './database.js';
 import { EVENTS } from './events.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { usersRoutes } from './modules/accounts/users.routes.js';
+import { createUsersService } from './modules/accounts/users.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
 import { apiKeysRoutes } from './modules/api-keys/api-keys.routes.js';
 import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
@@ -152,6 +154,14 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
 
   const storage = localDiskStorage(path.join(config.DATA_DIR, 'files'));
   const accounts = createAccountsService({ db: database.db, write, clock, keys, mail, log });
+  const users = createUsersService({
+    db: database.db,
+    write,
+    clock,
+    sendInvitation: notify.userInvited,
+    wakeMail: mail.wake,
+    openSession: accounts.openSession,
+  });
   const onboarding = createOnboardingService({
     db: database.db,
     write,
@@ -179,7 +189,11 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     keys,
     publicUrl: publicUrlOf(config),
   });
-  const audit = createAuditService(database.db, keys, { operators, partners: accounts });
+  const audit = createAuditService(database.db, keys, {
+    operators,
+    partners: accounts,
+    users: { namesOf: accounts.userNamesOf },
+  });
   const consoleCookie = browserCookie('baas_console', config.NODE_ENV === 'production');
   const dashboardCookie = browserCookie('baas_dashboard', config.NODE_ENV === 'production');
   const antiForgery = (sessionToken: string) => antiForgeryToken(keys.csrf, sessionToken);
@@ -363,6 +377,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   await app.register(
     async (api) => {
       await api.register(accountsRoutes, { accounts, cookie: dashboardCookie, antiForgery });
+      await api.register(usersRoutes, { users, cookie: dashboardCookie, antiForgery });
       await api.register(onboardingRoutes, { onboarding });
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(teamRoutes, { team });

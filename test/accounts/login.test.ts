@@ -26,7 +26,11 @@ async function storeArgon2PackageHash(t: Pick<TestApp, 'db'>, partnerId: number,
     timeCost: 2,
     parallelism: 1,
   });
-  await t.db.updateTable('partners').set({ password_hash: hash }).where('id', '=', partnerId).execute();
+  await t.db
+    .updateTable('partner_users')
+    .set({ password_hash: hash })
+    .where('partner_id', '=', partnerId)
+    .execute();
 }
 
 for (const dialect of DIALECTS) {

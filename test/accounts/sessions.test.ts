@@ -34,6 +34,7 @@ for (const dialect of DIALECTS) {
           id: `${login!.id}b`,
           token_hash: sha256(token),
           partner_id: partner.companyId,
+          user_id: login!.user_id,
           environment: 'sandbox',
           created_at: login!.created_at,
           expires_at: login!.expires_at,

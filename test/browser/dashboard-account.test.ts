@@ -203,15 +203,15 @@ describe('dashboard: account, session, security and the checks of onboarding for
 
       // The session's 2 hours pass on the server; the next request of the page is refused.
       suite.t.clock.advance(2 * 60 * 60 * 1000 + 1000);
-      await page.getByRole('link', { name: 'Team', exact: true }).click();
+      await page.getByRole('link', { name: 'Settings', exact: true }).click();
       await page.getByText('Your session ended, so you were signed out.').waitFor();
       const url = new URL(page.url());
       assert.equal(url.pathname, '/dashboard/sign-in');
-      assert.equal(url.searchParams.get('next'), '/team');
+      assert.equal(url.searchParams.get('next'), '/settings/users');
       await checkPage(page, 'session-ended-1280');
       await signInThroughForm(page, partner);
-      await page.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
-      assert.equal(new URL(page.url()).pathname, '/dashboard/team');
+      await page.getByRole('heading', { level: 2, name: 'Users' }).waitFor();
+      assert.equal(new URL(page.url()).pathname, '/dashboard/settings/users');
 
       // Ended again, then a reload of another page: the same way round.
       suite.t.clock.advance(2 * 60 * 60 * 1000 + 1000);

@@ -20,10 +20,10 @@ import {
 
 /*
  * The signed-in workspace of /dashboard for an approved partner: API keys, the webhook endpoint with
- * its delivery log and the events, the team, and virtual accounts (filters, paging, lifecycle,
+ * its delivery log and the events, the directors and officers, and virtual accounts (filters, paging, lifecycle,
  * statement). Data the pages only show is made over the API, as the partner's backend would.
  */
-describe('dashboard: developers, team and virtual accounts', () => {
+describe('dashboard: developers, directors and officers, and virtual accounts', () => {
   const suite = useApp('sqlite', { env: { WEBHOOK_POLL_MS: '50', WEBHOOK_RETRY_BASE_MS: '600000' } });
   let browser: Browser;
   let recorded: DashboardPage;
@@ -166,12 +166,15 @@ describe('dashboard: developers, team and virtual accounts', () => {
     );
   });
 
-  it('manages the team: a member added with a masked BVN, edited, and removed after confirmation', async () => {
-    await page.getByRole('link', { name: 'Team', exact: true }).click();
-    await page.getByRole('heading', { level: 1, name: 'Team' }).waitFor();
-    await page.getByText('No team members yet.').waitFor();
-    await page.getByRole('button', { name: 'Add member' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Add a team member' });
+  it('manages directors and officers: one added with a masked BVN, edited, and removed after confirmation', async () => {
+    await page.getByRole('link', { name: 'Settings', exact: true }).click();
+    await page.getByRole('heading', { level: 1, name: 'Settings' }).waitFor();
+    await page.getByRole('tab', { name: 'Directors and officers' }).click();
+    await page.getByRole('heading', { level: 2, name: 'Directors and officers' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/dashboard/settings/officers');
+    await page.getByText('No directors or officers on file yet.').waitFor();
+    await page.getByRole('button', { name: 'Add director or officer' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Add a director or officer' });
     await dialog.getByLabel('First name').fill('Chidi');
     await dialog.getByLabel('Last name').fill('Okafor');
     await dialog.getByLabel('E-mail address').fill('chidi@acme.ng');
@@ -184,7 +187,7 @@ describe('dashboard: developers, team and virtual accounts', () => {
     await dialog.getByLabel('ID document link').fill('https://files.acme.ng/ids/chidi.pdf');
     await dialog.getByLabel('Address', { exact: true }).fill('4 Broad Street, Lagos');
     await checkPage(page, 'team-add-1280');
-    await dialog.getByRole('button', { name: 'Add member' }).click();
+    await dialog.getByRole('button', { name: 'Add', exact: true }).click();
     await page.getByText('Chidi Okafor was added.').waitFor();
     const row = page.getByRole('row').filter({ hasText: 'Chidi Okafor' });
     await row.getByText('*******4321').waitFor();
@@ -202,22 +205,24 @@ describe('dashboard: developers, team and virtual accounts', () => {
     await row.getByRole('button', { name: 'Remove Chidi Okafor' }).click();
     await page
       .getByRole('alertdialog', { name: 'Remove Chidi Okafor?' })
-      .getByRole('button', { name: 'Remove member' })
+      .getByRole('button', { name: 'Remove', exact: true })
       .click();
     await page.getByText('Chidi Okafor was removed.').waitFor();
-    await page.getByText('No team members yet.').waitFor();
+    await page.getByText('No directors or officers on file yet.').waitFor();
   });
 
-  it('explains that a compliance representative must be on file before team members', async () => {
+  it('explains that a compliance representative must be on file before directors and officers', async () => {
     const newcomer = await newPartner(suite, 'verified');
     const other = await openDashboard(browser, suite.t.url);
     try {
+      // The page's address before users had roles still leads to it.
       await other.page.goto('/dashboard/team');
       await other.page.getByRole('heading', { level: 1, name: 'Partner dashboard' }).waitFor();
       await signInThroughForm(other.page, newcomer);
       await other.page.getByText('First, your compliance representative.').waitFor();
-      await other.page.getByRole('button', { name: 'Add member' }).click();
-      const dialog = other.page.getByRole('dialog', { name: 'Add a team member' });
+      assert.equal(new URL(other.page.url()).pathname, '/dashboard/settings/officers');
+      await other.page.getByRole('button', { name: 'Add director or officer' }).click();
+      const dialog = other.page.getByRole('dialog', { name: 'Add a director or officer' });
       await dialog.getByLabel('First name').fill('Chidi');
       await dialog.getByLabel('Last name').fill('Okafor');
       await dialog.getByLabel('E-mail address').fill('chidi@acme.ng');
@@ -229,7 +234,7 @@ describe('dashboard: developers, team and virtual accounts', () => {
       await choose(dialog, /ID type/, 'International passport');
       await dialog.getByLabel('ID document link').fill('https://files.acme.ng/ids/chidi.pdf');
       await dialog.getByLabel('Address', { exact: true }).fill('4 Broad Street, Lagos');
-      await dialog.getByRole('button', { name: 'Add member' }).click();
+      await dialog.getByRole('button', { name: 'Add', exact: true }).click();
       await dialog.getByText('Add your compliance representative first.').waitFor();
       await checkPage(other.page, 'team-representative-required-1280');
       other.assertClean('representative required');
@@ -383,7 +388,8 @@ describe('dashboard: developers, team and virtual accounts', () => {
         ['/dashboard/developers/api-keys', 'Developers', 'api-keys-375'],
         ['/dashboard/developers/webhooks', 'Developers', 'webhooks-375'],
         ['/dashboard/developers/events', 'Developers', 'events-375'],
-        ['/dashboard/team', 'Team', 'team-375'],
+        ['/dashboard/settings/users', 'Settings', 'users-375'],
+        ['/dashboard/settings/officers', 'Settings', 'team-375'],
       ] as const) {
         await narrow.page.goto(path);
         await narrow.page.getByRole('heading', { level: 1, name: heading }).waitFor();

@@ -135,7 +135,7 @@ export interface paths {
         put?: never;
         /**
          * Revoke the calling session token
-         * @description Ends this session at once, on every instance; other sessions of the account stay valid. A password reset ends them all.
+         * @description Ends this session at once, on every instance; other sessions of the account stay valid. A password reset ends them all. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["logoutPartner"];
         delete?: never;
@@ -153,11 +153,179 @@ export interface paths {
         };
         /**
          * The calling session: partner, environment and anti-forgery token
-         * @description For a browser page after a reload (the cookie is HttpOnly): who is signed in, in which environment, and the csrf_token that state-changing requests with the cookie send as X-CSRF-Token. Works with a bearer token too.
+         * @description For a browser page after a reload (the cookie is HttpOnly): who is signed in, in which environment, and the csrf_token that state-changing requests with the cookie send as X-CSRF-Token; the signed-in dashboard user and the permissions their role holds in this environment. Works with a bearer token too. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["getPartnerSession"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business's dashboard users
+         * @description Every current user (removed ones are not listed): owners first, then by when they joined. Dashboard sessions only (an API key gets 403 FORBIDDEN). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        get: operations["listDashboardUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * You, with the permissions of your role
+         * @description The signed-in user and `permissions`: the access names the role holds in the current environment (developers hold `money` in the sandbox only). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        get: operations["getDashboardUserMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a user
+         * @description Their sessions end at once (their next request is 401). Removing the last owner is 409 LAST_OWNER; an admin may not remove an owner (403 FORBIDDEN); you may remove yourself unless you are the last owner. API keys they created keep working until revoked: revoke them if they should not. The audit trail keeps naming them. Dashboard roles (access `users`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        delete: operations["removeDashboardUser"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a user's role
+         * @description Takes effect on their next request. A business always keeps an owner: changing the last owner away from owner is 409 LAST_OWNER (checked in the change itself, so two racing changes cannot both pass). An admin may not change an owner or make one (403 FORBIDDEN); only an owner may change their own role. Dashboard roles (access `users`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        patch: operations["changeDashboardUserRole"];
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Pending invitations
+         * @description Invitations not accepted, revoked or expired, newest first. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        get: operations["listInvitations"];
+        put?: never;
+        /**
+         * Invite someone by e-mail
+         * @description E-mails the address a one-time link, valid 72 hours, to `<PUBLIC_URL>/dashboard/accept-invitation#token=…` (the token is in the fragment, which browsers never send to a server; only its hash is stored). A pending invitation of the same address is replaced: its link stops working. An address that is already a dashboard user of any business is 409 USER_EXISTS. An admin may not invite an owner (403 FORBIDDEN). Dashboard roles (access `users`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        post: operations["inviteDashboardUser"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/invitations/{id}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send an invitation again
+         * @description A new link (and 72 hours) in a new e-mail; the previous link stops working. An expired invitation may be resent; an accepted or revoked one is 409 INVITATION_NOT_PENDING. Dashboard roles (access `users`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        post: operations["resendInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an invitation
+         * @description Its link stops working. Revoking a revoked invitation answers the same; an accepted one is 409 INVITATION_NOT_PENDING. Dashboard roles (access `users`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/client/onboarding/invitations/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What an invitation link is for
+         * @description The business, address and role of the link, before its person chooses a password. A used, replaced, revoked or unknown link is 404 NOT_FOUND; an expired one 410 INVITATION_EXPIRED.
+         */
+        post: operations["previewInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/client/onboarding/invitations/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accept an invitation: choose a name and password, and log in
+         * @description Makes the user with the invitation’s address and role and answers exactly as login does (a sandbox session; session=cookie as for login). Password rules as at registration. A link is accepted once: a second accept, even racing, is 404 NOT_FOUND; an expired link 410 INVITATION_EXPIRED; an address that became a user meanwhile 409 USER_EXISTS.
+         */
+        post: operations["acceptInvitation"];
         delete?: never;
         options?: never;
         head?: never;
@@ -173,12 +341,12 @@ export interface paths {
         };
         /**
          * Read the whole onboarding profile
-         * @description Profile fields, representative, current documents, the document checklist for the business_type and `requirements`: what the partner must still do (currently_due), what awaits the operator (pending_review) and why anything was rejected (errors).
+         * @description Profile fields, representative, current documents, the document checklist for the business_type and `requirements`: what the partner must still do (currently_due), what awaits the operator (pending_review) and why anything was rejected (errors). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["getOnboardingProfile"];
         /**
          * Update profile fields (partial)
-         * @description Only the fields sent change; a body with none of them (empty, blank or unknown fields only) is 422. Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change. business_name and phone, given at registration, may be corrected until the application is first submitted (409 ONBOARDING_LOCKED afterwards, also when the operator sends it back for changes).
+         * @description Only the fields sent change; a body with none of them (empty, blank or unknown fields only) is 422. Refused with ONBOARDING_LOCKED while under_review or rejected; once active, only address and website may change. business_name and phone, given at registration, may be corrected until the application is first submitted (409 ONBOARDING_LOCKED afterwards, also when the operator sends it back for changes). Dashboard roles (access `onboarding`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         put: operations["updateOnboardingProfile"];
         post?: never;
@@ -199,7 +367,7 @@ export interface paths {
         put?: never;
         /**
          * Add or update the compliance representative (runs the KYC check)
-         * @description multipart/form-data. Exactly one of id_file (PDF, JPEG or PNG by content, at most 5 MiB) and id_file_url. The BVN check runs synchronously; the representative is saved whether or not it passes (`kyc.ok`). Once a check has passed, the BVN cannot change (409 BVN_IMMUTABLE). The ID becomes the valid_id document; the previous ID file is deleted unless an operator decided it. 201 on the first save, 200 afterwards. 503 STORAGE_FULL (with Retry-After) when the server has no room for the file: nothing was saved, retry later.
+         * @description multipart/form-data. Exactly one of id_file (PDF, JPEG or PNG by content, at most 5 MiB) and id_file_url. The BVN check runs synchronously; the representative is saved whether or not it passes (`kyc.ok`). Once a check has passed, the BVN cannot change (409 BVN_IMMUTABLE). The ID becomes the valid_id document; the previous ID file is deleted unless an operator decided it. 201 on the first save, 200 afterwards. 503 STORAGE_FULL (with Retry-After) when the server has no room for the file: nothing was saved, retry later. Dashboard roles (access `onboarding`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["saveComplianceRepresentative"];
         delete?: never;
@@ -219,7 +387,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a company document (file or URL)
-         * @description multipart/form-data: document_type and exactly one of file (PDF, JPEG or PNG by content, at most 5 MiB) and file_url. A new upload of a type supersedes the previous one, whose file is deleted unless an operator already decided it (so an unreviewed partner holds one file per type). 503 STORAGE_FULL (with Retry-After) when the server has no room for the file: nothing was saved, retry later.
+         * @description multipart/form-data: document_type and exactly one of file (PDF, JPEG or PNG by content, at most 5 MiB) and file_url. A new upload of a type supersedes the previous one, whose file is deleted unless an operator already decided it (so an unreviewed partner holds one file per type). 503 STORAGE_FULL (with Retry-After) when the server has no room for the file: nothing was saved, retry later. Dashboard roles (access `onboarding`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["uploadOnboardingDocument"];
         delete?: never;
@@ -237,7 +405,7 @@ export interface paths {
         };
         /**
          * Download a document you uploaded
-         * @description Streams the stored bytes of one of your documents (its `id` from the profile) with their detected Content-Type, as an attachment no page may frame, under a sandboxing Content-Security-Policy. Another partner's document is 404, as are URL documents (no stored file) and an upload superseded before an operator decided it (its file is deleted).
+         * @description Streams the stored bytes of one of your documents (its `id` from the profile) with their detected Content-Type, as an attachment no page may frame, under a sandboxing Content-Security-Policy. Another partner's document is 404, as are URL documents (no stored file) and an upload superseded before an operator decided it (its file is deleted). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["downloadOnboardingDocumentFile"];
         put?: never;
@@ -259,7 +427,7 @@ export interface paths {
         put?: never;
         /**
          * Submit the application for review
-         * @description in_progress → under_review when business_type is set, the representative passed KYC and every checklist document is uploaded; otherwise 409 ONBOARDING_INCOMPLETE with `errors` naming each gap.
+         * @description in_progress → under_review when business_type is set, the representative passed KYC and every checklist document is uploaded; otherwise 409 ONBOARDING_INCOMPLETE with `errors` naming each gap. Dashboard roles (access `onboarding`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["submitOnboarding"];
         delete?: never;
@@ -278,7 +446,7 @@ export interface paths {
         get?: never;
         /**
          * Switch this session's environment
-         * @description live needs onboarding_status active (403 ONBOARDING_NOT_APPROVED); sandbox is always allowed.
+         * @description live needs onboarding_status active (403 ONBOARDING_NOT_APPROVED); sandbox is always allowed. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         put: operations["switchEnvironment"];
         post?: never;
@@ -297,13 +465,13 @@ export interface paths {
         };
         /**
          * List API keys (never the secrets)
-         * @description Keys of both environments, newest first, active and revoked: name, environment, last four characters, last use. The secret itself is never stored, so it cannot be shown again.
+         * @description Keys of both environments, newest first, active and revoked: name, environment, last four characters, last use. The secret itself is never stored, so it cannot be shown again. Dashboard roles (access `keys`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key (shown once)
-         * @description Live keys need onboarding_status active (403 ONBOARDING_NOT_APPROVED). The key is stored only as a hash. An idempotent replay answers the same key without its secret (`key: null`).
+         * @description Live keys need onboarding_status active (403 ONBOARDING_NOT_APPROVED). The key is stored only as a hash. An idempotent replay answers the same key without its secret (`key: null`). Dashboard roles (access `keys`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -324,7 +492,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Takes effect at once. Revoking a revoked key answers the same.
+         * @description Takes effect at once. Revoking a revoked key answers the same. Dashboard roles (access `keys`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         delete: operations["revokeApiKey"];
         options?: never;
@@ -341,13 +509,13 @@ export interface paths {
         };
         /**
          * List team members
-         * @description Team members are partner-wide (both environments), newest first; BVNs masked.
+         * @description Team members are partner-wide (both environments), newest first; BVNs masked. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["listTeamMembers"];
         put?: never;
         /**
          * Add a team member
-         * @description Needs a compliance representative on file (409 REPRESENTATIVE_REQUIRED). E-mail unique within the team (422). The BVN is encrypted at rest and returned masked.
+         * @description Needs a compliance representative on file (409 REPRESENTATIVE_REQUIRED). E-mail unique within the team (422). The BVN is encrypted at rest and returned masked. Dashboard roles (access `officers`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["createTeamMember"];
         delete?: never;
@@ -365,18 +533,18 @@ export interface paths {
         };
         /**
          * Read a team member
-         * @description Another partner's member, or an unknown id, is 404 NOT_FOUND. The BVN is masked.
+         * @description Another partner's member, or an unknown id, is 404 NOT_FOUND. The BVN is masked. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["getTeamMember"];
         /**
          * Update a team member
-         * @description Every field as on creation except bvn, which is optional and cannot change (409 BVN_IMMUTABLE).
+         * @description Every field as on creation except bvn, which is optional and cannot change (409 BVN_IMMUTABLE). Dashboard roles (access `officers`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         put: operations["updateTeamMember"];
         post?: never;
         /**
          * Remove a team member
-         * @description Removes the member for good and answers the removed record. Another partner's member, or an unknown id, is 404.
+         * @description Removes the member for good and answers the removed record. Another partner's member, or an unknown id, is 404. Dashboard roles (access `officers`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         delete: operations["deleteTeamMember"];
         options?: never;
@@ -395,7 +563,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a dedicated NUBAN account number to an end user
-         * @description In the environment of the credential. One account per end-user e-mail per partner per environment: a second request gets 409 VIRTUAL_ACCOUNT_EXISTS with the existing account in `data`. Send an Idempotency-Key to retry safely.
+         * @description In the environment of the credential. One account per end-user e-mail per partner per environment: a second request gets 409 VIRTUAL_ACCOUNT_EXISTS with the existing account in `data`. Send an Idempotency-Key to retry safely. Dashboard roles (access `money`): owner, admin, finance; developer in the sandbox only. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["createVirtualAccount"];
         delete?: never;
@@ -413,7 +581,7 @@ export interface paths {
         };
         /**
          * List or search virtual accounts of this environment, newest first
-         * @description Filters combine: status, email (exact, case-insensitive), created_from and created_to (inclusive; a date alone means that whole day, UTC), and q, a prefix of the account number, end-user e-mail, full name or last name. order=asc lists oldest first. total counts the whole filtered list (up to 10,000; total_capped says there are more). A next_cursor pages the same filtered list, in the same order, only. With `Accept: text/csv` the answer is every matching account (all pages; limit and cursor are ignored) as CSV, streamed: a header row `account_number,account_name,bank_code,bank_name,status,first_name,last_name,email,phone,balance,available_balance,environment,created_at`, every cell in double quotes (RFC 4180), balances in naira with 2 decimals, and a cell starting with =, +, -, @, tab or carriage return (or holding one right after a comma, semicolon or tab) prefixed with an apostrophe.
+         * @description Filters combine: status, email (exact, case-insensitive), created_from and created_to (inclusive; a date alone means that whole day, UTC), and q, a prefix of the account number, end-user e-mail, full name or last name. order=asc lists oldest first. total counts the whole filtered list (up to 10,000; total_capped says there are more). A next_cursor pages the same filtered list, in the same order, only. With `Accept: text/csv` the answer is every matching account (all pages; limit and cursor are ignored) as CSV, streamed: a header row `account_number,account_name,bank_code,bank_name,status,first_name,last_name,email,phone,balance,available_balance,environment,created_at`, every cell in double quotes (RFC 4180), balances in naira with 2 decimals, and a cell starting with =, +, -, @, tab or carriage return (or holding one right after a comma, semicolon or tab) prefixed with an apostrophe. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["listVirtualAccounts"];
         put?: never;
@@ -433,7 +601,7 @@ export interface paths {
         };
         /**
          * Read a virtual account with its balance
-         * @description The account in this credential's environment, with its status and balance (the exact sum of its credits, in naira and in kobo). Another environment's or partner's account is 404.
+         * @description The account in this credential's environment, with its status and balance (the exact sum of its credits, in naira and in kobo). Another environment's or partner's account is 404. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["getVirtualAccount"];
         put?: never;
@@ -455,7 +623,7 @@ export interface paths {
         put?: never;
         /**
          * Sandbox: simulate an incoming transfer
-         * @description Sandbox only (403 SANDBOX_ONLY in live). Runs the very code a live inbound transfer from the sponsor bank runs: one ledger entry (kind inbound_transfer) with the sender as counterparty and the NIBSS session id, and a virtual_account.credited webhook. Give originator and session_id to choose them. An account is credited once per session id: repeating one answers 200 with the earlier credit. An inactive or closed account refuses credits (409). Send an Idempotency-Key to retry safely.
+         * @description Sandbox only (403 SANDBOX_ONLY in live). Runs the very code a live inbound transfer from the sponsor bank runs: one ledger entry (kind inbound_transfer) with the sender as counterparty and the NIBSS session id, and a virtual_account.credited webhook. Give originator and session_id to choose them. An account is credited once per session id: repeating one answers 200 with the earlier credit. An inactive or closed account refuses credits (409). Send an Idempotency-Key to retry safely. Dashboard roles (access `money`): owner, admin, finance; developer in the sandbox only. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["simulateVirtualAccountCredit"];
         delete?: never;
@@ -475,7 +643,7 @@ export interface paths {
         put?: never;
         /**
          * Deactivate an account (active → inactive): it refuses credits until reactivated
-         * @description Credits (simulated or real) to an inactive account are refused with 409 ACCOUNT_INACTIVE. A credit racing the deactivation either lands before it or is refused. Sends virtual_account.status_changed.
+         * @description Credits (simulated or real) to an inactive account are refused with 409 ACCOUNT_INACTIVE. A credit racing the deactivation either lands before it or is refused. Sends virtual_account.status_changed. Dashboard roles (access `money`): owner, admin, finance; developer in the sandbox only. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["deactivateVirtualAccount"];
         delete?: never;
@@ -495,7 +663,7 @@ export interface paths {
         put?: never;
         /**
          * Reactivate an inactive account (inactive → active)
-         * @description Reactivating an active account changes nothing and answers it as it is. A closed account is final (409 ACCOUNT_CLOSED). Sends virtual_account.status_changed.
+         * @description Reactivating an active account changes nothing and answers it as it is. A closed account is final (409 ACCOUNT_CLOSED). Sends virtual_account.status_changed. Dashboard roles (access `money`): owner, admin, finance; developer in the sandbox only. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["reactivateVirtualAccount"];
         delete?: never;
@@ -515,7 +683,7 @@ export interface paths {
         put?: never;
         /**
          * Close an account (final)
-         * @description A closed account takes no credits and cannot change again (409 ACCOUNT_CLOSED); its number is never issued again, and its end-user e-mail may get a new account. Sends virtual_account.status_changed.
+         * @description A closed account takes no credits and cannot change again (409 ACCOUNT_CLOSED); its number is never issued again, and its end-user e-mail may get a new account. Sends virtual_account.status_changed. Dashboard roles (access `money`): owner, admin, finance; developer in the sandbox only. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["closeVirtualAccount"];
         delete?: never;
@@ -533,7 +701,7 @@ export interface paths {
         };
         /**
          * Statement for whole days: opening balance, credits, closing balance (JSON or CSV)
-         * @description from and to (YYYY-MM-DD, UTC, both inclusive, at most 366 days) are required. The opening balance is every credit before from; balances are exact to the kobo, summed by the database from the ledger. With `Accept: text/csv` the period's transactions come as CSV (header row; every cell in double quotes; amounts and running balance in naira with 2 decimals; a cell starting with =, +, -, @, tab or carriage return, or holding one right after a comma, semicolon or tab, is prefixed with an apostrophe, and so is each such character right after the separator, for spreadsheets that split on ";" or tab).
+         * @description from and to (YYYY-MM-DD, UTC, both inclusive, at most 366 days) are required. The opening balance is every credit before from; balances are exact to the kobo, summed by the database from the ledger. With `Accept: text/csv` the period's transactions come as CSV (header row; every cell in double quotes; amounts and running balance in naira with 2 decimals; a cell starting with =, +, -, @, tab or carriage return, or holding one right after a comma, semicolon or tab, is prefixed with an apostrophe, and so is each such character right after the separator, for spreadsheets that split on ";" or tab). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["getVirtualAccountStatement"];
         put?: never;
@@ -553,7 +721,7 @@ export interface paths {
         };
         /**
          * List credits to an account, newest first
-         * @description The ledger of one account: every credit with amount (naira and integer kobo), narration and reference. For a period with opening and closing balances, use the statement.
+         * @description The ledger of one account: every credit with amount (naira and integer kobo), narration and reference. For a period with opening and closing balances, use the statement. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["listVirtualAccountTransactions"];
         put?: never;
@@ -573,7 +741,7 @@ export interface paths {
         };
         /**
          * The banks a transfer can reach
-         * @description NIP institution codes (6 digits) with the banks' names, sorted by name: commercial, merchant, non-interest, mobile-money and microfinance banks, and this institution (its environment's code).
+         * @description NIP institution codes (6 digits) with the banks' names, sorted by name: commercial, merchant, non-interest, mobile-money and microfinance banks, and this institution (its environment's code). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["listBanks"];
         put?: never;
@@ -595,7 +763,7 @@ export interface paths {
         put?: never;
         /**
          * Look up the name on a bank account before sending to it
-         * @description Asks the beneficiary bank (through NIBSS) whose account it is. Show account_name to the person before they send, and pass name_enquiry_ref with the transfer within 30 minutes. Answers are reused for 30 minutes per bank and account. At this institution's own code the answer is the virtual account (active or inactive) of this environment. In the sandbox a number ending 00 is unknown and 91 finds the bank unavailable.
+         * @description Asks the beneficiary bank (through NIBSS) whose account it is. Show account_name to the person before they send, and pass name_enquiry_ref with the transfer within 30 minutes. Answers are reused for 30 minutes per bank and account. At this institution's own code the answer is the virtual account (active or inactive) of this environment. In the sandbox a number ending 00 is unknown and 91 finds the bank unavailable. Dashboard roles (access `money`): owner, admin, finance; developer in the sandbox only. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["nameEnquiry"];
         delete?: never;
@@ -613,13 +781,13 @@ export interface paths {
         };
         /**
          * List transfers of this environment, newest first
-         * @description Filters combine: status, source_account_number, reference, created_from and created_to (a date alone means that whole UTC day). Each transfer carries its status history. With `Accept: text/csv` the answer is every matching transfer, newest first (all pages; limit and cursor are ignored), as CSV, streamed: a header row `id,reference,status,source_account_number,amount,fee,currency,beneficiary_account_name,beneficiary_account_number,beneficiary_bank_code,beneficiary_bank_name,narration,session_id,failure_reason,environment,created_at,updated_at` (no status history), every cell in double quotes (RFC 4180), amount and fee in naira with 2 decimals, an empty cell for null, and a cell starting with =, +, -, @, tab or carriage return (or holding one right after a comma, semicolon or tab) prefixed with an apostrophe.
+         * @description Filters combine: status, source_account_number, reference, created_from and created_to (a date alone means that whole UTC day). Each transfer carries its status history. With `Accept: text/csv` the answer is every matching transfer, newest first (all pages; limit and cursor are ignored), as CSV, streamed: a header row `id,reference,status,source_account_number,amount,fee,currency,beneficiary_account_name,beneficiary_account_number,beneficiary_bank_code,beneficiary_bank_name,narration,session_id,failure_reason,environment,created_at,updated_at` (no status history), every cell in double quotes (RFC 4180), amount and fee in naira with 2 decimals, an empty cell for null, and a cell starting with =, +, -, @, tab or carriage return (or holding one right after a comma, semicolon or tab) prefixed with an apostrophe. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["listTransfers"];
         put?: never;
         /**
          * Send money from a virtual account to any Nigerian bank account
-         * @description 202: accepted as `pending`, the amount plus the NIP fee held at once (available_balance falls); the outcome arrives by webhook (transfer.successful, transfer.failed, later transfer.reversed) and on GET /services/transfers/{id}. To this institution's own bank code it is a free book transfer, `successful` at once. The server enquires the name itself unless name_enquiry_ref is given; its failures are those of name-enquiry and nothing is held. `reference` is yours and unique per environment (409 DUPLICATE_REFERENCE with the existing transfer). Send an Idempotency-Key to retry safely.
+         * @description 202: accepted as `pending`, the amount plus the NIP fee held at once (available_balance falls); the outcome arrives by webhook (transfer.successful, transfer.failed, later transfer.reversed) and on GET /services/transfers/{id}. To this institution's own bank code it is a free book transfer, `successful` at once. The server enquires the name itself unless name_enquiry_ref is given; its failures are those of name-enquiry and nothing is held. `reference` is yours and unique per environment (409 DUPLICATE_REFERENCE with the existing transfer). Send an Idempotency-Key to retry safely. Dashboard roles (access `money`): owner, admin, finance; developer in the sandbox only. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["createTransfer"];
         delete?: never;
@@ -637,7 +805,7 @@ export interface paths {
         };
         /**
          * Read a transfer with its status history
-         * @description A transfer of this credential's partner and environment; any other is 404.
+         * @description A transfer of this credential's partner and environment; any other is 404. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["getTransfer"];
         put?: never;
@@ -657,18 +825,18 @@ export interface paths {
         };
         /**
          * Read this environment's webhook endpoint (without the secret)
-         * @description The URL, and until when a rotated-out secret still signs. The secret itself is shown only when set or rotated. 404 while none is set.
+         * @description The URL, and until when a rotated-out secret still signs. The secret itself is shown only when set or rotated. 404 while none is set. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["getWebhookEndpoint"];
         /**
          * Set this environment's webhook URL
-         * @description Events (virtual_account.created, virtual_account.credited, onboarding.status_changed, document.reviewed) are POSTed as {type, timestamp, data} with Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature. Any non-2xx answer or no answer within 10 s is retried with exponential backoff (WEBHOOK_RETRY_BASE_MS, doubling) for 24 hours, with the same webhook-id. The first set returns a new secret (201); changing the URL keeps the secret (200). Events of an environment without an endpoint when they happen are skipped (the events API can redeliver them).
+         * @description Events (virtual_account.created, virtual_account.credited, onboarding.status_changed, document.reviewed) are POSTed as {type, timestamp, data} with Standard Webhooks headers webhook-id, webhook-timestamp and webhook-signature. Any non-2xx answer or no answer within 10 s is retried with exponential backoff (WEBHOOK_RETRY_BASE_MS, doubling) for 24 hours, with the same webhook-id. The first set returns a new secret (201); changing the URL keeps the secret (200). Events of an environment without an endpoint when they happen are skipped (the events API can redeliver them). Dashboard roles (access `webhooks`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         put: operations["setWebhookEndpoint"];
         post?: never;
         /**
          * Remove this environment's webhook endpoint
-         * @description Stops deliveries of this environment: events dispatched while no endpoint is set are skipped (recover them later with the events API). 404 while none is set.
+         * @description Stops deliveries of this environment: events dispatched while no endpoint is set are skipped (recover them later with the events API). 404 while none is set. Dashboard roles (access `webhooks`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -687,7 +855,7 @@ export interface paths {
         put?: never;
         /**
          * Rotate the signing secret
-         * @description Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over. An idempotent replay answers the same endpoint without the secret (`secret: null`).
+         * @description Returns the new secret. For 24 hours each delivery is signed with both (space-separated), so receivers can switch over. An idempotent replay answers the same endpoint without the secret (`secret: null`). Dashboard roles (access `webhooks`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -707,7 +875,7 @@ export interface paths {
         put?: never;
         /**
          * Send a test event to the endpoint now
-         * @description Makes a webhook.test event and POSTs it at once, signed like every event, to this environment's endpoint; answers 201 with the attempt: status_code, latency_ms, error and response_body_excerpt (succeeded false when the receiver refused it: the request itself still succeeded). The event is kept like any other (events API, delivery log) but never retried automatically; redeliver it or send another test. 409 WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Counts toward the manual resend limit (10 a minute per partner, 429 RATE_LIMITED).
+         * @description Makes a webhook.test event and POSTs it at once, signed like every event, to this environment's endpoint; answers 201 with the attempt: status_code, latency_ms, error and response_body_excerpt (succeeded false when the receiver refused it: the request itself still succeeded). The event is kept like any other (events API, delivery log) but never retried automatically; redeliver it or send another test. 409 WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Counts toward the manual resend limit (10 a minute per partner, 429 RATE_LIMITED). Dashboard roles (access `webhooks`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["sendWebhookTestEvent"];
         delete?: never;
@@ -725,7 +893,7 @@ export interface paths {
         };
         /**
          * Delivery log: every attempt, newest first
-         * @description Every delivery attempt of this environment, automatic and manual, newest first: status code, latency, and a generic error (http_<status>, timeout, connection_failed, destination_not_allowed). Filter by event_id.
+         * @description Every delivery attempt of this environment, automatic and manual, newest first: status code, latency, and a generic error (http_<status>, timeout, connection_failed, destination_not_allowed). Filter by event_id. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["listWebhookDeliveries"];
         put?: never;
@@ -747,7 +915,7 @@ export interface paths {
         put?: never;
         /**
          * Resend an attempt's event now
-         * @description Sends the event again (same webhook-id, fresh timestamp and signature) and records a manual attempt (201).
+         * @description Sends the event again (same webhook-id, fresh timestamp and signature) and records a manual attempt (201). Dashboard roles (access `webhooks`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["retryWebhookDelivery"];
         delete?: never;
@@ -765,7 +933,7 @@ export interface paths {
         };
         /**
          * This environment's events of the last 30 days, newest first
-         * @description Recover what your webhook endpoint missed. Filters combine: type, created_from and created_to (inclusive; a date alone means that whole day, UTC). A next_cursor pages the same filtered list only.
+         * @description Recover what your webhook endpoint missed. Filters combine: type, created_from and created_to (inclusive; a date alone means that whole day, UTC). A next_cursor pages the same filtered list only. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["listEvents"];
         put?: never;
@@ -785,7 +953,7 @@ export interface paths {
         };
         /**
          * One event, with its payload exactly as delivered and its delivery status
-         * @description The event as kept for 30 days: its data exactly as delivered (webhook-id = id) and how its delivery went. Another partner's or environment's event is 404.
+         * @description The event as kept for 30 days: its data exactly as delivered (webhook-id = id) and how its delivery went. Another partner's or environment's event is 404. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         get: operations["getEvent"];
         put?: never;
@@ -807,7 +975,7 @@ export interface paths {
         put?: never;
         /**
          * Send an event once more to the current endpoint (202)
-         * @description Queues one more delivery with the same webhook-id (fresh timestamp and signature), sent at once and shown in the delivery log; an event being delivered at this moment is left to that attempt. 409 WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Manual resends (redeliveries, test events and delivery retries together) are limited to 10 a minute per partner (429 RATE_LIMITED).
+         * @description Queues one more delivery with the same webhook-id (fresh timestamp and signature), sent at once and shown in the delivery log; an event being delivered at this moment is left to that attempt. 409 WEBHOOK_ENDPOINT_REQUIRED when this environment has no endpoint. Manual resends (redeliveries, test events and delivery retries together) are limited to 10 a minute per partner (429 RATE_LIMITED). Dashboard roles (access `webhooks`): owner, admin, developer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         post: operations["redeliverEvent"];
         delete?: never;
@@ -1036,6 +1204,12 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             revoked_at: string | null;
+            /** @description The dashboard user who created the key (also after they were removed: a removed user's keys keep working until revoked); null for keys made before dashboard users. */
+            created_by: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
         };
         /** ApiKeyPage */
         ApiKeyPage: {
@@ -1114,6 +1288,17 @@ export interface components {
             environment: "sandbox" | "live";
             /** @description For a cookie session: the X-CSRF-Token value its state-changing requests send. */
             csrf_token: string;
+            /** @description The dashboard user signed in. */
+            user: {
+                /** Format: uuid */
+                id: string;
+                email: string;
+                name: string;
+                /** @enum {string} */
+                role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            };
+            /** @description The access names the user's role holds in this environment (see GET settings/users/me). */
+            permissions: ("read" | "onboarding" | "officers" | "keys" | "webhooks" | "money" | "users" | "owner")[];
         };
         /** Customer */
         Customer: {
@@ -1126,6 +1311,124 @@ export interface components {
              * @example +2348031234567
              */
             phone: string;
+        };
+        /** DashboardInvitation */
+        DashboardInvitation: {
+            /** Format: uuid */
+            id: string;
+            /** @example bola@acme.ng */
+            email: string;
+            /**
+             * @description owner: everything, at least one always; admin: everything but ownership and owners; developer: API keys, webhooks, events, sandbox money (live money read-only); finance: accounts, transfers, statements (no keys); viewer: read-only.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /** @enum {string} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            expires_at: string;
+            /**
+             * Format: date-time
+             * @description When it was sent (last resent).
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /** @description Who invited (or last resent). */
+            invited_by: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            };
+        };
+        /** DashboardInvitationPreview */
+        DashboardInvitationPreview: {
+            business_name: string;
+            email: string;
+            /**
+             * @description owner: everything, at least one always; admin: everything but ownership and owners; developer: API keys, webhooks, events, sandbox money (live money read-only); finance: accounts, transfers, statements (no keys); viewer: read-only.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            expires_at: string;
+        };
+        /** DashboardUser */
+        DashboardUser: {
+            /** Format: uuid */
+            id: string;
+            /** @example ada@acme.ng */
+            email: string;
+            /** @example Ada Obi */
+            name: string;
+            /**
+             * @description owner: everything, at least one always; admin: everything but ownership and owners; developer: API keys, webhooks, events, sandbox money (live money read-only); finance: accounts, transfers, statements (no keys); viewer: read-only.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /** @description This user is the caller. */
+            is_you: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            last_login_at: string | null;
+            /** @description Who invited them; null for the registering owner. */
+            invited_by: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+        };
+        /** DashboardUserMe */
+        DashboardUserMe: {
+            /** Format: uuid */
+            id: string;
+            /** @example ada@acme.ng */
+            email: string;
+            /** @example Ada Obi */
+            name: string;
+            /**
+             * @description owner: everything, at least one always; admin: everything but ownership and owners; developer: API keys, webhooks, events, sandbox money (live money read-only); finance: accounts, transfers, statements (no keys); viewer: read-only.
+             * @enum {string}
+             */
+            role: "owner" | "admin" | "developer" | "finance" | "viewer";
+            /** @description This user is the caller. */
+            is_you: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            last_login_at: string | null;
+            /** @description Who invited them; null for the registering owner. */
+            invited_by: {
+                /** Format: uuid */
+                id: string;
+                name: string;
+            } | null;
+            /** @description The access names the role holds in the current environment (read, onboarding, officers, keys, webhooks, money, users, owner): the dashboard hides what the role cannot do. */
+            permissions: ("read" | "onboarding" | "officers" | "keys" | "webhooks" | "money" | "users" | "owner")[];
         };
         /** DeliveryAttempt */
         DeliveryAttempt: {
@@ -1263,7 +1566,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "LAST_OWNER" | "USER_EXISTS" | "INVITATION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
         /**
          * Event
          * @description One of the event types, told apart by `type`; `data` is exactly what was delivered.
@@ -2910,6 +3213,959 @@ export interface operations {
             };
         };
     };
+    listDashboardUsers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Users. */
+                        message: string;
+                        data: components["schemas"]["DashboardUser"][];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDashboardUserMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example You. */
+                        message: string;
+                        data: components["schemas"]["DashboardUserMe"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    removeDashboardUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example User. */
+                        message: string;
+                        data: components["schemas"]["DashboardUser"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LAST_OWNER: A business always has at least one owner: make another user owner first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    changeDashboardUserRole: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "role": "developer"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description owner: everything, at least one always; admin: everything but ownership and owners; developer: API keys, webhooks, events, sandbox money (live money read-only); finance: accounts, transfers, statements (no keys); viewer: read-only.
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "developer" | "finance" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example User. */
+                        message: string;
+                        data: components["schemas"]["DashboardUser"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description LAST_OWNER: A business always has at least one owner: make another user owner first. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Invitations. */
+                        message: string;
+                        data: components["schemas"]["DashboardInvitation"][];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    inviteDashboardUser: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "email": "bola@acme.ng",
+                 *       "role": "developer"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * Format: email
+                     * @description Whom to invite; may not be a dashboard user of any business yet.
+                     * @example ada@example.com
+                     */
+                    email: string;
+                    /**
+                     * @description owner: everything, at least one always; admin: everything but ownership and owners; developer: API keys, webhooks, events, sandbox money (live money read-only); finance: accounts, transfers, statements (no keys); viewer: read-only.
+                     * @enum {string}
+                     */
+                    role: "owner" | "admin" | "developer" | "finance" | "viewer";
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Invitation. */
+                        message: string;
+                        data: components["schemas"]["DashboardInvitation"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description USER_EXISTS: This e-mail address already belongs to a dashboard user. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. | IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resendInvitation: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Invitation. */
+                        message: string;
+                        data: components["schemas"]["DashboardInvitation"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVITATION_NOT_PENDING: This invitation is no longer pending: it was accepted or revoked. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Invitation. */
+                        message: string;
+                        data: components["schemas"]["DashboardInvitation"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVITATION_NOT_PENDING: This invitation is no longer pending: it was accepted or revoked. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    previewInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The token of the invitation link (after #token= in its fragment). */
+                    token: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Invitation. */
+                        message: string;
+                        data: components["schemas"]["DashboardInvitationPreview"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVITATION_EXPIRED: This invitation link has expired: ask an admin for a new one. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    acceptInvitation: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "token": "q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A",
+                 *       "name": "Bola Ade",
+                 *       "password": "correct-horse-battery-staple",
+                 *       "password_confirmation": "correct-horse-battery-staple"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The token of the invitation link (after #token= in its fragment). */
+                    token: string;
+                    /** @description Your name, as colleagues and the audit trail see it. */
+                    name: string;
+                    /** @description 8-128 characters counted after Unicode normalisation (NFKC), as at registration; one of the few thousand most common passwords is refused. */
+                    password: string;
+                    /** @description Must equal password. */
+                    password_confirmation: string;
+                    /**
+                     * @description As for login: bearer (default) or cookie.
+                     * @enum {string}
+                     */
+                    session?: "bearer" | "cookie";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Logged in. */
+                        message: string;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description USER_EXISTS: This e-mail address already belongs to a dashboard user. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INVITATION_EXPIRED: This invitation link has expired: ask an admin for a new one. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOnboardingProfile: {
         parameters: {
             query?: never;
@@ -4007,7 +5263,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4156,7 +5412,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4256,7 +5512,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4400,7 +5656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4509,7 +5765,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4625,7 +5881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4750,7 +6006,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4824,7 +6080,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4962,7 +6218,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SANDBOX_ONLY: This operation is available in the sandbox environment only. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description SANDBOX_ONLY: This operation is available in the sandbox environment only. | FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5099,7 +6355,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5215,7 +6471,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5334,7 +6590,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5455,7 +6711,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5543,7 +6799,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5623,7 +6879,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5721,7 +6977,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5851,7 +7107,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5984,7 +7240,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6105,7 +7361,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6176,7 +7432,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6287,7 +7543,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6376,7 +7632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6453,7 +7709,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6548,7 +7804,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6635,7 +7891,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6714,7 +7970,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6821,7 +8077,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6895,7 +8151,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6975,7 +8231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
             403: {
                 headers: {
                     [name: string]: unknown;

@@ -136,22 +136,25 @@ export async function touchLastCode(db: Kysely<Database>, partnerId: number, now
  */
 export async function resetPassword(
   db: Kysely<Database>,
-  partnerId: number,
+  user: { id: string; partnerId: number },
   passwordHash: string,
   now: number,
 ): Promise<void> {
   await db
+    .updateTable('partner_users')
+    .set({ password_hash: passwordHash, updated_at: now })
+    .where('id', '=', user.id)
+    .execute();
+  await db
     .updateTable('partners')
-    .set((eb) => ({
-      password_hash: passwordHash,
-      verified_at: eb.fn.coalesce('verified_at', eb.val(now)),
-    }))
-    .where('id', '=', partnerId)
+    .set((eb) => ({ verified_at: eb.fn.coalesce('verified_at', eb.val(now)) }))
+    .where('id', '=', user.partnerId)
     .execute();
 }
 
-export async function deleteSessionsOf(db: Kysely<Database>, partnerId: number): Promise<number> {
-  const result = await db.deleteFrom('sessions').where('partner_id', '=', partnerId).executeTakeFirst();
+/** Ends every session of one dashboard user (a password reset, a removal). */
+export async function deleteSessionsOfUser(db: Kysely<Database>, userId: string): Promise<number> {
+  const result = await db.deleteFrom('sessions').where('user_id', '=', userId).executeTakeFirst();
   return Number(result.numDeletedRows);
 }
 
@@ -164,6 +167,7 @@ const sessionByTokenHash = prepare(
     db
       .selectFrom('sessions')
       .innerJoin('partners', 'partners.id', 'sessions.partner_id')
+      .innerJoin('partner_users', 'partner_users.id', 'sessions.user_id')
       .select([
         'sessions.id',
         'sessions.partner_id',
@@ -171,8 +175,12 @@ const sessionByTokenHash = prepare(
         'sessions.expires_at',
         'partners.onboarding_status',
         'partners.business_name',
+        'partner_users.id as user_id',
+        'partner_users.name as user_name',
+        'partner_users.role as user_role',
       ])
-      .where('sessions.token_hash', '=', tokenHash),
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('partner_users.removed_at', 'is', null),
   1,
 );
 

@@ -1,4 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { permissionsOf } from '../../platform/auth/roles.js';
+import type { Environment } from '../../platform/environment.js';
 import { assertOwnOriginIfSent, requestMeta, sessionOf } from '../../platform/http/auth.js';
 import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
@@ -27,6 +30,28 @@ import {
 import type { AccountsService } from './accounts.service.js';
 
 const tags = ['Accounts'];
+
+/**
+ * The answer of a new session (login, an accepted invitation): the bearer token, or with
+ * session=cookie the HttpOnly cookie and the anti-forgery token (the request must come from this
+ * site's Origin if it names one).
+ */
+export async function answerLogin(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  mode: 'bearer' | 'cookie' | undefined,
+  channel: { cookie: BrowserCookie; antiForgery: (sessionToken: string) => string },
+  start: () => Promise<{ token: string; token_type: 'Bearer'; expires_in: number; environment: Environment }>,
+) {
+  if (mode === 'cookie') assertOwnOriginIfSent(request);
+  const data = await start();
+  if (mode !== 'cookie') return success('Logged in.', data);
+  channel.cookie.set(reply, data.token, data.expires_in);
+  return success(
+    'Logged in.',
+    extend(data, { token: null, token_type: 'Cookie' as const, csrf_token: channel.antiForgery(data.token) }),
+  );
+}
 
 export const accountsRoutes: FastifyPluginAsyncTypebox<{
   accounts: AccountsService;
@@ -156,13 +181,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
     }),
     async (request, reply) => {
       const { session, ...credentials } = request.body;
-      if (session === 'cookie') assertOwnOriginIfSent(request);
-      const data = await accounts.login(credentials, requestMeta(request));
-      if (session !== 'cookie') return success('Logged in.', data);
-      cookie.set(reply, data.token, data.expires_in);
-      return success(
-        'Logged in.',
-        extend(data, { token: null, token_type: 'Cookie' as const, csrf_token: antiForgery(data.token) }),
+      return answerLogin(request, reply, session, { cookie, antiForgery }, () =>
+        accounts.login(credentials, requestMeta(request)),
       );
     },
   );
@@ -176,6 +196,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
         'Ends this session at once, on every instance; other sessions of the account stay valid. A password reset ends them all.',
       tags,
       auth: 'session',
+      access: 'read',
       suspendedLiveSession: true,
       response: { 200: LogoutResponse },
     }),
@@ -193,10 +214,11 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
       summary: 'The calling session: partner, environment and anti-forgery token',
       description:
         'For a browser page after a reload (the cookie is HttpOnly): who is signed in, in which environment, ' +
-        'and the csrf_token that state-changing requests with the cookie send as X-CSRF-Token. Works with a ' +
-        'bearer token too.',
+        'and the csrf_token that state-changing requests with the cookie send as X-CSRF-Token; the signed-in ' +
+        'dashboard user and the permissions their role holds in this environment. Works with a bearer token too.',
       tags,
       auth: 'session',
+      access: 'read',
       suspendedLiveSession: true,
       response: { 200: CurrentSessionResponse },
     }),
@@ -207,6 +229,8 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
         business_name: session.businessName,
         environment: session.environment,
         csrf_token: antiForgery(request.sessionToken!),
+        user: await accounts.sessionUser(session),
+        permissions: permissionsOf(session.role, session.environment),
       });
     },
   );

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
 import { PASSWORD_MAX_LENGTH } from '../../platform/auth/password-rules.js';
+import { ACCESS, USER_ROLES } from '../../platform/auth/roles.js';
 import {
   BusinessName,
   Email,
@@ -199,6 +200,19 @@ export const CurrentSessionResponse = Success(
       environment: Environment,
       csrf_token: Type.String({
         description: 'For a cookie session: the X-CSRF-Token value its state-changing requests send.',
+      }),
+      user: Type.Object(
+        {
+          id: Type.String({ format: 'uuid' }),
+          email: Type.String(),
+          name: Type.String(),
+          role: StringEnum(USER_ROLES),
+        },
+        { description: 'The dashboard user signed in.' },
+      ),
+      permissions: Type.Array(StringEnum(ACCESS), {
+        description:
+          "The access names the user's role holds in this environment (see GET settings/users/me).",
       }),
     },
     { title: 'CurrentSession' },

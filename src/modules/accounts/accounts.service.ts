@@ -5,10 +5,12 @@ import {
   anonymousActor,
   partnerActor,
   type RequestMeta,
+  userActor,
 } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
 import type { SessionCredential } from '../../platform/auth/credentials.js';
 import { newPasswordErrors } from '../../platform/auth/password-rules.js';
+import type { UserRole } from '../../platform/auth/roles.js';
 import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
@@ -24,6 +26,7 @@ import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import * as repo from './accounts.repository.js';
 import { SESSION_TTL_SECONDS } from './accounts.schemas.js';
 import type { CodePurpose } from './accounts.table.js';
+import * as users from './users.repository.js';
 
 const OTP_TTL_MS = 10 * 60 * 1000;
 const RESEND_WINDOW_MS = 60 * 1000;
@@ -66,6 +69,16 @@ const CODE_MAILS: Record<CodePurpose, { subject: string; text: (code: string) =>
 };
 
 export type AccountsService = ReturnType<typeof createAccountsService>;
+
+/** A user as login and the code e-mails find them. */
+type AccountUser = NonNullable<Awaited<ReturnType<typeof users.findUserByEmail>>>;
+
+/**
+ * The name a user gets without having typed one (the registering owner, and every owner made from a
+ * partner's login by 2026-11-30-01): the e-mail's local part, a person's handle rather than the
+ * business's name (docs/decisions.md, "Dashboard users and roles").
+ */
+export const nameOfAddress = (email: string): string => email.split('@')[0] || email;
 
 export function createAccountsService({ db, write, clock, keys, mail, log }: AccountsDeps) {
   /** Keyed by address and purpose: a code proves one address for one purpose. */
@@ -177,7 +190,9 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
     meta: RequestMeta,
   ) {
     const errors = newPasswordErrors(input, input.email);
-    if (await repo.findPartnerByEmail(db, input.email)) errors['email'] = ['is already registered'];
+    if ((await repo.findPartnerByEmail(db, input.email)) || (await users.findUserByEmail(db, input.email))) {
+      errors['email'] = ['is already registered'];
+    }
     if (Object.keys(errors).length > 0) throw validationError(errors);
 
     await spendCodeBudget(input.email, clock.now());
@@ -199,6 +214,20 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
           last_code_at: now,
           created_at: now,
           updated_at: now,
+        });
+        // The registering person is the business's first owner, in the same transaction.
+        await users.insertUser(trx, {
+          id: newId(),
+          partner_id: id,
+          email: input.email,
+          name: nameOfAddress(input.email),
+          password_hash: passwordHash,
+          role: 'owner',
+          created_by_user_id: null,
+          created_at: now,
+          updated_at: now,
+          last_login_at: null,
+          removed_at: null,
         });
         await issueCode(trx, input.email, 'verify', now, true);
         audit(
@@ -248,7 +277,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
   async function sendCode(
     email: string,
     purpose: CodePurpose,
-    eligible: (partner: repo.PartnerRow) => boolean,
+    eligible: (user: AccountUser) => boolean,
     meta: RequestMeta,
   ): Promise<void> {
     const now = clock.now();
@@ -256,24 +285,27 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
     if (!throttle.allowed) throw rateLimited(throttle.retryAfterMs);
     await spendCodeBudget(email, now);
 
-    const partner = await repo.findPartnerByEmail(db, email);
-    const recipient = partner && eligible(partner) ? partner : undefined;
-    await write({ actor: anonymousActor(recipient?.id ?? null), meta, now }, async ({ trx, audit }) => {
-      await issueCode(trx, email, purpose, now, recipient !== undefined);
-      if (!recipient) return;
-      if (recipient.verified_at === null) await repo.touchLastCode(trx, recipient.id, now);
-      audit({
-        action: purpose === 'verify' ? 'account.otp_resent' : 'account.reset_requested',
-        targetType: 'partner',
-        targetId: recipient.id,
-      });
-    });
+    const user = await users.findUserByEmail(db, email);
+    const recipient = user && eligible(user) ? user : undefined;
+    await write(
+      { actor: anonymousActor(recipient?.partner_id ?? null), meta, now },
+      async ({ trx, audit }) => {
+        await issueCode(trx, email, purpose, now, recipient !== undefined);
+        if (!recipient) return;
+        if (recipient.verified_at === null) await repo.touchLastCode(trx, recipient.partner_id, now);
+        audit({
+          action: purpose === 'verify' ? 'account.otp_resent' : 'account.reset_requested',
+          targetType: 'user',
+          targetId: recipient.id,
+        });
+      },
+    );
     if (recipient) mail.wake();
   }
 
   /** Same answer whether or not the account exists or is verified (see sendCode). */
   const resendOtp = (input: { email: string }, meta: RequestMeta) =>
-    sendCode(input.email, 'verify', (partner) => partner.verified_at === null, meta);
+    sendCode(input.email, 'verify', (user) => user.verified_at === null, meta);
 
   /** Same answer whether or not the account exists (see sendCode). */
   const forgotPassword = (input: { email: string }, meta: RequestMeta) =>
@@ -290,22 +322,23 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
   ): Promise<void> {
     const errors = newPasswordErrors(input, input.email);
     if (Object.keys(errors).length > 0) throw validationError(errors);
-    const partner = await repo.findPartnerByEmail(db, input.email);
+    const user = await users.findUserByEmail(db, input.email);
     let passwordHash: string | undefined;
     await redeemCode(
-      { email: input.email, purpose: 'reset', partnerId: partner?.id ?? null },
+      { email: input.email, purpose: 'reset', partnerId: user?.partner_id ?? null },
       input.otp,
       meta,
       async ({ trx, now, audit }) => {
-        if (!partner || passwordHash === undefined) return;
-        await repo.resetPassword(trx, partner.id, passwordHash, now);
-        const sessions = await repo.deleteSessionsOf(trx, partner.id);
+        if (!user || passwordHash === undefined) return;
+        await repo.resetPassword(trx, { id: user.id, partnerId: user.partner_id }, passwordHash, now);
+        const sessions = await repo.deleteSessionsOfUser(trx, user.id);
         await repo.clearLoginAttempts(trx, input.email);
         audit({
+          ...userActor(user.partner_id, user.id),
           action: 'account.password_reset',
-          targetType: 'partner',
-          targetId: partner.id,
-          metadata: { sessions_revoked: sessions, verified: partner.verified_at === null },
+          targetType: 'user',
+          targetId: user.id,
+          metadata: { sessions_revoked: sessions, verified: user.verified_at === null },
         });
       },
       // Hashed only once the guess is known not to be wrong: a wrong code costs no argon2id work.
@@ -335,42 +368,57 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       throw rateLimited(windowStartedAt + LOGIN_WINDOW_MS - now);
     }
 
-    const partner = await repo.findPartnerByEmail(db, input.email);
+    const user = await users.findUserByEmail(db, input.email);
     // An unknown e-mail costs the same argon2id verification as a wrong password.
     const passwordOk = await verifyPassword(
-      partner?.password_hash ?? (await dummyPasswordHash()),
+      user?.password_hash ?? (await dummyPasswordHash()),
       input.password,
     );
-    if (!partner || !passwordOk) {
-      await write.batch({ actor: anonymousActor(partner?.id ?? null), meta, now }, ({ audit }) =>
+    if (!user || !passwordOk) {
+      await write.batch({ actor: anonymousActor(user?.partner_id ?? null), meta, now }, ({ audit }) =>
         audit({
           action: 'account.login_failed',
-          ...(partner ? { targetType: 'partner', targetId: partner.id } : {}),
-          metadata: { email: input.email, reason: partner ? 'wrong_password' : 'unknown_email' },
+          ...(user ? { targetType: 'user', targetId: user.id } : {}),
+          metadata: { email: input.email, reason: user ? 'wrong_password' : 'unknown_email' },
         }),
       );
       throw new AppError('INVALID_CREDENTIALS');
     }
-    if (partner.verified_at === null) {
+    if (user.verified_at === null) {
       await repo.releaseLoginAttempt(db, input.email, windowStartedAt);
       throw new AppError('ACCOUNT_NOT_VERIFIED');
     }
 
+    return write({ actor: userActor(user.partner_id, user.id), meta, now }, async ({ trx, audit }) => {
+      await repo.clearLoginAttempts(trx, input.email);
+      return openSession(trx, audit, { id: user.id, partnerId: user.partner_id }, now);
+    });
+  }
+
+  /**
+   * Starts a sandbox session of a user in the caller's transaction (a login, an accepted invitation)
+   * and audits it: the login answer, its token shown this once (only its hash is stored).
+   */
+  async function openSession(
+    trx: Transaction<Database>,
+    audit: WriteContext['audit'],
+    user: { id: string; partnerId: number },
+    now: number,
+  ) {
     const token = randomToken();
     const environment: Environment = 'sandbox';
-    await write({ actor: partnerActor(partner.id), meta, now }, async ({ trx, audit }) => {
-      const sessionId = newId();
-      await repo.insertSession(trx, {
-        id: sessionId,
-        token_hash: sha256(token),
-        partner_id: partner.id,
-        environment,
-        created_at: now,
-        expires_at: now + SESSION_TTL_SECONDS * 1000,
-      });
-      await repo.clearLoginAttempts(trx, input.email);
-      audit({ action: 'account.login', targetType: 'session', targetId: sessionId });
+    const sessionId = newId();
+    await repo.insertSession(trx, {
+      id: sessionId,
+      token_hash: sha256(token),
+      partner_id: user.partnerId,
+      user_id: user.id,
+      environment,
+      created_at: now,
+      expires_at: now + SESSION_TTL_SECONDS * 1000,
     });
+    await users.touchLastLogin(trx, user.id, now);
+    audit({ action: 'account.login', targetType: 'session', targetId: sessionId });
     return { token, token_type: 'Bearer' as const, expires_in: SESSION_TTL_SECONDS, environment };
   }
 
@@ -391,6 +439,9 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
           expires_at: number;
           onboarding_status: OnboardingStatus;
           business_name: string;
+          user_id: string;
+          user_name: string;
+          user_role: UserRole;
         }
       | undefined,
   ): SessionCredential {
@@ -403,13 +454,26 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       environment: session.environment,
       partnerSuspended: session.onboarding_status === 'suspended',
       businessName: session.business_name,
+      userId: session.user_id,
+      userName: session.user_name,
+      role: session.user_role,
     };
   }
 
   const authenticateSession = async (token: string): Promise<SessionCredential> =>
     sessionCredential(await repo.findSessionByTokenHash(db, sha256(token)));
 
+  /** Who a session belongs to, as the session answer shows them. */
+  async function sessionUser(session: SessionCredential) {
+    const row = await users.findUser(db, session.partnerId, session.userId);
+    if (!row) throw new AppError('UNAUTHENTICATED');
+    return { id: row.id, email: row.email, name: row.name, role: row.role };
+  }
+
   return {
+    openSession,
+    sessionUser,
+    userNamesOf: (ids: readonly string[]) => users.userNames(db, ids),
     register,
     verifyOtp,
     resendOtp,

@@ -1,3 +1,4 @@
+import type { UserRole } from '../../platform/auth/roles.js';
 import type { Environment } from '../../platform/environment.js';
 
 export type CodePurpose = 'verify' | 'reset';
@@ -19,6 +20,8 @@ export interface SessionsTable {
   id: string;
   token_hash: string;
   partner_id: number;
+  /** The dashboard user signed in (every session since 2026-11-30-01 has one). */
+  user_id: string;
   environment: Environment;
   created_at: number;
   expires_at: number;
@@ -37,7 +40,44 @@ export interface ThrottlesTable {
   last_at: number;
 }
 
+/**
+ * A person who signs in to a business's dashboard. Removed users stay (removed_at) so the audit trail
+ * can name them; an address belongs to at most one user not removed, across every business.
+ */
+export interface PartnerUsersTable {
+  id: string;
+  partner_id: number;
+  /** Lower-cased, as the API takes e-mail addresses. */
+  email: string;
+  name: string;
+  password_hash: string;
+  role: UserRole;
+  /** Who invited them; null for the registering owner. */
+  created_by_user_id: string | null;
+  created_at: number;
+  updated_at: number;
+  last_login_at: number | null;
+  removed_at: number | null;
+}
+
+/** An invitation to become a user: only the token's hash is kept; 72 hours, accepted once. */
+export interface PartnerInvitationsTable {
+  id: string;
+  partner_id: number;
+  email: string;
+  role: UserRole;
+  token_hash: string;
+  invited_by_user_id: string;
+  expires_at: number;
+  accepted_at: number | null;
+  accepted_user_id: string | null;
+  revoked_at: number | null;
+  created_at: number;
+}
+
 export interface AccountsTables {
+  partner_users: PartnerUsersTable;
+  partner_invitations: PartnerInvitationsTable;
   one_time_codes: OneTimeCodesTable;
   sessions: SessionsTable;
   login_attempts: LoginAttemptsTable;

@@ -373,13 +373,13 @@ export const AuditEventsResponse = Success(
         actor: Type.Object({
           type: StringEnum(ACTOR_TYPES, {
             description:
-              'operator: a person signed in to the console (id, email); api_key: ADMIN_API_KEY; partner: the partner or one of its API keys.',
+              "operator: a person signed in to the console (id, email); api_key: ADMIN_API_KEY; user: a partner's dashboard user (id: the user's id); partner: the partner itself (registration, verification) or one of its API keys (id api_key:<key id>).",
           }),
           id: Nullable(Type.String()),
           name: Nullable(
             Type.String({
               description:
-                "An operator's name, or the partner's business name for a partner actor; null otherwise.",
+                "An operator's name, a dashboard user's name (removed users too), or the partner's business name for a partner actor; null otherwise.",
             }),
           ),
           email: Nullable(Type.String({ description: "An operator's e-mail; null for other actors." })),

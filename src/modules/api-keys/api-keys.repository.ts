@@ -3,16 +3,24 @@ import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { ApiKeysTable } from './api-keys.table.js';
 
-/** What a partner may see of a key: never its hash. */
+/** What a partner may see of a key: never its hash; who created it, by name. */
 const VISIBLE_COLUMNS = [
-  'id',
-  'name',
-  'environment',
-  'last4',
-  'created_at',
-  'last_used_at',
-  'revoked_at',
+  'api_keys.id',
+  'api_keys.name',
+  'api_keys.environment',
+  'api_keys.last4',
+  'api_keys.created_at',
+  'api_keys.last_used_at',
+  'api_keys.revoked_at',
+  'api_keys.created_by_user_id',
+  'creator.name as created_by_name',
 ] as const;
+
+const visibleKeys = (db: Kysely<Database>) =>
+  db
+    .selectFrom('api_keys')
+    .leftJoin('partner_users as creator', 'creator.id', 'api_keys.created_by_user_id')
+    .select(VISIBLE_COLUMNS);
 
 export type ApiKeyView = NonNullable<Awaited<ReturnType<typeof findApiKey>>>;
 
@@ -49,22 +57,18 @@ export function listApiKeys(
   partnerId: number,
   filter: { beforeId?: string; limit: number },
 ) {
-  let query = db
-    .selectFrom('api_keys')
-    .select(VISIBLE_COLUMNS)
-    .where('partner_id', '=', partnerId)
-    .orderBy('id', 'desc')
+  let query = visibleKeys(db)
+    .where('api_keys.partner_id', '=', partnerId)
+    .orderBy('api_keys.id', 'desc')
     .limit(filter.limit + 1);
-  if (filter.beforeId !== undefined) query = query.where('id', '<', filter.beforeId);
+  if (filter.beforeId !== undefined) query = query.where('api_keys.id', '<', filter.beforeId);
   return query.execute();
 }
 
 export function findApiKey(db: Kysely<Database>, partnerId: number, id: string) {
-  return db
-    .selectFrom('api_keys')
-    .select(VISIBLE_COLUMNS)
-    .where('partner_id', '=', partnerId)
-    .where('id', '=', id)
+  return visibleKeys(db)
+    .where('api_keys.partner_id', '=', partnerId)
+    .where('api_keys.id', '=', id)
     .executeTakeFirst();
 }
 

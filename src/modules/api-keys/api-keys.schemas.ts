@@ -32,6 +32,15 @@ const ApiKeyView = Type.Object(
     created_at: Timestamp(),
     last_used_at: Nullable(Timestamp('Last use, to the minute.')),
     revoked_at: Nullable(Timestamp()),
+    created_by: Nullable(
+      Type.Object(
+        { id: Type.String({ format: 'uuid' }), name: Type.String() },
+        {
+          description:
+            "The dashboard user who created the key (also after they were removed: a removed user's keys keep working until revoked); null for keys made before dashboard users.",
+        },
+      ),
+    ),
   },
   { title: 'ApiKey' },
 );

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
-import { partnerActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import type { ApiKeyCredential, SessionCredential } from '../../platform/auth/credentials.js';
 import { type Clock, toIso } from '../../platform/clock.js';
@@ -46,6 +46,10 @@ export function createApiKeysService({
       created_at: toIso(row.created_at),
       last_used_at: row.last_used_at === null ? null : toIso(row.last_used_at),
       revoked_at: row.revoked_at === null ? null : toIso(row.revoked_at),
+      created_by:
+        row.created_by_user_id === null
+          ? null
+          : { id: row.created_by_user_id, name: row.created_by_name ?? '' },
     };
   }
 
@@ -65,7 +69,7 @@ export function createApiKeysService({
     }
     // 72 random bits of lookup prefix: a collision is astronomically rare, but a retry costs nothing.
     return write(
-      { actor: partnerActor(session.partnerId), meta, onUniqueViolation: () => undefined, attempts: 3 },
+      { actor: actorOf(session), meta, onUniqueViolation: () => undefined, attempts: 3 },
       async ({ trx, now, audit }) => {
         const secret = randomToken(32);
         const key = `sk_${input.environment}_${secret}`;
@@ -81,6 +85,7 @@ export function createApiKeysService({
           created_at: now,
           last_used_at: null,
           revoked_at: null,
+          created_by_user_id: session.userId,
         });
         audit({
           action: 'api_key.created',
@@ -113,7 +118,7 @@ export function createApiKeysService({
 
   /** Revoking twice is harmless: the answer is the key as revoked. */
   async function revoke(session: SessionCredential, id: string, meta: RequestMeta) {
-    return write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, now, audit }) => {
+    return write({ actor: actorOf(session), meta }, async ({ trx, now, audit }) => {
       if (await repo.revokeApiKey(trx, session.partnerId, id, now)) {
         audit({ action: 'api_key.revoked', targetType: 'api_key', targetId: id });
       }

@@ -13,4 +13,6 @@ export interface ApiKeysTable {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  /** The dashboard user who created it (null for keys made before dashboard users). */
+  created_by_user_id: string | null;
 }

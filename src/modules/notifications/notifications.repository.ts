@@ -12,11 +12,18 @@ export async function partnerName(db: Kysely<Database>, partnerId: number): Prom
 }
 
 /**
- * Who receives a partner's notifications. Today a business has one login, its registered e-mail;
- * once dashboard users exist this returns its owners and admins (less those who turned the kind
- * off), and nothing else has to change (docs/decisions.md, "Notifications").
+ * Who receives a partner's notifications: its current owners and admins (docs/decisions.md,
+ * "Notifications" and "Dashboard users and roles"), first owner first.
  */
 export async function partnerRecipients(db: Kysely<Database>, partnerId: number): Promise<string[]> {
-  const row = await db.selectFrom('partners').select('email').where('id', '=', partnerId).executeTakeFirst();
-  return row ? [row.email] : [];
+  const rows = await db
+    .selectFrom('partner_users')
+    .select('email')
+    .where('partner_id', '=', partnerId)
+    .where('role', 'in', ['owner', 'admin'])
+    .where('removed_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.email);
 }

@@ -6,7 +6,12 @@ import type { MailOutbox } from '../../platform/mail/outbox.js';
 import { activeAdminEmails, activeOperatorEmails } from '../operators/operators.repository.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import * as repo from './notifications.repository.js';
-import { type PartnerContext, type RenderedMail, templates } from './notifications.templates.js';
+import {
+  invitationMail,
+  type PartnerContext,
+  type RenderedMail,
+  templates,
+} from './notifications.templates.js';
 
 /** A notification not sent by then is given up: news three days old is better read in the dashboard. */
 const DISCARD_AFTER_MS = 3 * 24 * 60 * 60 * 1000;
@@ -55,6 +60,27 @@ export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
   }
 
   return {
+    /**
+     * A dashboard invitation to `to`, with its one-time link (`token` in the fragment); given up
+     * when the link expires.
+     */
+    async userInvited(
+      trx: Kysely<Database>,
+      invitation: {
+        to: string;
+        businessName: string;
+        inviterName: string;
+        role: string;
+        token: string;
+        expiresAt: number;
+      },
+      now: number,
+    ): Promise<void> {
+      const url = `${dashboardUrl}/accept-invitation#token=${invitation.token}`;
+      const rendered = invitationMail({ ...invitation, url, expiresAt: toIso(invitation.expiresAt) });
+      await mail.enqueue(trx, { to: invitation.to, ...rendered }, Math.max(invitation.expiresAt, now));
+    },
+
     /**
      * An operator's decision moved onboarding_status. `reason` is what the partner is told
      * (review_notes); the decision's internal note is not taken, so no e-mail can carry it.

@@ -363,3 +363,38 @@ export const templates = {
       footer: ADMIN_FOOTER,
     }),
 } satisfies Record<NotificationKind, (...args: never[]) => RenderedMail>;
+
+/**
+ * An invitation to a business's dashboard (not a notification kind: it is sent to whoever is
+ * invited, once per invitation or resend). The link holds the one-time token in its fragment, which
+ * browsers never send to a server.
+ */
+export const invitationMail = (invitation: {
+  businessName: string;
+  inviterName: string;
+  role: string;
+  url: string;
+  expiresAt: string;
+}): RenderedMail =>
+  render({
+    subject: `${invitation.businessName}: you are invited to the BaaS dashboard`,
+    greeting: 'Hello,',
+    blocks: [
+      {
+        paragraph: `${invitation.inviterName} invited you to the dashboard of ${invitation.businessName} as ${invitation.role}.`,
+      },
+      {
+        facts: [
+          ['Business', invitation.businessName],
+          ['Role', invitation.role],
+          ['Link valid until', invitation.expiresAt],
+        ],
+      },
+      {
+        paragraph:
+          'Open the link to choose your name and password. It works once and for 72 hours; if you did not expect this invitation, ignore this e-mail.',
+      },
+    ],
+    action: { label: 'Accept the invitation', url: invitation.url },
+    footer: 'You receive this e-mail because a user of this business invited your address.',
+  });

@@ -7,6 +7,7 @@ import {
   type Transaction,
   type Updateable,
 } from 'kysely';
+import type { UserRole } from '../../platform/auth/roles.js';
 import { containsText } from '../../platform/db/dialect.js';
 import { fromJson, jsonHelpers } from '../../platform/db/json.js';
 import { prepare } from '../../platform/db/prepared.js';
@@ -177,11 +178,15 @@ const sessionProfileRecord = prepare(
     db
       .selectFrom('sessions')
       .innerJoin('partners', 'partners.id', 'sessions.partner_id')
+      .innerJoin('partner_users', 'partner_users.id', 'sessions.user_id')
       .select(VIEW_PARTNER_COLUMNS)
       .select([
         'sessions.id as session_id',
         'sessions.environment as session_environment',
         'sessions.expires_at as session_expires_at',
+        'partner_users.id as user_id',
+        'partner_users.name as user_name',
+        'partner_users.role as user_role',
       ])
       .select((eb) =>
         recordParts(db, eb as unknown as ExpressionBuilder<Database, 'partners'>, {
@@ -189,7 +194,8 @@ const sessionProfileRecord = prepare(
           documents: VIEW_DOCUMENT_COLUMNS,
         }),
       )
-      .where('sessions.token_hash', '=', tokenHash),
+      .where('sessions.token_hash', '=', tokenHash)
+      .where('partner_users.removed_at', 'is', null),
   1,
 );
 
@@ -204,6 +210,9 @@ export interface SessionRow {
 export interface SessionWithPartner extends SessionRow {
   onboarding_status: OnboardingStatus;
   business_name: string;
+  user_id: string;
+  user_name: string;
+  user_role: UserRole;
 }
 
 const recordOf = ({
@@ -240,6 +249,9 @@ export async function findProfileRecordBySession(
       expires_at: row.session_expires_at,
       onboarding_status: row.onboarding_status,
       business_name: row.business_name,
+      user_id: row.user_id,
+      user_name: row.user_name,
+      user_role: row.user_role,
     },
     record: {
       // The row itself (its other columns unread): copying its partner columns out of it, by an

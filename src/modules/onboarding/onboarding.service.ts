@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Kysely, Transaction } from 'kysely';
 import type { Logger } from 'pino';
-import { partnerActor, type RequestMeta } from '../../platform/audit/audit.repository.js';
+import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository.js';
 import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
 import type { SessionCredential } from '../../platform/auth/credentials.js';
 import { type Clock, toIso } from '../../platform/clock.js';
@@ -147,7 +147,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
       neverSubmitted: registrationFields.length > 0,
     };
     const changes = Object.fromEntries(Object.entries(input).filter(([, value]) => value !== undefined));
-    await write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, now, audit }) => {
+    await write({ actor: actorOf(session), meta }, async ({ trx, now, audit }) => {
       // The registration data it replaces goes into the audit trail: read under the row lock.
       let before: repo.PartnerProfileRow | undefined;
       if (registrationFields.length > 0) {
@@ -387,7 +387,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
     if (bvnLocked(await repo.findRepresentative(db, partnerId))) throw new AppError('BVN_IMMUTABLE');
     const { kycResult, saved } = await withStoredFile(source, async (stored) => {
       const kycResult = await checkKyc(input);
-      const saved = await write({ actor: partnerActor(partnerId), meta }, async (context) => {
+      const saved = await write({ actor: actorOf(session), meta }, async (context) => {
         await lockChangeable(context.trx, partnerId);
         const current = await repo.findRepresentative(context.trx, partnerId);
         if (bvnLocked(current)) throw new AppError('BVN_IMMUTABLE');
@@ -411,7 +411,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
     await assertChangeable(db, partnerId);
     const id = newId();
     const { uploadedAt, released } = await withStoredFile(source, (stored) =>
-      write({ actor: partnerActor(partnerId), meta }, async ({ trx, now, audit }) => {
+      write({ actor: actorOf(session), meta }, async ({ trx, now, audit }) => {
         await lockChangeable(trx, partnerId);
         const released = await repo.replaceCurrentDocument(trx, {
           id,
@@ -441,7 +441,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
   }
 
   async function submit(session: SessionCredential, meta: RequestMeta) {
-    await write({ actor: partnerActor(session.partnerId), meta }, async (context) => {
+    await write({ actor: actorOf(session), meta }, async (context) => {
       const record = await lockForDecision(context.trx, session.partnerId);
       if (record.partner.onboarding_status !== 'in_progress') {
         throw new AppError('ONBOARDING_LOCKED', {
@@ -473,7 +473,7 @@ export function createOnboardingService(deps: OnboardingDeps) {
       throw new AppError('PARTNER_SUSPENDED');
     if (environment === 'live' && partner.onboarding_status !== 'active')
       throw new AppError('ONBOARDING_NOT_APPROVED');
-    await write({ actor: partnerActor(session.partnerId), meta }, async ({ trx, audit }) => {
+    await write({ actor: actorOf(session), meta }, async ({ trx, audit }) => {
       await deps.setSessionEnvironment(trx, session.sessionId, environment);
       audit({
         action: 'session.environment_switched',

@@ -25,12 +25,19 @@ export interface AuditEntry {
 /** Who made a change, and whose partner record it belongs to. */
 export type AuditActor = Pick<AuditEntry, 'partnerId' | 'actorType' | 'actorId'>;
 
-/** The audit actor of a partner's credential: the partner, or which of its API keys acted. */
+/** The audit actor of a partner's credential: the dashboard user of a session, or which API key acted. */
 export function actorOf(credential: PartnerCredential): AuditActor {
   return credential.kind === 'api_key'
     ? { partnerId: credential.partnerId, actorType: 'partner', actorId: `api_key:${credential.apiKeyId}` }
-    : partnerActor(credential.partnerId);
+    : userActor(credential.partnerId, credential.userId);
 }
+
+/** A dashboard user of the partner, named by id (docs/decisions.md, "Dashboard users and roles"). */
+export const userActor = (partnerId: number, userId: string): AuditActor => ({
+  partnerId,
+  actorType: 'user',
+  actorId: userId,
+});
 
 /** The partner itself (its dashboard session, or before it has one: registration, verification). */
 export const partnerActor = (partnerId: number): AuditActor => ({

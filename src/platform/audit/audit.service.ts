@@ -24,6 +24,10 @@ export interface AuditDirectory {
     namesOf(ids: readonly number[]): Promise<Map<number, string>>;
     idsMatching(text: string, limit: number): Promise<number[]>;
   };
+  /** Partners' dashboard users (removed ones too) by id. */
+  users: {
+    namesOf(ids: readonly string[]): Promise<Map<string, string>>;
+  };
 }
 
 /** Matches a name search resolves to at most: a broader search should be narrowed. */
@@ -60,6 +64,11 @@ export function createAuditService(db: Kysely<Database>, keys: KeyRing, director
         event.actor_type === 'operator' && event.actor_id !== null ? [event.actor_id] : [],
       ),
     );
+    const users = await directory.users.namesOf(
+      rows.flatMap((event) =>
+        event.actor_type === 'user' && event.actor_id !== null ? [event.actor_id] : [],
+      ),
+    );
     const partners = await directory.partners.namesOf([
       ...new Set(rows.flatMap((event) => (event.partner_id === null ? [] : [event.partner_id]))),
     ]);
@@ -73,7 +82,10 @@ export function createAuditService(db: Kysely<Database>, keys: KeyRing, director
         actor: {
           type: event.actor_type,
           id: event.actor_id,
-          name: operator?.name ?? (event.actor_type === 'partner' ? company : null),
+          name:
+            operator?.name ??
+            (event.actor_type === 'user' ? (users.get(event.actor_id ?? '') ?? null) : null) ??
+            (event.actor_type === 'partner' ? company : null),
           email: operator?.email ?? null,
         },
         action: event.action,

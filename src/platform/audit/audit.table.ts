@@ -1,4 +1,4 @@
-export const ACTOR_TYPES = ['partner', 'operator', 'api_key', 'system', 'anonymous'] as const;
+export const ACTOR_TYPES = ['partner', 'user', 'operator', 'api_key', 'system', 'anonymous'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
 
 export interface AuditEventsTable {

@@ -1,10 +1,15 @@
 import type { Environment } from '../environment.js';
+import type { UserRole } from './roles.js';
 
 /** Who is calling: a partner's dashboard session or one of its API keys, each bound to an environment. */
 export interface SessionCredential {
   kind: 'session';
   sessionId: string;
   partnerId: number;
+  /** The dashboard user the session belongs to, and their role (what the session may do). */
+  userId: string;
+  userName: string;
+  role: UserRole;
   /** Fixed at registration: read with the credential, it saves a lookup where it is shown. */
   businessName: string;
   environment: Environment;

@@ -86,6 +86,21 @@ export const ERROR_REGISTRY = {
     message:
       'This proposal is no longer pending: it was already confirmed, declined, withdrawn or made void.',
   },
+  /** Dashboard users: the change would leave the business without an owner (docs/decisions.md, "Dashboard users and roles"). */
+  LAST_OWNER: {
+    status: 409,
+    message: 'A business always has at least one owner: make another user owner first.',
+  },
+  /** Dashboard users: an invitation to an address that is already a user of a business. */
+  USER_EXISTS: {
+    status: 409,
+    message: 'This e-mail address already belongs to a dashboard user.',
+  },
+  /** Dashboard users: a resend of an invitation that was accepted or revoked. */
+  INVITATION_NOT_PENDING: {
+    status: 409,
+    message: 'This invitation is no longer pending: it was accepted or revoked.',
+  },
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,
     message: 'A request with this Idempotency-Key is still being processed; retry shortly.',

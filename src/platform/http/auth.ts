@@ -9,6 +9,7 @@ import type {
   SessionCredential,
 } from '../auth/credentials.js';
 import { isKeyCheckFailure } from '../auth/key-check.js';
+import { mayAccess, refusal } from '../auth/roles.js';
 import { API_KEY_FORMAT } from '../crypto/tokens.js';
 import { AppError } from '../errors/errors.js';
 import { assertAntiForgery, assertSameOrigin, isStateChanging } from './csrf.js';
@@ -161,6 +162,11 @@ function credentialReaders(options: AuthOptions) {
       // (docs/decisions.md, "Suspension").
       if (session.environment === 'live' && session.partnerSuspended && !config.suspendedLiveSession) {
         throw new AppError('PARTNER_SUSPENDED');
+      }
+      // Every session route declares its access (route.ts); one without would be refused, not opened.
+      const access = config.access ?? 'owner';
+      if (!mayAccess(session.role, access, session.environment)) {
+        throw new AppError('FORBIDDEN', { message: refusal(session.role, access, session.environment) });
       }
       return session;
     },

@@ -87,6 +87,11 @@ const TAGS: OpenAPIV3_1.TagObject[] = [
     name: 'API keys',
     description: 'Secret keys for server-to-server calls to /services/* (session token only).',
   },
+  {
+    name: 'Dashboard users',
+    description:
+      "The business's dashboard users, their roles and invitations (session token only); accepting an invitation.",
+  },
   { name: 'Team', description: "The partner's team members (partner-wide, both environments)." },
   {
     name: 'Virtual accounts',

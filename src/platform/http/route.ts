@@ -1,5 +1,6 @@
 import { type TSchema, Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { type Access, mayAccess, USER_ROLES } from '../auth/roles.js';
 import type { ErrorCode } from '../errors/errors.js';
 import { extend } from '../objects.js';
 import { errorResponses } from './schemas.js';
@@ -19,6 +20,8 @@ export type BodyKind = 'json' | 'multipart';
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: AuthMode;
+    /** What a dashboard session's role must hold (auth session and partner; roles.ts). */
+    access?: Access;
     consumes?: BodyKind;
     /** Idempotency-Key honoured (POST under /services/). */
     idempotent?: boolean;
@@ -55,19 +58,26 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = 
 const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
   none: [],
   session: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN', 'PARTNER_SUSPENDED'],
-  partner: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'ONBOARDING_NOT_APPROVED', 'PARTNER_SUSPENDED'],
+  partner: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN', 'ONBOARDING_NOT_APPROVED', 'PARTNER_SUSPENDED'],
   admin: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'CSRF_REJECTED', 'FORBIDDEN'],
   operator: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'CSRF_REJECTED'],
   connector: ['SIGNATURE_INVALID', 'FORBIDDEN'],
 };
 
-interface OperationSpec<B, Q, P, H> {
+/**
+ * Who may call it: an operation a dashboard session can call declares the access its user's role
+ * must hold (platform/auth/roles.ts); no other operation has one.
+ */
+type AuthSpec =
+  | { auth: 'session' | 'partner'; access: Access }
+  | { auth: Exclude<AuthMode, 'session' | 'partner'>; access?: never };
+
+type OperationSpec<B, Q, P, H> = AuthSpec & {
   operationId: string;
   summary: string;
   /** What a partner needs to know beyond the summary: rules, side effects, errors. */
   description: string;
   tags: string[];
-  auth: AuthMode;
   body?: B;
   consumes?: BodyKind;
   querystring?: Q;
@@ -96,7 +106,7 @@ interface OperationSpec<B, Q, P, H> {
   rateLimit?: boolean;
   /** Headers that replace the platform's security headers on this route's successful answers. */
   successHeaders?: SuccessHeaders;
-}
+};
 
 const IdempotencyHeaders = Type.Object({
   'idempotency-key': Type.Optional(
@@ -111,6 +121,17 @@ const IdempotencyHeaders = Type.Object({
     }),
   ),
 });
+
+/** The roles that may call an operation, for its description (platform/auth/roles.ts). */
+function accessNote(access: Access): string {
+  const always = USER_ROLES.filter((role) => mayAccess(role, access, 'live'));
+  const sandbox = USER_ROLES.filter((role) => !always.includes(role) && mayAccess(role, access, 'sandbox'));
+  return (
+    `Dashboard roles (access \`${access}\`): ${always.join(', ')}` +
+    (sandbox.length > 0 ? `; ${sandbox.join(', ')} in the sandbox only` : '') +
+    '. Other roles get 403 FORBIDDEN; API keys are not limited by roles.'
+  );
+}
 
 const SUCCESS_DESCRIPTIONS: Record<number, string> = { 200: 'OK', 201: 'Created' };
 
@@ -159,7 +180,7 @@ export function operation<
     schema: {
       operationId: spec.operationId,
       summary: spec.summary,
-      description: spec.description,
+      description: spec.access ? `${spec.description} ${accessNote(spec.access)}` : spec.description,
       tags: spec.tags,
       ...(SECURITY[spec.auth] ? { security: SECURITY[spec.auth] } : {}),
       ...(consumes ? { consumes: [consumes === 'json' ? 'application/json' : 'multipart/form-data'] } : {}),
@@ -178,6 +199,7 @@ export function operation<
     },
     config: {
       auth: spec.auth,
+      ...(spec.access ? { access: spec.access } : {}),
       ...(consumes ? { consumes } : {}),
       ...(spec.idempotent ? { idempotent: true } : {}),
       ...(spec.replayBody ? { replayBody: spec.replayBody } : {}),

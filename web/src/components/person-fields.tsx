@@ -9,7 +9,7 @@ import { validationMessage } from '@/lib/validation-message';
 import '@/components/ui/form-controls.css';
 import './person-fields.css';
 
-/** A person's fields as the API names them, for a compliance representative and a team member alike. */
+/** A person's fields as the API names them, for a compliance representative and a director or officer alike. */
 const PERSON_FIELDS = [
   'first_name',
   'last_name',

@@ -7,6 +7,8 @@ export const partnerKeys = {
   profile: ['partner', 'profile'] as const,
   apiKeys: ['partner', 'api-keys'] as const,
   team: ['partner', 'team'] as const,
+  users: ['partner', 'users'] as const,
+  invitations: ['partner', 'invitations'] as const,
   accounts: ['partner', 'virtual-accounts'] as const,
   webhook: ['partner', 'webhook'] as const,
   deliveries: ['partner', 'webhook-deliveries'] as const,

@@ -6,10 +6,14 @@ const LINKS = [
   { to: '/accounts', label: 'Virtual accounts' },
   { to: '/transfers', label: 'Transfers' },
   { to: '/developers', label: 'Developers' },
-  { to: '/team', label: 'Team' },
+  { to: '/settings', label: 'Settings' },
 ];
 
-/** The dashboard's sections. NavLink marks the current one (aria-current), sub-pages included. */
+/**
+ * The dashboard's sections. NavLink marks the current one (aria-current), sub-pages included. Every
+ * role may read every section; what a role cannot do is hidden or disabled inside them (the API keys
+ * tab of Developers, for one).
+ */
 export function DashboardNav() {
   return (
     <nav className="app-nav" aria-label="Dashboard">

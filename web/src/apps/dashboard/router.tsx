@@ -33,6 +33,10 @@ export const router = createAppRouter({
       lazy: () => import('./routes/reset-password').then((m) => ({ Component: m.ResetPasswordRoute })),
     },
     {
+      path: 'accept-invitation',
+      lazy: () => import('./routes/accept-invitation').then((m) => ({ Component: m.AcceptInvitationRoute })),
+    },
+    {
       lazy: () => import('./signed-in-layout').then((m) => ({ Component: m.RequirePartner })),
       children: [
         {
@@ -67,7 +71,10 @@ export const router = createAppRouter({
           path: 'developers',
           lazy: () => import('./routes/developers').then((m) => ({ Component: m.DevelopersLayout })),
           children: [
-            { index: true, element: <Navigate to="/developers/api-keys" replace /> },
+            {
+              index: true,
+              lazy: () => import('./routes/developers').then((m) => ({ Component: m.DevelopersIndex })),
+            },
             {
               path: 'api-keys',
               lazy: () => import('./routes/api-keys').then((m) => ({ Component: m.ApiKeysRoute })),
@@ -87,9 +94,22 @@ export const router = createAppRouter({
           ],
         },
         {
-          path: 'team',
-          lazy: () => import('./routes/team').then((m) => ({ Component: m.TeamRoute })),
+          path: 'settings',
+          lazy: () => import('./routes/settings').then((m) => ({ Component: m.SettingsLayout })),
+          children: [
+            { index: true, element: <Navigate to="/settings/users" replace /> },
+            {
+              path: 'users',
+              lazy: () => import('./routes/users').then((m) => ({ Component: m.UsersRoute })),
+            },
+            {
+              path: 'officers',
+              lazy: () => import('./routes/officers').then((m) => ({ Component: m.OfficersRoute })),
+            },
+          ],
         },
+        // The directors and officers page was "Team" at /team before users had roles.
+        { path: 'team', element: <Navigate to="/settings/officers" replace /> },
       ],
     },
   ],

@@ -8,7 +8,7 @@ import { SIGNED_OUT_PAGES } from './layouts';
 
 export interface PartnerContext {
   session: PartnerSession;
-  /** The onboarding profile, once loaded: what live access, live keys and team members depend on. */
+  /** The onboarding profile, once loaded: what live access, live keys and directors and officers depend on. */
   profile: OnboardingProfile | undefined;
 }
 

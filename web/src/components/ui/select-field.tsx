@@ -5,6 +5,8 @@ import './ui.css';
 export interface SelectOption {
   id: string;
   label: string;
+  /** A line under the label in the list (SelectFormField), e.g. what a role may do. */
+  description?: string;
 }
 
 export interface SelectFieldProps {

@@ -61,7 +61,12 @@ export function SelectFormField({
     >
       <Label className="field__label">{label}</Label>
       <Button className="field__input select__button">
-        <SelectValue className="select__value" />
+        {/* The chosen option's label, without its description line. */}
+        <SelectValue className="select__value">
+          {({ isPlaceholder, selectedText, defaultChildren }) =>
+            isPlaceholder ? defaultChildren : selectedText
+          }
+        </SelectValue>
         <span className="select__chevron" aria-hidden="true">
           ▾
         </span>
@@ -76,7 +81,16 @@ export function SelectFormField({
         <ListBox className="select__list" items={options}>
           {(option) => (
             <ListBoxItem className="select__option" id={option.id} textValue={option.label}>
-              {option.label}
+              {option.description ? (
+                <>
+                  <Text slot="label">{option.label}</Text>
+                  <Text slot="description" className="select__option-description">
+                    {option.description}
+                  </Text>
+                </>
+              ) : (
+                option.label
+              )}
             </ListBoxItem>
           )}
         </ListBox>

@@ -919,12 +919,12 @@ export interface components {
             company_name: string | null;
             actor: {
                 /**
-                 * @description operator: a person signed in to the console (id, email); api_key: ADMIN_API_KEY; partner: the partner or one of its API keys.
+                 * @description operator: a person signed in to the console (id, email); api_key: ADMIN_API_KEY; user: a partner's dashboard user (id: the user's id); partner: the partner itself (registration, verification) or one of its API keys (id api_key:<key id>).
                  * @enum {string}
                  */
-                type: "partner" | "operator" | "api_key" | "system" | "anonymous";
+                type: "partner" | "user" | "operator" | "api_key" | "system" | "anonymous";
                 id: string | null;
-                /** @description An operator's name, or the partner's business name for a partner actor; null otherwise. */
+                /** @description An operator's name, a dashboard user's name (removed users too), or the partner's business name for a partner actor; null otherwise. */
                 name: string | null;
                 /** @description An operator's e-mail; null for other actors. */
                 email: string | null;
@@ -1198,7 +1198,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "LAST_OWNER" | "USER_EXISTS" | "INVITATION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
         /** Invitation */
         Invitation: {
             /** Format: email */
@@ -3989,7 +3989,7 @@ export interface operations {
                 company_id?: number;
                 /** @description Only this action, e.g. onboarding.status_changed. */
                 action?: string;
-                actor_type?: "partner" | "operator" | "api_key" | "system" | "anonymous";
+                actor_type?: "partner" | "user" | "operator" | "api_key" | "system" | "anonymous";
                 /** @description Only this actor, e.g. an operator id. */
                 actor_id?: string;
                 /** @description Only events of partners whose business name or e-mail contains this text (case-insensitive), e.g. `acme`. */

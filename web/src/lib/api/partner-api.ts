@@ -9,7 +9,7 @@ export const partnerSession = createSessionChannel<PartnerSession>({
   sessionKey: partnerSessionKey,
   dataKey: partnerKeys.all,
   credentialPaths:
-    /\/client\/onboarding\/(login|register|verify-otp|resend-otp|password\/forgot|password\/reset)$/,
+    /\/client\/onboarding\/(login|register|verify-otp|resend-otp|password\/forgot|password\/reset|invitations\/(preview|accept))$/,
 });
 
 /**

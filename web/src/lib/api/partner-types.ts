@@ -39,3 +39,16 @@ export interface Page<T> {
   items: T[];
   next_cursor: string | null;
 }
+
+/** Someone who signs in to a business's dashboard, and an invitation to become one. */
+export type PartnerUser = Schemas['DashboardUser'];
+export type PartnerInvitation = Schemas['DashboardInvitation'];
+export type InvitationPreview = Schemas['DashboardInvitationPreview'];
+/** The signed-in user of a dashboard session. */
+export type SessionUser = PartnerSession['user'];
+
+/** The session's user and the access names their role holds in the current environment. */
+export const sessionUserOf = (session: PartnerSession): { user: SessionUser; permissions: string[] } => ({
+  user: session.user,
+  permissions: session.permissions,
+});

@@ -26,7 +26,8 @@ const ACTOR_TYPES: Array<{ id: ActorType | 'any'; label: string }> = [
   { id: 'any', label: 'Anyone' },
   { id: 'operator', label: 'Operators' },
   { id: 'api_key', label: 'Admin API key' },
-  { id: 'partner', label: 'Partners' },
+  { id: 'user', label: "Partners' users" },
+  { id: 'partner', label: 'Partners (registration, API keys)' },
   { id: 'system', label: 'System' },
   { id: 'anonymous', label: 'Not signed in' },
 ];

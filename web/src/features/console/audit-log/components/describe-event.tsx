@@ -21,6 +21,12 @@ const ACTION_LABELS: Record<string, string> = {
   'session.environment_switched': 'Switched environment',
   'api_key.created': 'Created an API key',
   'api_key.revoked': 'Revoked an API key',
+  'user.invited': 'Invited a dashboard user',
+  'user.invitation_resent': 'Sent an invitation again',
+  'user.invitation_revoked': 'Revoked an invitation',
+  'user.invitation_accepted': 'Accepted an invitation',
+  'user.role_changed': "Changed a user's role",
+  'user.removed': 'Removed a dashboard user',
   'operator.invited': 'Invited an operator',
   'operator.created': 'Operator set up',
   'operator.signed_in': 'Operator signed in',
@@ -50,6 +56,8 @@ export function actorLabel(actor: AuditEvent['actor']): string {
       return 'Admin API key';
     case 'partner':
       return actor.name ?? 'Partner';
+    case 'user':
+      return actor.name ?? 'Partner user';
     case 'system':
       return 'System';
     case 'anonymous':
@@ -61,6 +69,7 @@ export function actorLabel(actor: AuditEvent['actor']): string {
 export function actorDetail(actor: AuditEvent['actor']): string | null {
   if (actor.type === 'operator') return actor.name === null ? 'Operator' : (actor.email ?? 'Operator');
   if (actor.type === 'partner') return actor.id?.startsWith('api_key:') ? 'Partner, by API key' : 'Partner';
+  if (actor.type === 'user') return "Partner's dashboard user";
   if (actor.type === 'system' && actor.id) return actor.id;
   return null;
 }

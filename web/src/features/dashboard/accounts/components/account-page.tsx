@@ -13,6 +13,7 @@ import { QueryError, QueryView } from '@/components/ui/query-view';
 import { UserText, userText } from '@/components/ui/user-text';
 import type { Environment, VirtualAccount } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
+import { useAccess } from '@/lib/partner-roles';
 import { accountQuery } from '../api/accounts';
 import { AccountStatusBadge } from './account-status-badge';
 import { SendMoneyAction } from './send-money-action';
@@ -96,6 +97,7 @@ function AccountDetails({
 }) {
   const balanceId = useId();
   const detailsId = useId();
+  const canMoveMoney = useAccess('money').allowed;
   const customer = `${account.customer.first_name} ${account.customer.last_name}`;
 
   return (
@@ -180,7 +182,9 @@ function AccountDetails({
           />
         </Card>
       </div>
-      {environment === 'sandbox' && account.status !== 'closed' ? <SimulateCredit account={account} /> : null}
+      {environment === 'sandbox' && account.status !== 'closed' && canMoveMoney ? (
+        <SimulateCredit account={account} />
+      ) : null}
       <TransactionsTable accountNumber={account.account_number} />
       <StatementDownload accountNumber={account.account_number} />
     </div>

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Cell, Column, Form, Row, TableBody, TableHeader } from 'react-aria-components';
 import { useNavigate, useSearchParams } from 'react-router';
+import { RoleNote } from '@/components/role-note';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { DateField } from '@/components/ui/date-field';
@@ -19,6 +20,7 @@ import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { Environment, VirtualAccount, VirtualAccountStatus } from '@/lib/api/partner-types';
 import { formatNaira } from '@/lib/money';
+import { useAccess } from '@/lib/partner-roles';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { useDebouncedParam } from '@/lib/use-debounced-param';
 import {
@@ -75,6 +77,7 @@ export function AccountsPage({ environment }: { environment: Environment }) {
   const exporting = useExportAccounts();
   const [search, setSearch] = useDebouncedParam('q');
   const [creating, setCreating] = useState(false);
+  const canCreate = useAccess('money').allowed;
   const filtered = FILTER_NAMES.some((name) => filters[name] !== undefined);
 
   /** Changes one parameter of the address, leaving the others; the default value is left out. */
@@ -123,8 +126,9 @@ export function AccountsPage({ environment }: { environment: Environment }) {
       <PageHeader
         title="Virtual accounts"
         description={`Dedicated NUBAN account numbers for your customers, in the ${environment === 'live' ? 'live' : 'sandbox'} environment. Money sent to one is credited to its customer.`}
-        aside={<Button onPress={() => setCreating(true)}>Create account</Button>}
+        aside={canCreate ? <Button onPress={() => setCreating(true)}>Create account</Button> : undefined}
       />
+      <RoleNote access="money" className="accounts__role-note" />
       <search className="accounts__toolbar" aria-label="Search accounts">
         <TextField
           label="Search"

@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { Link } from 'react-aria-components';
 import { Button } from '@/components/ui/button';
 import type { VirtualAccount } from '@/lib/api/partner-types';
+import { useAccess } from '@/lib/partner-roles';
 
 /** Why no money can leave the account now, or null. */
 function blockedBecause(account: VirtualAccount): string | null {
@@ -14,7 +15,8 @@ function blockedBecause(account: VirtualAccount): string | null {
 /** "Send money" (the transfer flow's page), or the button disabled with the reason beside it. */
 export function SendMoneyAction({ account }: { account: VirtualAccount }) {
   const reasonId = useId();
-  const reason = blockedBecause(account);
+  const money = useAccess('money');
+  const reason = money.reason ?? blockedBecause(account);
   return (
     <div className="account__send">
       {reason ? (

@@ -3,6 +3,7 @@ import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { UserText } from '@/components/ui/user-text';
 import type { VirtualAccount } from '@/lib/api/partner-types';
+import { useAccess } from '@/lib/partner-roles';
 import { type StatusAction, useChangeAccountStatus } from '../api/accounts';
 
 const ACTIONS: Record<
@@ -46,7 +47,9 @@ const ACTIONS: Record<
 export function StatusActions({ account }: { account: VirtualAccount }) {
   const change = useChangeAccountStatus(account.account_number);
   const [action, setAction] = useState<StatusAction | null>(null);
-  if (account.status === 'closed') return null;
+  // A role without money rights reads why beside Send money (the same reason).
+  const allowed = useAccess('money').allowed;
+  if (account.status === 'closed' || !allowed) return null;
   const available: StatusAction[] =
     account.status === 'active' ? ['deactivate', 'close'] : ['reactivate', 'close'];
   const shown = action ? ACTIONS[action] : null;

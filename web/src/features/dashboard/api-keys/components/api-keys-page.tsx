@@ -99,6 +99,11 @@ export function ApiKeysPage({ environment, liveAllowed }: ApiKeysPageProps) {
                     <Cell>
                       <CellLabel>Created</CellLabel>
                       <DateTime value={key.created_at} />
+                      {key.created_by ? (
+                        <span className="data-table__secondary">
+                          by <UserText>{key.created_by.name}</UserText>
+                        </span>
+                      ) : null}
                     </Cell>
                     <Cell>
                       <CellLabel>Last used</CellLabel>

@@ -9,6 +9,7 @@ import { errorMessage } from '@/lib/api/api-error';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
 import { type Registration, useRegister } from '../api/account';
 import { AuthCard, JourneySteps } from './auth-card';
+import { NewPasswordFields } from './new-password-fields';
 
 const LABELS: Record<keyof Registration, string> = {
   business_name: 'Business name',
@@ -24,7 +25,6 @@ const LABELS: Record<keyof Registration, string> = {
  */
 export function SignUpPage({ onRegistered }: { onRegistered: (email: string) => void }) {
   const register = useRegister();
-  const [password, setPassword] = useState('');
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
@@ -92,31 +92,7 @@ export function SignUpPage({ onRegistered }: { onRegistered: (email: string) => 
                   'Enter a phone number such as 0803 123 4567, or +44 20 7946 0958 abroad.',
                 )}
               />
-              <TextField
-                name="password"
-                type="password"
-                label={LABELS.password}
-                autoComplete="new-password"
-                description="At least 8 characters. Common passwords are refused."
-                minLength={8}
-                maxLength={128}
-                value={password}
-                onChange={setPassword}
-                isRequired
-                errorMessage={validationMessage(
-                  'Choose a password.',
-                  'Use at least 8 characters for your password.',
-                )}
-              />
-              <TextField
-                name="password_confirmation"
-                type="password"
-                label="Confirm password"
-                autoComplete="new-password"
-                isRequired
-                validate={(value) => (value && value !== password ? 'The passwords do not match.' : null)}
-                errorMessage={validationMessage('Enter the password again.')}
-              />
+              <NewPasswordFields />
               {otherError ? (
                 <Alert tone="error">
                   <p>{errorMessage(register.error)}</p>

@@ -7,7 +7,8 @@ import { partnerKeys } from '@/lib/partner-query-keys';
 
 /**
  * Moves this session to sandbox or live (PUT /client/onboarding/environment). Everything read in
- * the other environment is dropped and read again: data of one environment never shows in the other.
+ * the other environment is dropped and read again: data of one environment never shows in the other,
+ * and the role's permissions are those of the new environment.
  */
 export function useSwitchEnvironment() {
   const queryClient = useQueryClient();
@@ -19,6 +20,9 @@ export function useSwitchEnvironment() {
         state?.session ? { ...state, session: { ...state.session, environment } } : state,
       );
       await queryClient.resetQueries({ queryKey: partnerKeys.all });
+      // What the role may do depends on the environment (a developer moves money in the sandbox
+      // only): the session's permissions are read again.
+      await queryClient.invalidateQueries({ queryKey: partnerSession.sessionKey });
     },
   });
 }

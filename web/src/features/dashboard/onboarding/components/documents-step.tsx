@@ -10,6 +10,7 @@ import { userText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile, PartnerDocument, PartnerDocumentType } from '@/lib/api/partner-types';
 import { documentTypeLabel } from '@/lib/onboarding-labels';
+import { useAccess } from '@/lib/partner-roles';
 import { useDownloadDocument, useUploadDocument } from '../api/uploads';
 import { canChangeOnboarding, type StepState } from '../steps';
 import { DocumentSourceField, type SourceMode } from './document-source-field';
@@ -39,7 +40,8 @@ function documentBadge(document: PartnerDocument | undefined, submitted: boolean
 /** Step 3: the checklist for the business type, one row per document with its state and upload. */
 export function DocumentsStep({ profile, state }: { profile: OnboardingProfile; state: StepState }) {
   const types = Object.keys(profile.document_checklist) as PartnerDocumentType[];
-  const canChange = canChangeOnboarding(profile);
+  const canEdit = useAccess('onboarding').allowed;
+  const canChange = canChangeOnboarding(profile) && canEdit;
   const uploaded = Object.values(profile.document_checklist).filter((entry) => entry === 'uploaded').length;
 
   return (

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router';
 import { OnboardingStatusBadge } from '@/components/onboarding-status-badge';
+import { RoleNote } from '@/components/role-note';
 import { PageHeader } from '@/components/ui/page-header';
 import { QueryView } from '@/components/ui/query-view';
 import type { OnboardingProfile } from '@/lib/api/partner-types';
@@ -26,6 +27,7 @@ export function OnboardingPage() {
         aside={profile.data ? <OnboardingStatusBadge status={profile.data.onboarding_status} /> : null}
         description="Tell us about your business so our compliance team can approve you for live. Each step is saved as you go."
       />
+      <RoleNote access="onboarding" className="onboarding__role-note" />
       <QueryView
         query={profile}
         loading="Loading your application…"
@@ -41,7 +43,7 @@ export function OnboardingPage() {
 function OnboardingSteps({ profile }: { profile: OnboardingProfile }) {
   const states = stepStates(profile);
   const { hash } = useLocation();
-  // A link to a step (/onboarding#representative, from the team page) lands on it once it is drawn.
+  // A link to a step (/onboarding#representative, from the directors and officers page) lands on it once it is drawn.
   useEffect(() => {
     if (hash) document.getElementById(decodeURIComponent(hash.slice(1)))?.scrollIntoView();
   }, [hash]);

@@ -8,6 +8,7 @@ import { TextField } from '@/components/ui/text-field';
 import { errorMessage } from '@/lib/api/api-error';
 import type { BusinessType, OnboardingProfile } from '@/lib/api/partner-types';
 import { BUSINESS_TYPE_LABELS } from '@/lib/onboarding-labels';
+import { useAccess } from '@/lib/partner-roles';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
 import { type ProfileChanges, useUpdateProfile } from '../api/profile';
 import type { StepState } from '../steps';
@@ -50,7 +51,10 @@ export function ProfileStep({ profile, state }: { profile: OnboardingProfile; st
   const [serverErrors, setServerErrors] = useState<Record<string, string[]>>({});
   const [website, setWebsite] = useState(profile.website ?? '');
   const status = profile.onboarding_status;
-  const locked = status === 'under_review' || status === 'rejected';
+  const statusLocked = status === 'under_review' || status === 'rejected';
+  // A role without onboarding rights reads the profile only (the page says why).
+  const canEdit = useAccess('onboarding').allowed;
+  const locked = statusLocked || !canEdit;
   // Once approved, the legal identity is settled; only contact details may change.
   const identityLocked = locked || status === 'active' || status === 'suspended';
 
@@ -87,11 +91,11 @@ export function ProfileStep({ profile, state }: { profile: OnboardingProfile; st
       state={state}
       description="Your business as registered with the Corporate Affairs Commission (CAC). The business type decides which documents we need."
     >
-      {locked ? (
+      {statusLocked ? (
         <Alert tone="info">
           <p>The profile cannot change while the application is under review or after it was rejected.</p>
         </Alert>
-      ) : identityLocked ? (
+      ) : identityLocked && canEdit ? (
         <Alert tone="info">
           <p>Your application is approved: only the address and website can change now.</p>
         </Alert>
@@ -164,9 +168,11 @@ export function ProfileStep({ profile, state }: { profile: OnboardingProfile; st
           </Alert>
         ) : null}
         <div className="form-actions">
-          <Button type="submit" isPending={update.isPending} isDisabled={locked}>
-            {update.isPending ? 'Saving…' : 'Save business profile'}
-          </Button>
+          {canEdit ? (
+            <Button type="submit" isPending={update.isPending} isDisabled={locked}>
+              {update.isPending ? 'Saving…' : 'Save business profile'}
+            </Button>
+          ) : null}
           <span role="status" className="onboarding-form__saved">
             {update.isSuccess ? 'Business profile saved.' : ''}
           </span>

@@ -8,6 +8,7 @@ import { ProgressBar } from '@/components/ui/progress-bar';
 import { UserText, visibleControls } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile, RepresentativeResult } from '@/lib/api/partner-types';
+import { useAccess } from '@/lib/partner-roles';
 import { PERSON_FIELD_LABELS } from '@/lib/person-labels';
 import { fieldErrorSentences } from '@/lib/validation-message';
 import { type RepresentativeFields, useSaveRepresentative } from '../api/uploads';
@@ -25,7 +26,8 @@ export function RepresentativeStep({ profile, state }: { profile: OnboardingProf
   const kycError = profile.requirements.errors.find((error) => error.requirement === 'representative.kyc');
   const [editing, setEditing] = useState(representative === null);
   const [result, setResult] = useState<RepresentativeResult | null>(null);
-  const canChange = canChangeOnboarding(profile);
+  const canEdit = useAccess('onboarding').allowed;
+  const canChange = canChangeOnboarding(profile) && canEdit;
 
   return (
     <StepCard
@@ -68,7 +70,9 @@ export function RepresentativeStep({ profile, state }: { profile: OnboardingProf
           ) : null}
         </div>
       ) : null}
-      {!canChange && !representative ? (
+      {!canEdit && !representative ? (
+        <p className="muted">No compliance representative is on file yet.</p>
+      ) : !canChange && !representative ? (
         <Alert tone="info">
           <p>
             The representative cannot change while the application is under review or after it was rejected.

@@ -6,6 +6,7 @@ import { ConfirmDialog } from '@/components/ui/confirm-dialog';
 import { errorMessage } from '@/lib/api/api-error';
 import type { OnboardingProfile } from '@/lib/api/partner-types';
 import { requirementLabel } from '@/lib/onboarding-labels';
+import { useAccess } from '@/lib/partner-roles';
 import { useSubmitApplication } from '../api/profile';
 import type { StepState } from '../steps';
 import { StepCard } from './step-card';
@@ -17,6 +18,7 @@ export function SubmitStep({ profile, state }: { profile: OnboardingProfile; sta
   const { currently_due: due, pending_review: waiting } = profile.requirements;
   const outstanding = due.filter((item) => item !== 'submit');
   const status = profile.onboarding_status;
+  const canSubmit = useAccess('onboarding').allowed;
 
   return (
     <StepCard
@@ -54,13 +56,15 @@ export function SubmitStep({ profile, state }: { profile: OnboardingProfile; sta
               ) : null}
             </Alert>
           ) : null}
-          <Button
-            isDisabled={!due.includes('submit')}
-            isPending={submit.isPending}
-            onPress={() => setConfirming(true)}
-          >
-            {submit.isPending ? 'Submitting…' : 'Submit application'}
-          </Button>
+          {canSubmit ? (
+            <Button
+              isDisabled={!due.includes('submit')}
+              isPending={submit.isPending}
+              onPress={() => setConfirming(true)}
+            >
+              {submit.isPending ? 'Submitting…' : 'Submit application'}
+            </Button>
+          ) : null}
           <ConfirmDialog
             title="Submit your application?"
             isOpen={confirming}

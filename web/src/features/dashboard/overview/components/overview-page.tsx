@@ -7,6 +7,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { UserText } from '@/components/ui/user-text';
 import type { OnboardingProfile, PartnerSession } from '@/lib/api/partner-types';
 import { requirementLabel } from '@/lib/onboarding-labels';
+import { useAccess } from '@/lib/partner-roles';
 import './overview.css';
 
 const NEXT_STEP: Record<OnboardingProfile['onboarding_status'], string> = {
@@ -17,7 +18,7 @@ const NEXT_STEP: Record<OnboardingProfile['onboarding_status'], string> = {
   suspended: 'Live access is suspended; the sandbox keeps working.',
 };
 
-const SECTIONS = [
+const SECTIONS: Array<{ href: string; title: string; text: string; needsKeys?: true }> = [
   {
     href: '/accounts',
     title: 'Virtual accounts',
@@ -27,13 +28,23 @@ const SECTIONS = [
     href: '/developers/api-keys',
     title: 'API keys',
     text: 'Keys for your backend, one set per environment. Secrets are shown once.',
+    needsKeys: true,
   },
   {
     href: '/developers/webhooks',
     title: 'Webhooks',
     text: 'Where we send events, the delivery log and the events of the last 30 days.',
   },
-  { href: '/team', title: 'Team', text: 'The people of your business who work with the platform.' },
+  {
+    href: '/settings/users',
+    title: 'Users',
+    text: 'Who can sign in to this dashboard, and what each role may do.',
+  },
+  {
+    href: '/settings/officers',
+    title: 'Directors and officers',
+    text: 'The directors and officers of your business on file with us.',
+  },
 ];
 
 /** The signed-in home: where onboarding stands, which environment this is, and where to go. */
@@ -47,6 +58,8 @@ export function OverviewPage({
   const onboardingId = useId();
   const environmentId = useId();
   const sectionsId = useId();
+  const keys = useAccess('keys');
+  const sections = SECTIONS.filter((section) => !section.needsKeys || keys.allowed);
   const due = profile?.requirements.currently_due.filter((item) => item !== 'submit') ?? [];
   const isLive = session.environment === 'live';
 
@@ -131,7 +144,7 @@ export function OverviewPage({
       <section aria-labelledby={sectionsId} className="overview__sections">
         <h2 id={sectionsId}>Manage</h2>
         <ul className="overview__links">
-          {SECTIONS.map((section) => (
+          {sections.map((section) => (
             <li key={section.href}>
               <Link href={section.href} className="overview__link">
                 {section.title}

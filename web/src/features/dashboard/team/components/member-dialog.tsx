@@ -21,7 +21,7 @@ export interface MemberDialogProps {
   onSaved: (member: TeamMember, added: boolean) => void;
 }
 
-/** Add or edit a team member. A BVN is given once, when adding; after that it cannot change. */
+/** Add or edit a director or officer. A BVN is given once, when adding; after that it cannot change. */
 export function MemberDialog({ isOpen, onOpenChange, member, onSaved }: MemberDialogProps) {
   const add = useAddMember();
   const update = useUpdateMember();
@@ -61,7 +61,9 @@ export function MemberDialog({ isOpen, onOpenChange, member, onSaved }: MemberDi
   return (
     <ModalDialog
       title={
-        member ? `Edit ${visibleControls(`${member.first_name} ${member.last_name}`)}` : 'Add a team member'
+        member
+          ? `Edit ${visibleControls(`${member.first_name} ${member.last_name}`)}`
+          : 'Add a director or officer'
       }
       isOpen={isOpen}
       onOpenChange={close}
@@ -100,7 +102,7 @@ export function MemberDialog({ isOpen, onOpenChange, member, onSaved }: MemberDi
           {representativeMissing ? (
             <Alert tone="warning" title="Add your compliance representative first.">
               <p>
-                Team members can be added once a compliance representative is on file.{' '}
+                Directors and officers can be added once a compliance representative is on file.{' '}
                 <Link href="/onboarding#representative">Add the representative</Link> in onboarding, step 2.
               </p>
             </Alert>
@@ -114,7 +116,7 @@ export function MemberDialog({ isOpen, onOpenChange, member, onSaved }: MemberDi
               Cancel
             </Button>
             <Button type="submit" isPending={mutation.isPending}>
-              {mutation.isPending ? 'Saving…' : member ? 'Save changes' : 'Add member'}
+              {mutation.isPending ? 'Saving…' : member ? 'Save changes' : 'Add'}
             </Button>
           </div>
         </Form>

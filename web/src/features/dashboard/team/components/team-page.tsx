@@ -1,16 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Cell, Column, Link, Row, TableBody, TableHeader } from 'react-aria-components';
+import { RoleNote } from '@/components/role-note';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { ConfirmDialog } from '@/components/ui/confirm-dialog';
-import { PageHeader } from '@/components/ui/page-header';
 import { Pager } from '@/components/ui/pager';
 import { QueryView } from '@/components/ui/query-view';
+import { SectionHeader } from '@/components/ui/section-header';
 import { CellLabel, DataTable } from '@/components/ui/table';
 import { UserText, userText, visibleControls } from '@/components/ui/user-text';
 import type { TeamMember } from '@/lib/api/partner-types';
 import { formatDate } from '@/lib/format';
+import { useAccess } from '@/lib/partner-roles';
 import { designationLabel, idTypeLabel } from '@/lib/person-labels';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { teamQuery, useRemoveMember } from '../api/team';
@@ -18,14 +20,18 @@ import { MemberDialog } from './member-dialog';
 import './team.css';
 
 export interface TeamPageProps {
-  /** Whether a compliance representative is on file: team members need one first (409 otherwise). */
+  /** Whether a compliance representative is on file: directors and officers need one first (409 otherwise). */
   hasRepresentative: boolean | undefined;
 }
 
 /** A member's name for a plain string (an accessible name, a notice), its controls shown. */
 const nameOf = (member: TeamMember): string => visibleControls(`${member.first_name} ${member.last_name}`);
 
-/** The partner's team (partner-wide, not per environment): list, add, edit, remove. BVNs only masked. */
+/**
+ * The directors and officers of the business (partner-wide, not per environment; the API's
+ * settings/team): list, add, edit, remove. BVNs only masked. They are people on file for compliance,
+ * not users: who may sign in is the users page.
+ */
 export function TeamPage({ hasRepresentative }: TeamPageProps) {
   const pages = useCursorPages('team');
   const team = useQuery(teamQuery(pages.cursor));
@@ -33,29 +39,40 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
   const [removing, setRemoving] = useState<TeamMember | null>(null);
   const [notice, setNotice] = useState('');
   const remove = useRemoveMember();
+  const canChange = useAccess('officers').allowed;
 
   return (
-    <div className="team">
-      <title>Team · Partner dashboard</title>
-      <PageHeader
-        title="Team"
-        description="The people of your business who work with us: directors, officers and their identity details. The team is the same in the sandbox and live."
-        aside={
-          <Button
-            onPress={() => {
-              setNotice('');
-              setEditing({ member: null });
-            }}
-          >
-            Add member
-          </Button>
+    <section className="team" aria-labelledby="officers-heading">
+      <title>Directors and officers · Partner dashboard</title>
+      <SectionHeader
+        id="officers-heading"
+        title="Directors and officers"
+        description={
+          <p>
+            The directors and officers of your business on file with us, with their identity details, the same
+            in the sandbox and live. They do not sign in here: to give someone access to this dashboard,
+            invite them as a user.
+          </p>
+        }
+        action={
+          canChange ? (
+            <Button
+              onPress={() => {
+                setNotice('');
+                setEditing({ member: null });
+              }}
+            >
+              Add director or officer
+            </Button>
+          ) : undefined
         }
       />
-      {hasRepresentative === false ? (
+      <RoleNote access="officers" />
+      {canChange && hasRepresentative === false ? (
         <Alert tone="info" title="First, your compliance representative.">
           <p>
-            Team members can be added once a compliance representative is on file: they answer for the
-            identity details of your team.{' '}
+            Directors and officers can be added once a compliance representative is on file: they answer for
+            the identity details of the people you add.{' '}
             <Link href="/onboarding#representative">Add the representative</Link> in onboarding, step 2.
           </p>
         </Alert>
@@ -63,13 +80,17 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
       <p role="status" className="team__notice">
         {notice}
       </p>
-      <QueryView query={team} loading="Loading the team…" errorTitle="The team could not be loaded.">
+      <QueryView
+        query={team}
+        loading="Loading directors and officers…"
+        errorTitle="The directors and officers could not be loaded."
+      >
         {(data) => (
           <>
-            <DataTable aria-label="Team members">
+            <DataTable aria-label="Directors and officers">
               <TableHeader>
                 <Column isRowHeader>Name</Column>
-                <Column>Role</Column>
+                <Column>Position</Column>
                 <Column>Phone</Column>
                 <Column>BVN</Column>
                 <Column>ID</Column>
@@ -79,7 +100,9 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
               </TableHeader>
               <TableBody
                 items={data.items}
-                renderEmptyState={() => <p className="data-table__empty">No team members yet.</p>}
+                renderEmptyState={() => (
+                  <p className="data-table__empty">No directors or officers on file yet.</p>
+                )}
               >
                 {(member) => (
                   <Row id={member.id} textValue={nameOf(member)}>
@@ -92,7 +115,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
                       </span>
                     </Cell>
                     <Cell>
-                      <CellLabel>Role</CellLabel>
+                      <CellLabel>Position</CellLabel>
                       {designationLabel(member.designation)}
                       <span className="data-table__secondary">Born {formatDate(member.dob)}</span>
                     </Cell>
@@ -110,33 +133,35 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
                       <span className="data-table__secondary team__link">{userText(member.id_file_url)}</span>
                     </Cell>
                     <Cell>
-                      <div className="team__actions">
-                        <Button
-                          variant="secondary"
-                          size="small"
-                          aria-label={`Edit ${nameOf(member)}`}
-                          onPress={() => {
-                            setNotice('');
-                            setEditing({ member });
-                          }}
-                        >
-                          Edit
-                        </Button>
-                        <Button
-                          variant="quiet"
-                          size="small"
-                          aria-label={`Remove ${nameOf(member)}`}
-                          onPress={() => setRemoving(member)}
-                        >
-                          Remove
-                        </Button>
-                      </div>
+                      {canChange ? (
+                        <div className="team__actions">
+                          <Button
+                            variant="secondary"
+                            size="small"
+                            aria-label={`Edit ${nameOf(member)}`}
+                            onPress={() => {
+                              setNotice('');
+                              setEditing({ member });
+                            }}
+                          >
+                            Edit
+                          </Button>
+                          <Button
+                            variant="quiet"
+                            size="small"
+                            aria-label={`Remove ${nameOf(member)}`}
+                            onPress={() => setRemoving(member)}
+                          >
+                            Remove
+                          </Button>
+                        </div>
+                      ) : null}
                     </Cell>
                   </Row>
                 )}
               </TableBody>
             </DataTable>
-            <Pager label="Team pages" pages={pages} nextCursor={data.next_cursor} />
+            <Pager label="Directors and officers pages" pages={pages} nextCursor={data.next_cursor} />
           </>
         )}
       </QueryView>
@@ -151,7 +176,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
         }}
       />
       <ConfirmDialog
-        title={removing ? `Remove ${nameOf(removing)}?` : 'Remove member?'}
+        title={removing ? `Remove ${nameOf(removing)}?` : 'Remove this person?'}
         isOpen={removing !== null}
         onOpenChange={(open) => {
           if (!open) {
@@ -159,7 +184,7 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
             setRemoving(null);
           }
         }}
-        confirmLabel="Remove member"
+        confirmLabel="Remove"
         pendingLabel="Removing…"
         isPending={remove.isPending}
         error={remove.error}
@@ -173,8 +198,8 @@ export function TeamPage({ hasRepresentative }: TeamPageProps) {
           })
         }
       >
-        <p>Their details are deleted from your team. You can add them again later.</p>
+        <p>Their details are deleted from your directors and officers. You can add them again later.</p>
       </ConfirmDialog>
-    </div>
+    </section>
   );
 }

@@ -15,6 +15,7 @@ import { CellLabel, DataTable } from '@/components/ui/table';
 import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { DeliveryAttempt, Environment, PartnerEvent } from '@/lib/api/partner-types';
+import { useAccess } from '@/lib/partner-roles';
 import { eventDeliveriesQuery, eventQuery, useRedeliverEvent } from '../api/webhooks';
 import { deliveryError, deliveryStatusBadge, eventSummary, eventTypeLabel } from '../event-labels';
 import './webhooks.css';
@@ -66,6 +67,7 @@ function EventDetails({ event }: { event: PartnerEvent }) {
   const headingId = useId();
   const payloadId = useId();
   const redeliver = useRedeliverEvent();
+  const canRedeliver = useAccess('webhooks').allowed;
   const [queued, setQueued] = useState(false);
   const badge = deliveryStatusBadge(event.delivery.status);
   const body = deliveredBody(event);
@@ -82,17 +84,19 @@ function EventDetails({ event }: { event: PartnerEvent }) {
             </p>
           }
           action={
-            <Button
-              variant="secondary"
-              size="small"
-              isPending={redeliver.isPending}
-              onPress={() => {
-                setQueued(false);
-                redeliver.mutate(event.id, { onSuccess: () => setQueued(true) });
-              }}
-            >
-              Redeliver
-            </Button>
+            canRedeliver ? (
+              <Button
+                variant="secondary"
+                size="small"
+                isPending={redeliver.isPending}
+                onPress={() => {
+                  setQueued(false);
+                  redeliver.mutate(event.id, { onSuccess: () => setQueued(true) });
+                }}
+              >
+                Redeliver
+              </Button>
+            ) : undefined
           }
         />
         <div role="status" className="webhooks__status">

@@ -15,6 +15,7 @@ import { CellLabel, DataTable } from '@/components/ui/table';
 import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { EventType, PartnerEvent } from '@/lib/api/partner-types';
+import { useAccess } from '@/lib/partner-roles';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { eventsQuery, useRedeliverEvent } from '../api/webhooks';
 import {
@@ -53,6 +54,7 @@ export function EventsPage() {
     setSearchParams(next, { replace: true });
   };
   const redeliver = useRedeliverEvent();
+  const canRedeliver = useAccess('webhooks').allowed;
   const [queued, setQueued] = useState<PartnerEvent | null>(null);
   const headingId = useId();
 
@@ -151,18 +153,20 @@ export function EventsPage() {
                       <DateTime value={event.created_at} />
                     </Cell>
                     <Cell>
-                      <Button
-                        variant="secondary"
-                        size="small"
-                        aria-label={`Redeliver ${eventTypeLabel(event.type)} ${event.id}`}
-                        isPending={redeliver.isPending && redeliver.variables === event.id}
-                        onPress={() => {
-                          setQueued(null);
-                          redeliver.mutate(event.id, { onSuccess: () => setQueued(event) });
-                        }}
-                      >
-                        Redeliver
-                      </Button>
+                      {canRedeliver ? (
+                        <Button
+                          variant="secondary"
+                          size="small"
+                          aria-label={`Redeliver ${eventTypeLabel(event.type)} ${event.id}`}
+                          isPending={redeliver.isPending && redeliver.variables === event.id}
+                          onPress={() => {
+                            setQueued(null);
+                            redeliver.mutate(event.id, { onSuccess: () => setQueued(event) });
+                          }}
+                        >
+                          Redeliver
+                        </Button>
+                      ) : null}
                     </Cell>
                   </Row>
                 )}

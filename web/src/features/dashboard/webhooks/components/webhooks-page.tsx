@@ -2,6 +2,7 @@ import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Cell, Column, Form, Link, Row, TableBody, TableHeader } from 'react-aria-components';
+import { RoleNote } from '@/components/role-note';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
@@ -17,6 +18,7 @@ import { TextField } from '@/components/ui/text-field';
 import { UserText } from '@/components/ui/user-text';
 import { errorMessage } from '@/lib/api/api-error';
 import type { DeliveryAttempt, Environment, WebhookEndpoint } from '@/lib/api/partner-types';
+import { useAccess } from '@/lib/partner-roles';
 import { useCursorPages } from '@/lib/use-cursor-pages';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
 import {
@@ -36,6 +38,7 @@ export function WebhooksPage({ environment }: { environment: Environment }) {
   return (
     <div className="webhooks">
       <title>Webhooks · Partner dashboard</title>
+      <RoleNote access="webhooks" />
       <EndpointSection environment={environment} />
       <DeliveriesSection />
     </div>
@@ -48,6 +51,7 @@ function EndpointSection({ environment }: { environment: Environment }) {
   const [editing, setEditing] = useState(false);
   const [rotating, setRotating] = useState(false);
   const rotate = useRotateSecret();
+  const canChange = useAccess('webhooks').allowed;
   const headingId = useId();
   const environmentName = environment === 'live' ? 'live' : 'sandbox';
 
@@ -81,7 +85,9 @@ function EndpointSection({ environment }: { environment: Environment }) {
         errorTitle="The endpoint could not be loaded."
       >
         {(data) =>
-          data === null || editing ? (
+          data === null && !canChange ? (
+            <p className="muted">No endpoint is set for this environment.</p>
+          ) : data === null || editing ? (
             <EndpointForm
               current={data}
               onSaved={(value) => {
@@ -93,15 +99,19 @@ function EndpointSection({ environment }: { environment: Environment }) {
           ) : (
             <>
               <EndpointDetails endpoint={data} />
-              <div className="form-actions webhooks__actions">
-                <Button variant="secondary" size="small" onPress={() => setEditing(true)}>
-                  Change URL
-                </Button>
-                <Button variant="secondary" size="small" onPress={() => setRotating(true)}>
-                  Rotate secret
-                </Button>
-              </div>
-              <TestEvent />
+              {canChange ? (
+                <>
+                  <div className="form-actions webhooks__actions">
+                    <Button variant="secondary" size="small" onPress={() => setEditing(true)}>
+                      Change URL
+                    </Button>
+                    <Button variant="secondary" size="small" onPress={() => setRotating(true)}>
+                      Rotate secret
+                    </Button>
+                  </div>
+                  <TestEvent />
+                </>
+              ) : null}
             </>
           )
         }
@@ -277,6 +287,7 @@ function DeliveriesSection() {
   const pages = useCursorPages('deliveries');
   const deliveries = useQuery(deliveriesQuery(pages.cursor));
   const retry = useRetryDelivery();
+  const canRetry = useAccess('webhooks').allowed;
   const [retried, setRetried] = useState<DeliveryAttempt | null>(null);
   const headingId = useId();
 
@@ -365,15 +376,17 @@ function DeliveriesSection() {
                       <DateTime value={attempt.created_at} />
                     </Cell>
                     <Cell>
-                      <Button
-                        variant="secondary"
-                        size="small"
-                        aria-label={`Retry ${eventTypeLabel(attempt.event_type)} attempt ${attempt.attempt}`}
-                        isPending={retry.isPending && retry.variables === attempt.id}
-                        onPress={() => retry.mutate(attempt.id, { onSuccess: setRetried })}
-                      >
-                        Retry
-                      </Button>
+                      {canRetry ? (
+                        <Button
+                          variant="secondary"
+                          size="small"
+                          aria-label={`Retry ${eventTypeLabel(attempt.event_type)} attempt ${attempt.attempt}`}
+                          isPending={retry.isPending && retry.variables === attempt.id}
+                          onPress={() => retry.mutate(attempt.id, { onSuccess: setRetried })}
+                        >
+                          Retry
+                        </Button>
+                      ) : null}
                     </Cell>
                   </Row>
                 )}

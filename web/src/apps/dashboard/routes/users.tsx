@@ -1,0 +1,5 @@
+import { UsersPage } from '@/features/dashboard/users/components/users-page';
+
+export function UsersRoute() {
+  return <UsersPage />;
+}
