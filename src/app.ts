@@ -16,7 +16,9 @@ import { createApiKeysService } from './modules/api-keys/api-keys.service.js';
 import { bankAdminRoutes, bankConnectorRoutes } from './modules/bank/bank.routes.js';
 import { createBankService } from './modules/bank/bank.service.js';
 import { createKycProvider } from './modules/kyc/kyc.js';
+import { notificationRoutes } from './modules/notifications/notifications.routes.js';
 import { createNotifications } from './modules/notifications/notifications.service.js';
+import { createNotificationPreferences } from './modules/notifications/preferences.service.js';
 import { onboardingRoutes } from './modules/onboarding/onboarding.routes.js';
 import { createOnboardingService } from './modules/onboarding/onboarding.service.js';
 import { createReviewService } from './modules/onboarding/review.service.js';
@@ -162,6 +164,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     wakeMail: mail.wake,
     openSession: accounts.openSession,
   });
+  const preferences = createNotificationPreferences({ db: database.db, write });
   const onboarding = createOnboardingService({
     db: database.db,
     write,
@@ -378,6 +381,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     async (api) => {
       await api.register(accountsRoutes, { accounts, cookie: dashboardCookie, antiForgery });
       await api.register(usersRoutes, { users, cookie: dashboardCookie, antiForgery });
+      await api.register(notificationRoutes, { preferences });
       await api.register(onboardingRoutes, { onboarding });
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(teamRoutes, { team });

@@ -1,6 +1,7 @@
 import type { AccountsTables } from './modules/accounts/accounts.table.js';
 import type { ApiKeysTable } from './modules/api-keys/api-keys.table.js';
 import type { BankCreditNotificationsTable } from './modules/bank/bank.table.js';
+import type { NotificationMutesTable } from './modules/notifications/notifications.table.js';
 import type { OnboardingTables } from './modules/onboarding/onboarding.table.js';
 import type { OperatorTables } from './modules/operators/operators.table.js';
 import type { PartnersTables } from './modules/partners/partners.table.js';
@@ -32,5 +33,6 @@ declare module './platform/db/schema.js' {
     webhook_endpoints: WebhookEndpointsTable;
     webhook_attempts: WebhookAttemptsTable;
     bank_credit_notifications: BankCreditNotificationsTable;
+    notification_mutes: NotificationMutesTable;
   }
 }

@@ -332,6 +332,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/baas/api/v1/services/partner/settings/users/me/notifications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your e-mail notifications
+         * @description Every kind of e-mail the business's owners and admins receive, and whether you receive it. Each user chooses for themselves; a new user receives every kind. Dashboard sessions only. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        get: operations["getNotificationPreferences"];
+        /**
+         * Turn your e-mail notifications on or off
+         * @description Send the kinds to change (true on, false off); the others stay as they are. Suspension and reinstatement (`required`) cannot be turned off: false for one of them is 422 VALIDATION_FAILED naming it, and nothing changes. Audited as user.notifications_changed. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        put: operations["updateNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/baas/api/v1/client/onboarding/business-info": {
         parameters: {
             query?: never;
@@ -1621,6 +1645,20 @@ export interface components {
             account_name: string;
             /** @description Pass it with the transfer within 30 minutes (same bank and account) to skip a second enquiry. */
             name_enquiry_ref: string;
+        };
+        /** NotificationPreference */
+        NotificationPreference: {
+            /**
+             * @description changes_requested: the operator asks for changes to your application; application_approved: your application is approved; application_rejected: your application is rejected; document_rejected: a document is rejected; partner_suspended: your business is suspended; partner_reinstated: the suspension is lifted; webhook_endpoint_failing: a webhook endpoint has failed for an hour; transfer_failed: a live transfer fails
+             * @enum {string}
+             */
+            kind: "changes_requested" | "application_approved" | "application_rejected" | "document_rejected" | "partner_suspended" | "partner_reinstated" | "webhook_endpoint_failing" | "transfer_failed";
+            /** @description When this e-mail is sent, in the dashboard’s words. */
+            description: string;
+            /** @description You receive it (as an owner or admin). */
+            enabled: boolean;
+            /** @description It cannot be turned off: it changes what the business may do with live money. */
+            required: boolean;
         };
         /** OnboardingProfile */
         OnboardingProfile: {
@@ -4112,6 +4150,185 @@ export interface operations {
             };
             /** @description INVITATION_EXPIRED: This invitation link has expired: ask an admin for a new one. */
             410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Your e-mail notifications. */
+                        message: string;
+                        data: components["schemas"]["NotificationPreference"][];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateNotificationPreferences: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The kinds to change: true turns one on, false off; kinds not sent stay as they are. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "transfer_failed": false
+                 *     }
+                 */
+                "application/json": {
+                    changes_requested?: boolean;
+                    application_approved?: boolean;
+                    application_rejected?: boolean;
+                    document_rejected?: boolean;
+                    partner_suspended?: boolean;
+                    partner_reinstated?: boolean;
+                    webhook_endpoint_failing?: boolean;
+                    transfer_failed?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Your e-mail notifications. */
+                        message: string;
+                        data: components["schemas"]["NotificationPreference"][];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -9,7 +9,9 @@ import * as repo from './notifications.repository.js';
 import {
   invitationMail,
   type PartnerContext,
+  type PartnerKind,
   type RenderedMail,
+  SECURITY_RELEVANT,
   templates,
 } from './notifications.templates.js';
 
@@ -50,11 +52,15 @@ export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
   async function toPartner(
     trx: Kysely<Database>,
     partnerId: number,
+    kind: PartnerKind,
     now: number,
     build: (partner: PartnerContext) => RenderedMail,
   ): Promise<void> {
     const businessName = await repo.partnerName(trx, partnerId);
-    const recipients = await repo.partnerRecipients(trx, partnerId);
+    const recipients = await repo.partnerRecipients(trx, partnerId, {
+      name: kind,
+      mutable: !SECURITY_RELEVANT.has(kind),
+    });
     if (businessName === undefined || recipients.length === 0) return;
     await send(trx, recipients, build({ businessName, dashboardUrl }), now);
   }
@@ -92,19 +98,30 @@ export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
       now: number,
     ): Promise<void> {
       const reason = change.reason ?? '';
-      const build =
+      const kind: PartnerKind | undefined =
         change.to === 'in_progress'
-          ? (p: PartnerContext) => templates.changes_requested(p, reason)
+          ? 'changes_requested'
           : change.to === 'rejected'
-            ? (p: PartnerContext) => templates.application_rejected(p, reason)
+            ? 'application_rejected'
             : change.to === 'suspended'
-              ? (p: PartnerContext) => templates.partner_suspended(p, reason)
-              : change.to === 'active' && change.from === 'suspended'
-                ? templates.partner_reinstated
-                : change.to === 'active'
-                  ? templates.application_approved
-                  : undefined;
-      if (build) await toPartner(trx, partnerId, now, build);
+              ? 'partner_suspended'
+              : change.to === 'active'
+                ? change.from === 'suspended'
+                  ? 'partner_reinstated'
+                  : 'application_approved'
+                : undefined;
+      if (kind === undefined) return;
+      await toPartner(trx, partnerId, kind, now, (p) => {
+        switch (kind) {
+          case 'changes_requested':
+          case 'application_rejected':
+          case 'partner_suspended':
+            return templates[kind](p, reason);
+          case 'partner_reinstated':
+          case 'application_approved':
+            return templates[kind](p);
+        }
+      });
     },
 
     /** A reviewer rejected one of the partner's documents (approvals send nothing). */
@@ -114,7 +131,9 @@ export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
       document: { type: string; reason: string | null },
       now: number,
     ): Promise<void> {
-      await toPartner(trx, partnerId, now, (p) => templates.document_rejected(p, document));
+      await toPartner(trx, partnerId, 'document_rejected', now, (p) =>
+        templates.document_rejected(p, document),
+      );
     },
 
     /** The partner submitted its application: every active operator, reviewers and admins, is told. */
@@ -181,7 +200,9 @@ export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
       now: number,
     ): Promise<void> {
       if (transfer.environment !== 'live') return;
-      await toPartner(trx, transfer.partnerId, now, (p) => templates.transfer_failed(p, transfer));
+      await toPartner(trx, transfer.partnerId, 'transfer_failed', now, (p) =>
+        templates.transfer_failed(p, transfer),
+      );
     },
 
     /** The endpoint's automatic deliveries have failed for an hour (the webhooks worker decides when: once an episode). */
@@ -196,7 +217,7 @@ export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
       },
       now: number,
     ): Promise<void> {
-      await toPartner(trx, endpoint.partnerId, now, (p) =>
+      await toPartner(trx, endpoint.partnerId, 'webhook_endpoint_failing', now, (p) =>
         templates.webhook_endpoint_failing(p, {
           environment: endpoint.environment,
           url: endpoint.url,

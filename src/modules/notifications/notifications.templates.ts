@@ -19,11 +19,25 @@ export const NOTIFICATION_KINDS = [
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
+/** The kinds a partner's owners and admins receive, and what each tells them (the dashboard's words). */
+export const PARTNER_KINDS = {
+  changes_requested: 'The operator asks for changes to your application',
+  application_approved: 'Your application is approved',
+  application_rejected: 'Your application is rejected',
+  document_rejected: 'A document is rejected',
+  partner_suspended: 'Your business is suspended',
+  partner_reinstated: 'The suspension is lifted',
+  webhook_endpoint_failing: 'A webhook endpoint has failed for an hour',
+  transfer_failed: 'A live transfer fails',
+} as const satisfies Partial<Record<NotificationKind, string>>;
+export type PartnerKind = keyof typeof PARTNER_KINDS;
+export const PARTNER_KIND_NAMES = Object.keys(PARTNER_KINDS) as PartnerKind[];
+
 /**
- * Kinds a partner's user will never be able to turn off: they change what the business may do with
- * live money. The others may be turned off per user once dashboard users exist (docs/decisions.md).
+ * Kinds a partner's user can never turn off: they change what the business may do with live money.
+ * Each user may turn off the others for themselves (docs/decisions.md, "Notifications").
  */
-export const SECURITY_RELEVANT: ReadonlySet<NotificationKind> = new Set([
+export const SECURITY_RELEVANT: ReadonlySet<PartnerKind> = new Set([
   'partner_suspended',
   'partner_reinstated',
 ]);
