@@ -73,6 +73,7 @@ import { createMailer } from './platform/mail/mailer.js';
 import { createMailOutbox } from './platform/mail/outbox.js';
 import { createMetrics, NO_METRICS } from './platform/metrics/metrics.js';
 import { registerMetricsRoute } from './platform/metrics/metrics.routes.js';
+import { createDiskHealth } from './platform/storage/disk-health.js';
 import { ensurePrivateDirectory } from './platform/storage/private-paths.js';
 import { localDiskStorage } from './platform/storage/storage.js';
 
@@ -289,10 +290,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     );
   }
 
+  // Whether writes fail for a full disk, learned from the requests (/readyz `storage`).
+  const disk = createDiskHealth();
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     // One access line per request, written by the platform instead of Fastify's request lines.
-    logController: new AccessLogController(accessLog(log), metrics.http),
+    logController: new AccessLogController(accessLog(log), metrics.http, disk),
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
     genReqId,
     frameworkErrors,
@@ -313,8 +316,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.setValidatorCompiler(validatorCompiler);
 
-  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX });
-  registerIpRateLimit(app, { perMinute: config.RATE_LIMIT_IP_PER_MINUTE, store: rateLimitStore, clock });
+  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX, disk });
+  registerIpRateLimit(app, {
+    perMinute: config.RATE_LIMIT_IP_PER_MINUTE,
+    store: rateLimitStore,
+    clock,
+    onUnchecked: metrics.rateLimitUnchecked,
+  });
   registerAuth(app, {
     resolvers: {
       session: accounts.authenticateSession,
@@ -341,6 +349,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerHealthRoutes(app, {
     ping: database.ping,
     pendingMigrations: () => pendingMigrations(database.db, database.schema),
+    storage: disk.state,
     workers: {
       webhook_worker: () => webhookWorker.health(stuckAfterMs),
       mail_worker: () => mail.health(stuckAfterMs),
@@ -357,6 +366,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         mail: mail.backlog,
         transfers: transferWorker.backlog,
       },
+      transfersByStatus: transferWorker.byStatus,
       onError: (error) => log.warn({ err: error }, 'metrics: a queue could not be read'),
     });
   }

@@ -372,3 +372,21 @@ export async function backlog(db: Kysely<Database>, cap: number) {
   ]);
   return { pending: Number(counted.count), earliestDue: earliest.due === null ? null : Number(earliest.due) };
 }
+
+/**
+ * How many transfers are in each status, each counted up to `cap`: one range of the (status, id)
+ * index per status, so the cost is bounded by the cap whatever the table's size (metrics).
+ */
+export async function countByStatus(db: Kysely<Database>, statuses: readonly TransferStatus[], cap: number) {
+  const counts = await Promise.all(
+    statuses.map((status) =>
+      db
+        .selectFrom((eb) =>
+          eb.selectFrom('transfers').select('id').where('status', '=', status).limit(cap).as('counted'),
+        )
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow(),
+    ),
+  );
+  return new Map(statuses.map((status, index) => [status, Number(counts[index]!.count)]));
+}
