@@ -116,6 +116,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     poolTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
     onIdleError: (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed; it was dropped'),
+    onReadRetried: (error) =>
+      log.warn({ err: error }, 'a PostgreSQL connection died under a read; it was run again on another'),
   });
   try {
     await migrate(config.DATABASE_URL, database, overrides.pgSchema);
