@@ -48,6 +48,7 @@ import type { Environment } from './platform/environment.js';
 import { createEventSerializer } from './platform/events/catalog.js';
 import { registerAuth } from './platform/http/auth.js';
 import { browserCookie } from './platform/http/browser-session.js';
+import { registerClientGone } from './platform/http/client-gone.js';
 import { antiForgeryToken } from './platform/http/csrf.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import {
@@ -325,6 +326,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     onUnchecked: metrics.rateLimitUnchecked,
   });
+  // PostgreSQL: a read whose client has gone is cancelled (SQLite's statements cannot be).
+  if (database.cancel) registerClientGone(app, { cancel: database.cancel });
   registerAuth(app, {
     resolvers: {
       session: accounts.authenticateSession,
@@ -440,11 +443,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onListen', async () => {
     app.server.on('error', (error) => log.error({ err: error }, 'the HTTP server reported an error'));
   });
+  // Shutdown's first step, before the server stops accepting: the workers lease nothing new, and
+  // the attempts in flight (a webhook, a call to the bank) finish while requests drain.
+  app.addHook('preClose', async () => {
+    transferWorker.halt();
+    webhookWorker.halt();
+    mail.halt();
+  });
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
-    await transferWorker.stop();
-    await webhookWorker.stop();
-    await mail.stop();
+    await Promise.all([transferWorker.stop(), webhookWorker.stop(), mail.stop()]);
     mailer.close();
     await rateLimitStore.close();
     await database.close();

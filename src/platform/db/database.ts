@@ -35,6 +35,12 @@ export interface DatabaseHandle {
    * whose size has changed much since; PostgreSQL's autovacuum does it there, so nothing.
    */
   optimize(): Promise<void>;
+  /**
+   * PostgreSQL: cancels the statements the backends `pids` are running (pg_cancel_backend, on a
+   * connection of its own: the pool may be full of the very statements to cancel). Undefined on
+   * SQLite, whose statements run to completion synchronously.
+   */
+  cancel?: (pids: readonly number[]) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -213,13 +219,14 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
   pool.on('error', (error) => options.onIdleError?.(error));
   pool.on('connect', (client) => client.on('error', () => undefined));
   const max = options.poolSize ?? 10;
+  const fresh = async () => {
+    const client = new driver.Client(settings);
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  };
   const named = namedStatementPool(pool, {
-    fresh: async () => {
-      const client = new driver.Client(settings);
-      client.on('error', () => undefined);
-      await client.connect();
-      return client;
-    },
+    fresh,
     ...(options.onReadRetried ? { onRetry: options.onReadRetried } : {}),
   });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }) });
@@ -238,6 +245,14 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
       waiting: pool.waitingCount,
     }),
     optimize: async () => undefined,
+    cancel: async (pids) => {
+      const client = await fresh();
+      try {
+        await client.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [[...pids]]);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
     close: () => db.destroy(),
   };
 }

@@ -1,5 +1,6 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { ClientGoneError, currentQueryScope } from './query-scope.js';
 
 /** Distinct statement texts given a name, per process: each pooled connection may prepare each once. */
 const MAX_NAMED = 256;
@@ -75,6 +76,22 @@ export function namedStatementPool(pool: pg.Pool, options: NamedStatementOptions
   };
 
   const { fresh } = options;
+  /**
+   * Runs one statement on `client`, known to its request's query scope while it runs (so that it can
+   * be cancelled once the client has gone); refused at once when the client has already gone.
+   */
+  const tracked = async (client: pg.ClientBase, query: pg.QueryConfig): Promise<pg.QueryResult> => {
+    const scope = currentQueryScope();
+    if (!scope) return client.query(query);
+    if (scope.gone) throw new ClientGoneError();
+    const pid = (client as pg.ClientBase & { processID: number | null }).processID;
+    if (pid !== null) scope.running.add(pid);
+    try {
+      return await client.query(query);
+    } finally {
+      if (pid !== null) scope.running.delete(pid);
+    }
+  };
   /** A fresh connection that ends on release, in the shape of a pooled one. */
   const freshClient = async (): Promise<pg.PoolClient> => {
     const client = await fresh!();
@@ -100,12 +117,12 @@ export function namedStatementPool(pool: pg.Pool, options: NamedStatementOptions
         const retryable = fresh && !inTransaction && (isRead(text) || BEGIN.test(text));
         let result: pg.QueryResult;
         try {
-          result = await client.query(config(text, parameters));
+          result = await tracked(client, config(text, parameters));
         } catch (error) {
           if (!retryable || !isConnectionLost(error)) throw error;
           client.release(error as Error);
           client = await freshClient();
-          result = await client.query(config(text, parameters));
+          result = await tracked(client, config(text, parameters));
           options.onRetry?.(error);
         }
         if (BEGIN.test(text)) inTransaction = true;
@@ -123,13 +140,25 @@ export function namedStatementPool(pool: pg.Pool, options: NamedStatementOptions
     },
     /** As `connect`'s statements: a plain read whose connection died is run once more. */
     run: async (text, parameters) => {
+      const query = config(text, parameters);
       try {
-        return (await pool.query(config(text, parameters))).rows;
+        if (!currentQueryScope()) return (await pool.query(query)).rows;
+        // As pool.query, with the connection known to the request's query scope.
+        const client = await pool.connect();
+        let failure: Error | undefined;
+        try {
+          return (await tracked(client, query)).rows;
+        } catch (error) {
+          failure = error as Error;
+          throw error;
+        } finally {
+          client.release(failure !== undefined && isConnectionLost(failure) ? failure : undefined);
+        }
       } catch (error) {
         if (!fresh || !isRead(text) || !isConnectionLost(error)) throw error;
         const client = await freshClient();
         try {
-          const { rows } = await client.query(config(text, parameters));
+          const { rows } = await tracked(client, query);
           options.onRetry?.(error);
           return rows;
         } finally {

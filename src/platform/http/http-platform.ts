@@ -471,7 +471,10 @@ function handleError(error: unknown, request: FastifyRequest, reply: FastifyRepl
     return sendError(request, reply, appError);
   };
   const appError = toAppError(error);
-  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (reply.raw.destroyed && !reply.raw.writableFinished) {
+    // The client has gone (its statements were cancelled, client-gone.ts): no one reads this answer.
+    request.log.info({ err: error }, 'request ended: the client has gone');
+  } else if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
   if (appError.code === 'STORAGE_FULL') disk?.refused(request.log, error);
   const recheck = appError.status < 500 ? request.recheckCredential : undefined;
   if (!recheck) return answer(appError);
