@@ -52,6 +52,7 @@ import type { Environment } from './platform/environment.js';
 import { createEventSerializer } from './platform/events/catalog.js';
 import { registerAuth } from './platform/http/auth.js';
 import { browserCookie } from './platform/http/browser-session.js';
+import { registerClientGone } from './platform/http/client-gone.js';
 import { antiForgeryToken } from './platform/http/csrf.js';
 import { registerHealthRoutes } from './platform/http/health.routes.js';
 import {
@@ -77,6 +78,7 @@ import { createMailer } from './platform/mail/mailer.js';
 import { createMailOutbox } from './platform/mail/outbox.js';
 import { createMetrics, NO_METRICS } from './platform/metrics/metrics.js';
 import { registerMetricsRoute } from './platform/metrics/metrics.routes.js';
+import { createDiskHealth } from './platform/storage/disk-health.js';
 import { ensurePrivateDirectory } from './platform/storage/private-paths.js';
 import { localDiskStorage } from './platform/storage/storage.js';
 
@@ -119,6 +121,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     poolTimeoutMs: config.DATABASE_POOL_TIMEOUT_MS,
     onIdleError: (error) => log.error({ err: error }, 'an idle PostgreSQL connection failed; it was dropped'),
+    onReadRetried: (error) =>
+      log.warn({ err: error }, 'a PostgreSQL connection died under a read; it was run again on another'),
   });
   try {
     await migrate(config.DATABASE_URL, database, overrides.pgSchema);
@@ -306,10 +310,12 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     );
   }
 
+  // Whether writes fail for a full disk, learned from the requests (/readyz `storage`).
+  const disk = createDiskHealth();
   const app = Fastify({
     loggerInstance: log as FastifyBaseLogger,
     // One access line per request, written by the platform instead of Fastify's request lines.
-    logController: new AccessLogController(accessLog(log), metrics.http),
+    logController: new AccessLogController(accessLog(log), metrics.http, disk),
     childLoggerFactory: (logger, bindings, options) => new LazyChildLogger(logger, bindings, options),
     genReqId,
     frameworkErrors,
@@ -330,8 +336,15 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   });
   app.setValidatorCompiler(validatorCompiler);
 
-  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX });
-  registerIpRateLimit(app, { perMinute: config.RATE_LIMIT_IP_PER_MINUTE, store: rateLimitStore, clock });
+  registerHttpPlatform(app, { docsPrefix: DOCS_PREFIX, disk });
+  registerIpRateLimit(app, {
+    perMinute: config.RATE_LIMIT_IP_PER_MINUTE,
+    store: rateLimitStore,
+    clock,
+    onUnchecked: metrics.rateLimitUnchecked,
+  });
+  // PostgreSQL: a read whose client has gone is cancelled (SQLite's statements cannot be).
+  if (database.cancel) registerClientGone(app, { cancel: database.cancel });
   registerAuth(app, {
     resolvers: {
       session: accounts.authenticateSession,
@@ -358,6 +371,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   registerHealthRoutes(app, {
     ping: database.ping,
     pendingMigrations: () => pendingMigrations(database.db, database.schema),
+    storage: disk.state,
     workers: {
       webhook_worker: () => webhookWorker.health(stuckAfterMs),
       mail_worker: () => mail.health(stuckAfterMs),
@@ -374,6 +388,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
         mail: mail.backlog,
         transfers: transferWorker.backlog,
       },
+      transfersByStatus: transferWorker.byStatus,
       onError: (error) => log.warn({ err: error }, 'metrics: a queue could not be read'),
     });
   }
@@ -447,11 +462,16 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
   app.addHook('onListen', async () => {
     app.server.on('error', (error) => log.error({ err: error }, 'the HTTP server reported an error'));
   });
+  // Shutdown's first step, before the server stops accepting: the workers lease nothing new, and
+  // the attempts in flight (a webhook, a call to the bank) finish while requests drain.
+  app.addHook('preClose', async () => {
+    transferWorker.halt();
+    webhookWorker.halt();
+    mail.halt();
+  });
   app.addHook('onClose', async () => {
     clearInterval(housekeeping);
-    await transferWorker.stop();
-    await webhookWorker.stop();
-    await mail.stop();
+    await Promise.all([transferWorker.stop(), webhookWorker.stop(), mail.stop()]);
     mailer.close();
     await rateLimitStore.close();
     await database.close();

@@ -66,6 +66,12 @@ export const ConfigSchema = Type.Object({
         'at least 32 characters; set, GET /metrics answers Prometheus text to Bearer <token>; unset, 404',
     }),
   ),
+  SHUTDOWN_GRACE_MS: Type.Integer({
+    minimum: 1,
+    default: 20000,
+    description:
+      'SIGTERM/SIGINT: how long in-flight requests and worker attempts (a webhook, a call to the bank) may take to finish before the process exits anyway, leaving what is unfinished leased for another instance',
+  }),
   WORKER_STUCK_AFTER_MS: Type.Integer({
     minimum: 1,
     default: 60000,

@@ -3,11 +3,16 @@ import type { FastifyInstance } from 'fastify';
 export interface ProcessSafetyNetOptions {
   /** How long in-flight requests may run after an uncaught exception before the process exits anyway. */
   graceMs?: number;
+  /**
+   * SIGTERM/SIGINT: how long in-flight requests and worker attempts may take (SHUTDOWN_GRACE_MS);
+   * then the process exits 0 anyway, what is unfinished staying leased for another instance.
+   */
+  shutdownGraceMs?: number;
 }
 
 /**
  * The process-level handlers of a running service:
- * - SIGTERM/SIGINT: graceful shutdown, exit 0;
+ * - SIGTERM/SIGINT: graceful shutdown within `shutdownGraceMs`, exit 0;
  * - an unhandled promise rejection is logged (error, with the stack) and the service keeps running:
  *   one forgotten `catch` must not take every partner's requests down;
  * - an uncaught exception is logged (fatal, with the stack), then the server shuts down gracefully
@@ -16,6 +21,7 @@ export interface ProcessSafetyNetOptions {
  */
 export function installProcessSafetyNet(app: FastifyInstance, options: ProcessSafetyNetOptions = {}): void {
   const graceMs = options.graceMs ?? 10_000;
+  const shutdownGraceMs = options.shutdownGraceMs ?? 20_000;
   const exit = (code: number) => process.exit(code);
   let closing: Promise<void> | undefined;
   let exitCode = 0;
@@ -27,7 +33,10 @@ export function installProcessSafetyNet(app: FastifyInstance, options: ProcessSa
       // Not unref'd: should closing stall on something without a handle, this timer still ends
       // the process with the right code instead of letting it drain out with 0.
       setTimeout(() => {
-        app.log.fatal({ reason }, `shutdown did not finish within ${deadlineMs} ms: exiting`);
+        app.log[exitCode === 0 ? 'warn' : 'fatal'](
+          { reason },
+          `shutdown did not finish within ${deadlineMs} ms: exiting, unfinished work stays leased`,
+        );
         exit(exitCode);
       }, deadlineMs);
     }
@@ -56,6 +65,6 @@ export function installProcessSafetyNet(app: FastifyInstance, options: ProcessSa
     app.log.fatal({ err: error, origin }, 'uncaught exception: shutting down');
     void shutdown('uncaughtException', 1, graceMs);
   });
-  process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
-  process.once('SIGINT', () => void shutdown('SIGINT', 0));
+  process.once('SIGTERM', () => void shutdown('SIGTERM', 0, shutdownGraceMs));
+  process.once('SIGINT', () => void shutdown('SIGINT', 0, shutdownGraceMs));
 }

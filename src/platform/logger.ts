@@ -20,6 +20,15 @@ export const SECRET_FIELDS: ReadonlySet<string> = new Set([
 ]);
 
 const CENSOR = '[redacted]';
+
+/**
+ * An error's own `code` names what failed (SQLITE_FULL, PostgreSQL's SQLSTATE such as 57014, ENOSPC,
+ * ECONNRESET): kept, since it is often the only word of the cause. Anything else under `code` (an
+ * OTP, a body's field) stays censored.
+ */
+const ERROR_CODE = /^(?:[A-Z][A-Z0-9_]*|[0-9A-Z]{5})$/;
+const isErrorCode = (holder: unknown, key: string, item: unknown): boolean =>
+  holder instanceof Error && key === 'code' && typeof item === 'string' && ERROR_CODE.test(item);
 const MAX_DEPTH = 6;
 
 /**
@@ -49,7 +58,10 @@ export function redact(value: unknown, depth = 0): unknown {
       : { ...record };
   for (const key of Object.keys(record)) {
     const item = record[key];
-    const cleaned = SECRET_FIELDS.has(key.toLowerCase()) ? CENSOR : redact(item, depth + 1);
+    const cleaned =
+      SECRET_FIELDS.has(key.toLowerCase()) && !isErrorCode(value, key, item)
+        ? CENSOR
+        : redact(item, depth + 1);
     if (cleaned !== item) {
       copy ??= start();
       copy[key] = cleaned;

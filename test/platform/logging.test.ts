@@ -73,6 +73,8 @@ describe('the access line', () => {
   });
 });
 
+const METRICS_TOKEN = 'metrics-token-0123456789abcdefghijklmnop';
+
 for (const dialect of DIALECTS) {
   describe(`logs [${dialect.name}]`, { skip: dialect.skip }, () => {
     const ctx = useApp(dialect.name);
@@ -141,7 +143,11 @@ for (const dialect of DIALECTS) {
   describe(`request-scoped log lines [${dialect.name}]`, { skip: dialect.skip }, async () => {
     // A Redis nobody listens on: the rate limit fails open and says so through request.log.
     const ctx = useApp(dialect.name, {
-      env: { RATE_LIMIT_IP_PER_MINUTE: '5', REDIS_URL: `redis://127.0.0.1:${await freePort()}` },
+      env: {
+        RATE_LIMIT_IP_PER_MINUTE: '5',
+        REDIS_URL: `redis://127.0.0.1:${await freePort()}`,
+        METRICS_TOKEN,
+      },
     });
 
     it("carry the request's id, like its access line; the store's outage is told once a minute", async () => {
@@ -174,6 +180,13 @@ for (const dialect of DIALECTS) {
       const next = await warningOf(await ctx.t.api.get(BUSINESS_INFO));
       assert.ok(next, 'no warning a minute later');
       assert.equal(next['unchecked_requests'], 4, 'the three quiet requests and this one');
+      // Every request let through is counted, logged or not (the probes and /metrics are exempt).
+      const metrics = await fetch(`${ctx.t.url}/metrics`, {
+        headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+      });
+      const text = await metrics.text();
+      assert.equal(metrics.status, 200, text);
+      assert.match(text, /^baas_rate_limit_unchecked_total 5$/m);
     });
   });
 }

@@ -4,7 +4,14 @@ import { type AppContext, DIALECTS, useApp } from '../support/app.js';
 import { assertError, until } from '../support/assertions.js';
 import { notification, notify } from '../support/bank.js';
 import { createAccount, newPartner } from '../support/partners.js';
-import { API_PREFIX, accountUrl, VIRTUAL_ACCOUNTS } from '../support/paths.js';
+import {
+  API_PREFIX,
+  accountUrl,
+  creditUrl,
+  TRANSFERS,
+  transferUrl,
+  VIRTUAL_ACCOUNTS,
+} from '../support/paths.js';
 import { FAST_WEBHOOKS, setEndpoint, startReceiver } from '../support/webhooks.js';
 
 /*
@@ -45,7 +52,9 @@ for (const dialect of DIALECTS) {
     });
 
     describe('with METRICS_TOKEN', () => {
-      const suite = useApp(dialect.name, { env: { METRICS_TOKEN: TOKEN, ...FAST_WEBHOOKS } });
+      const suite = useApp(dialect.name, {
+        env: { METRICS_TOKEN: TOKEN, ...FAST_WEBHOOKS, TRANSFER_POLL_MS: '50', TRANSFER_REQUERY_MS: '200' },
+      });
 
       it('answers 401 UNAUTHENTICATED without the token or with another one', async () => {
         for (const authorization of ['', 'Bearer wrong', `Bearer ${TOKEN}x`, TOKEN]) {
@@ -178,6 +187,53 @@ for (const dialect of DIALECTS) {
         );
         assert.equal(sample(after, 'baas_credit_notifications_total', { outcome: 'refused' }), refused0 + 1);
         assert.ok(!after.includes(String(account.account_number)));
+      });
+
+      it('gives transfers by status, counted from the database at the scrape', async () => {
+        const statuses = ['pending', 'processing', 'successful', 'failed', 'reversed'];
+        const before = (await scrape(suite)).text;
+        for (const status of statuses) assert.equal(sample(before, 'baas_transfers', { status }), 0, status);
+
+        const partner = await newPartner(suite, 'sandbox');
+        const account = await createAccount(suite.t, partner.sandboxKey);
+        const source = String(account.account_number);
+        const funded = await suite.t.api.post(
+          creditUrl(source),
+          { amount: 10_000 },
+          { token: partner.sandboxKey },
+        );
+        assert.equal(funded.status, 201, funded.text);
+        // The sandbox bank answers by the beneficiary's last two digits: 10 succeeds, 05 fails.
+        const ids: string[] = [];
+        for (const ending of ['10', '10', '05']) {
+          const sent = await suite.t.api.post(
+            TRANSFERS,
+            {
+              source_account_number: source,
+              amount: '100.00',
+              bank_code: '000013',
+              account_number: `${String(Date.now()).slice(-8)}${ending}`,
+              reference: `metrics-${ids.length}-${Date.now()}`,
+            },
+            { token: partner.sandboxKey },
+          );
+          assert.equal(sent.status, 202, sent.text);
+          ids.push(sent.body.data.id);
+        }
+        await until('the transfers settled', async () => {
+          for (const id of ids) {
+            const read = await suite.t.api.get(transferUrl(id), { token: partner.sandboxKey });
+            if (!['successful', 'failed'].includes(read.body.data.status)) return false;
+          }
+          return true;
+        });
+        // A scrape within a second reuses the last reading.
+        await new Promise((resolve) => setTimeout(resolve, 1_100));
+        const after = (await scrape(suite)).text;
+        assert.equal(sample(after, 'baas_transfers', { status: 'successful' }), 2);
+        assert.equal(sample(after, 'baas_transfers', { status: 'failed' }), 1);
+        for (const status of ['pending', 'processing', 'reversed'])
+          assert.equal(sample(after, 'baas_transfers', { status }), 0, status);
       });
     });
   });

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { sql } from 'kysely';
 import { DIALECTS, useApp } from '../support/app.js';
-import { assertError } from '../support/assertions.js';
+import { assertError, until } from '../support/assertions.js';
 import type { ApiResponse } from '../support/http.js';
 
 /*
@@ -14,6 +14,7 @@ import type { ApiResponse } from '../support/http.js';
 const READY = {
   database: 'ok',
   migrations: 'ok',
+  storage: 'ok',
   webhook_worker: 'ok',
   mail_worker: 'ok',
   transfer_worker: 'ok',
@@ -80,6 +81,45 @@ for (const dialect of DIALECTS) {
       const ready = await suite.t.api.get('/readyz');
       assert.equal(ready.status, 200, ready.text);
       assert.equal(ready.body.data.checks.transfer_worker, 'off');
+    });
+  });
+  // On SQLite a statement runs synchronously on the event loop: one that waits blocks /readyz itself
+  // (no answer, which a probe counts as a failure), so `stuck` can only be seen on PostgreSQL.
+  describe(`probes of a worker whose pass does not return [${dialect.name}]`, {
+    skip: dialect.skip || (dialect.name === 'sqlite' ? 'SQLite statements block the event loop' : false),
+  }, () => {
+    const suite = useApp(dialect.name, {
+      env: { WORKER_STUCK_AFTER_MS: '300', WEBHOOK_POLL_MS: '50', DATABASE_STATEMENT_TIMEOUT_MS: '0' },
+    });
+
+    it('answers /readyz 503 naming the stuck worker while its statement waits, and 200 once it returns', async () => {
+      let release: () => void = () => undefined;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked: () => void = () => undefined;
+      const lockTaken = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      // The webhook worker's every pass starts by updating outbox_events: it waits behind this lock.
+      const holder = suite.t.db.transaction().execute(async (trx) => {
+        await sql`lock table outbox_events in access exclusive mode`.execute(trx);
+        locked();
+        await released;
+      });
+      try {
+        await lockTaken;
+        await until('the webhook worker reported stuck', async () => {
+          const response = await suite.t.api.get('/readyz');
+          return response.status === 503 && response.body.data.checks.webhook_worker === 'stuck';
+        });
+        assertNotReady(await suite.t.api.get('/readyz'), { webhook_worker: 'stuck' });
+        assert.equal((await suite.t.api.get('/livez')).status, 200);
+      } finally {
+        release();
+        await holder;
+      }
+      await until('ready again', async () => (await suite.t.api.get('/readyz')).status === 200);
     });
   });
 }

@@ -1,4 +1,5 @@
 import { type Kysely, type Selectable, sql, type Transaction } from 'kysely';
+import { knownValue } from '../../platform/db/dialect.js';
 import { prepare } from '../../platform/db/prepared.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
@@ -371,4 +372,29 @@ export async function backlog(db: Kysely<Database>, cap: number) {
       .executeTakeFirstOrThrow(),
   ]);
   return { pending: Number(counted.count), earliestDue: earliest.due === null ? null : Number(earliest.due) };
+}
+
+/**
+ * How many transfers are in each status, each counted up to `cap`: one range of the (status, id)
+ * index per status, so the cost is bounded by the cap whatever the table's size (metrics). The
+ * status and the cap are literals, a statement each: with parameters PostgreSQL's generic plan
+ * scanned the table for a rare status (589 ms a scrape at a million transfers).
+ */
+export async function countByStatus(db: Kysely<Database>, statuses: readonly TransferStatus[], cap: number) {
+  const counts = await Promise.all(
+    statuses.map((status) =>
+      db
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('transfers')
+            .select('id')
+            .where('status', '=', knownValue(status))
+            .limit(sql.lit(cap))
+            .as('counted'),
+        )
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow(),
+    ),
+  );
+  return new Map(statuses.map((status, index) => [status, Number(counts[index]!.count)]));
 }

@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import type { Logger } from 'pino';
 import type { Clock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
-import { BACKLOG_CAP, type Backlog } from '../../platform/metrics/metrics.js';
+import { BACKLOG_CAP, type Backlog, TRANSFERS_CAP } from '../../platform/metrics/metrics.js';
 import { extend } from '../../platform/objects.js';
 import { createPollingWorker, type Pass } from '../../platform/worker/polling-worker.js';
 import type { Settlement } from './settlement.js';
 import * as repo from './transfers.repository.js';
+import { TRANSFER_STATUSES } from './transfers.table.js';
 
 /** Transfers in flight per instance (each a call to the bank at most). */
 const MAX_IN_FLIGHT = 16;
@@ -68,5 +69,7 @@ export function createTransferWorker(options: TransferWorkerOptions) {
         oldestDueAt: earliestDue !== null && earliestDue <= clock.now() ? earliestDue : null,
       };
     },
+    /** Transfers in each status, each counted up to TRANSFERS_CAP (metrics). */
+    byStatus: (): Promise<Map<string, number>> => repo.countByStatus(db, TRANSFER_STATUSES, TRANSFERS_CAP),
   });
 }

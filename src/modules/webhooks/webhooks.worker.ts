@@ -216,6 +216,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     wake: worker.wake,
     start: worker.start,
     stop: worker.stop,
+    halt: worker.halt,
     health: worker.health,
     /** The pending events at scrape time (metrics). */
     backlog: async (): Promise<Backlog> => {

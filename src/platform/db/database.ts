@@ -35,6 +35,12 @@ export interface DatabaseHandle {
    * whose size has changed much since; PostgreSQL's autovacuum does it there, so nothing.
    */
   optimize(): Promise<void>;
+  /**
+   * PostgreSQL: cancels the statements the backends `pids` are running (pg_cancel_backend, on a
+   * connection of its own: the pool may be full of the very statements to cancel). Undefined on
+   * SQLite, whose statements run to completion synchronously.
+   */
+  cancel?: (pids: readonly number[]) => Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,6 +54,8 @@ export interface OpenDatabaseOptions {
   poolTimeoutMs?: number;
   /** Told about a pooled PostgreSQL connection that failed while idle (the pool has dropped it). */
   onIdleError?: (error: Error) => void;
+  /** Told when a read was run again on a fresh connection after its own died (named-statements.ts). */
+  onReadRetried?: (error: unknown) => void;
 }
 
 const PG_INT8 = 20;
@@ -193,14 +201,17 @@ export function openDatabase(url: string, options: OpenDatabaseOptions = {}): Da
 function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle {
   const schema = options.pgSchema ?? searchPathOf(url);
   const driver = postgresDriver();
-  const pool = new driver.Pool({
+  const settings: pg.PoolConfig = {
     connectionString: url,
     max: options.poolSize ?? 10,
     types: pgTypes(driver),
+    // Names the service's connections in pg_stat_activity, unless the URL's application_name does.
+    fallback_application_name: 'baas-partner-api',
     ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
     ...(options.poolTimeoutMs ? { connectionTimeoutMillis: options.poolTimeoutMs } : {}),
     ...(options.pgSchema ? { options: `-c search_path=${options.pgSchema}` } : {}),
-  });
+  };
+  const pool = new driver.Pool(settings);
   // An 'error' event without a listener ends the process. The pool emits one when an idle
   // connection dies (server restart, failover, pg_terminate_backend) and has already dropped it.
   // A checked-out connection that dies between queries emits on the client: its next query fails
@@ -208,7 +219,16 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
   pool.on('error', (error) => options.onIdleError?.(error));
   pool.on('connect', (client) => client.on('error', () => undefined));
   const max = options.poolSize ?? 10;
-  const named = namedStatementPool(pool);
+  const fresh = async () => {
+    const client = new driver.Client(settings);
+    client.on('error', () => undefined);
+    await client.connect();
+    return client;
+  };
+  const named = namedStatementPool(pool, {
+    fresh,
+    ...(options.onReadRetried ? { onRetry: options.onReadRetried } : {}),
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: named }) });
   directQueries.set(db, named.run);
   return {
@@ -225,6 +245,14 @@ function openPostgres(url: string, options: OpenDatabaseOptions): DatabaseHandle
       waiting: pool.waitingCount,
     }),
     optimize: async () => undefined,
+    cancel: async (pids) => {
+      const client = await fresh();
+      try {
+        await client.query('select pg_cancel_backend(pid) from unnest($1::int[]) as pid', [[...pids]]);
+      } finally {
+        await client.end().catch(() => undefined);
+      }
+    },
     close: () => db.destroy(),
   };
 }

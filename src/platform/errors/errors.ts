@@ -248,9 +248,12 @@ const UNREACHABLE_NETWORK_CODES = new Set([
   'EPIPE',
   'EHOSTUNREACH',
 ]);
-/** node-postgres' own words for a connection it lost, or a pooled one it could not get in time. */
+/**
+ * node-postgres' own words for a connection it lost, a pooled one it could not get in time, or a new
+ * one (a read run again on a fresh connection, named-statements.ts) that did not connect in time.
+ */
 const LOST_CONNECTION =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|timeout expired$|Client has encountered a connection error)/;
 
 /**
  * What a request's failure says about the database: `unreachable` (down, restarting, the

@@ -21,6 +21,10 @@ const Checks = Type.Object(
     migrations: StringEnum(['ok', 'pending', 'unknown'], {
       description: 'every migration of this version is applied (unknown while the database is unreachable)',
     }),
+    storage: StringEnum(['ok', 'full'], {
+      description:
+        'full: a write was refused for a full disk (503 STORAGE_FULL) within the last 60 s and none has succeeded since',
+    }),
     webhook_worker: WorkerState,
     mail_worker: WorkerState,
     transfer_worker: WorkerState,
@@ -33,6 +37,8 @@ const Ready = Success(Type.Object({ status: Type.String({ examples: ['ready'] })
 export interface ReadinessProbes {
   ping(): Promise<void>;
   pendingMigrations(): Promise<string[]>;
+  /** Whether writes are failing for a full disk (disk-health.ts). */
+  storage(): 'ok' | 'full';
   /** Undefined for a worker this instance does not run. */
   workers: Record<'webhook_worker' | 'mail_worker' | 'transfer_worker', (() => WorkerHealth) | undefined>;
 }
@@ -66,9 +72,9 @@ export function registerHealthRoutes(app: FastifyInstance, probes: ReadinessProb
     {
       schema: {
         operationId: 'getReadiness',
-        summary: 'The database answers, migrations are applied, workers pass',
+        summary: 'The database answers, migrations are applied, the disk has room, workers pass',
         description:
-          'Readiness: 200 with each check once the database answers a query, every migration of this version is applied and each worker loop of this instance is passing; else 503 SERVICE_UNAVAILABLE with Retry-After and `data.checks` naming the failing ones (take the instance out of rotation).',
+          'Readiness: 200 with each check once the database answers a query, every migration of this version is applied, writes are not failing for a full disk and each worker loop of this instance is passing; else 503 SERVICE_UNAVAILABLE with Retry-After and `data.checks` naming the failing ones (take the instance out of rotation).',
         tags,
         response: {
           200: Ready,
@@ -84,6 +90,7 @@ export function registerHealthRoutes(app: FastifyInstance, probes: ReadinessProb
       const checks: ChecksData = {
         database: 'ok',
         migrations: 'ok',
+        storage: probes.storage(),
         webhook_worker: probes.workers.webhook_worker?.() ?? 'off',
         mail_worker: probes.workers.mail_worker?.() ?? 'off',
         transfer_worker: probes.workers.transfer_worker?.() ?? 'off',

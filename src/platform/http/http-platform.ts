@@ -20,6 +20,7 @@ import {
 import { type AccessEntry, redactUrl } from '../logger.js';
 import type { HttpMetrics } from '../metrics/metrics.js';
 import { extend } from '../objects.js';
+import type { DiskHealth } from '../storage/disk-health.js';
 import { bearerChallenge } from './auth.js';
 import { addRouteHook } from './route-hooks.js';
 import { API_HEADERS } from './security-headers.js';
@@ -288,6 +289,8 @@ function pathPattern(url: string): RegExp {
 
 export interface HttpPlatformOptions {
   docsPrefix: string;
+  /** Told of each write refused for a full disk (/readyz reports it). */
+  disk?: DiskHealth;
 }
 
 /**
@@ -301,12 +304,17 @@ export interface HttpPlatformOptions {
 export class AccessLogController extends LogController {
   readonly #write: (entry: AccessEntry) => void;
   readonly #metrics: HttpMetrics | undefined;
+  readonly #disk: DiskHealth | undefined;
 
-  /** `metrics`: the HTTP series (metrics.ts), recorded here too; undefined while metrics are off. */
-  constructor(write: (entry: AccessEntry) => void, metrics?: HttpMetrics) {
+  /**
+   * `metrics`: the HTTP series (metrics.ts), recorded here too; undefined while metrics are off.
+   * `disk`: told of a write that succeeded while it believes the disk full.
+   */
+  constructor(write: (entry: AccessEntry) => void, metrics?: HttpMetrics, disk?: DiskHealth) {
     super({ disableRequestLogging: true });
     this.#write = write;
     this.#metrics = metrics;
+    this.#disk = disk;
   }
 
   override incomingRequest(_request: FastifyRequest, reply: FastifyReply): void {
@@ -326,6 +334,13 @@ export class AccessLogController extends LogController {
         ip: request.ip,
       });
       this.#metrics?.completed(request, reply);
+      if (
+        this.#disk?.suspect &&
+        reply.statusCode < 400 &&
+        request.method !== 'GET' &&
+        request.method !== 'HEAD'
+      )
+        this.#disk.written(request.log);
     } catch (error) {
       request.log.error({ err: error }, 'access line not written');
     }
@@ -343,7 +358,7 @@ export function registerHttpPlatform(app: FastifyInstance, options: HttpPlatform
   registerJsonParser(app);
   refuseOtherBodyKinds(app);
   registerResponseHeaders(app, options.docsPrefix);
-  app.setErrorHandler(handleError);
+  app.setErrorHandler((error, request, reply) => handleError(error, request, reply, options.disk));
   app.setNotFoundHandler((request, reply) => answerNotFound(routes, request, reply));
 }
 
@@ -449,14 +464,18 @@ function registerResponseHeaders(app: FastifyInstance, docsPrefix: string): void
 }
 
 /** Everything thrown becomes the envelope; 5xx are logged with the original error. */
-function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply) {
+function handleError(error: unknown, request: FastifyRequest, reply: FastifyReply, disk?: DiskHealth) {
   const answer = (appError: AppError) => {
     const challenge = appError.status === 401 ? bearerChallenge(request) : undefined;
     if (challenge) reply.header('www-authenticate', challenge);
     return sendError(request, reply, appError);
   };
   const appError = toAppError(error);
-  if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (reply.raw.destroyed && !reply.raw.writableFinished) {
+    // The client has gone (its statements were cancelled, client-gone.ts): no one reads this answer.
+    request.log.info({ err: error }, 'request ended: the client has gone');
+  } else if (appError.status >= 500) request.log.error({ err: error }, 'request failed');
+  if (appError.code === 'STORAGE_FULL') disk?.refused(request.log, error);
   const recheck = appError.status < 500 ? request.recheckCredential : undefined;
   if (!recheck) return answer(appError);
   // A key taken from the cache (auth.ts) is looked up before a refusal goes out: a revoked key is

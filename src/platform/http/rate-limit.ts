@@ -66,6 +66,8 @@ export interface IpRateLimitOptions {
   perMinute: number;
   store: RateLimitStore;
   clock: Clock;
+  /** Told of each request let through unchecked (the `baas_rate_limit_unchecked_total` metric). */
+  onUnchecked?: () => void;
 }
 
 /** How often a rate limit store that stays down is logged: once a minute, not once a request. */
@@ -75,7 +77,8 @@ const STORE_DOWN_WARN_EVERY_MS = 60_000;
  * Per-IP request budget (RATE_LIMIT_IP_PER_MINUTE; 0 turns it off). Health checks are exempt. A store
  * that fails (Redis down) lets requests through: the limit guards against floods, and refusing every
  * request while Redis is away would turn its outage into ours (docs/decisions.md). It is logged at
- * `warn` at most once a minute, with how many requests went through unchecked since the last line.
+ * `warn` at most once a minute, with how many requests went through unchecked since the last line,
+ * and each such request is counted in the metrics.
  */
 export function registerIpRateLimit(app: FastifyInstance, options: IpRateLimitOptions): void {
   if (options.perMinute === 0) return;
@@ -88,6 +91,7 @@ export function registerIpRateLimit(app: FastifyInstance, options: IpRateLimitOp
       window = await options.store.hit(`ip:${request.ip}`, 60_000);
     } catch (error) {
       unchecked++;
+      options.onUnchecked?.();
       const now = options.clock.now();
       if (now - warnedAt >= STORE_DOWN_WARN_EVERY_MS) {
         request.log.warn(

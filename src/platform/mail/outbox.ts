@@ -126,6 +126,7 @@ export function createMailOutbox(options: MailOutboxOptions) {
     runOnce: worker.runOnce,
     start: worker.start,
     stop: worker.stop,
+    halt: worker.halt,
     health: worker.health,
     /** The pending messages at scrape time (metrics). */
     backlog: async (): Promise<Backlog> => {

@@ -119,7 +119,16 @@ export function createPollingWorker(options: PollingWorkerOptions) {
       lastBeat = Date.now();
       schedule(0);
     },
-    /** Stops polling and waits for the jobs in flight. */
+    /**
+     * Stops claiming: no pass starts after this (graceful shutdown's first step, so that nothing
+     * new is leased while the jobs in flight finish).
+     */
+    halt(): void {
+      stopped = true;
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    },
+    /** Stops claiming and waits for the pass and the jobs in flight. */
     async stop(): Promise<void> {
       stopped = true;
       if (timer) clearTimeout(timer);

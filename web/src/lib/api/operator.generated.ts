@@ -50,8 +50,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The database answers, migrations are applied, workers pass
-         * @description Readiness: 200 with each check once the database answers a query, every migration of this version is applied and each worker loop of this instance is passing; else 503 SERVICE_UNAVAILABLE with Retry-After and `data.checks` naming the failing ones (take the instance out of rotation).
+         * The database answers, migrations are applied, the disk has room, workers pass
+         * @description Readiness: 200 with each check once the database answers a query, every migration of this version is applied, writes are not failing for a full disk and each worker loop of this instance is passing; else 503 SERVICE_UNAVAILABLE with Retry-After and `data.checks` naming the failing ones (take the instance out of rotation).
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1677,6 +1677,11 @@ export interface components {
              * @enum {string}
              */
             migrations: "ok" | "pending" | "unknown";
+            /**
+             * @description full: a write was refused for a full disk (503 STORAGE_FULL) within the last 60 s and none has succeeded since
+             * @enum {string}
+             */
+            storage: "ok" | "full";
             /**
              * @description ok: its loop passes; stopped: its loop is not running; stuck: a pass (or the wait for the next) has lasted WORKER_STUCK_AFTER_MS; off: not run by this instance (TRANSFER_WORKER=false)
              * @enum {string}
