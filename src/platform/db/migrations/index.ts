@@ -20,6 +20,7 @@ import * as assignment from './2026-11-28-06-assignment.js';
 import * as notifications from './2026-11-29-04-notifications.js';
 import * as fourEyes from './2026-11-29-06-four-eyes.js';
 import * as volumeIndexes from './2026-11-29-07-volume-indexes.js';
+import * as webhookFairness from './2026-11-30-02-webhook-fairness.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -44,4 +45,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-04-notifications': notifications,
   '2026-11-29-06-four-eyes': fourEyes,
   '2026-11-29-07-volume-indexes': volumeIndexes,
+  '2026-11-30-02-webhook-fairness': webhookFairness,
 };
