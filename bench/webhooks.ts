@@ -14,13 +14,20 @@ import { BENCH_DB, startBenchServer } from './child-server.js';
  * sandbox endpoints are loopback receivers in this process answering 200 at once. For each backlog a
  * fresh server (child-server.ts: as `npm start` runs it, on a database of its own) gets the events in
  * one set-based statement while it runs, and the receivers count what arrives for
- * BENCH_WEBHOOK_SECONDS (10) or until the backlog is gone. Also prints the load average: this host is
+ * BENCH_WEBHOOK_SECONDS (10) or until the backlog is gone. WEBHOOK_CONCURRENCY and
+ * WEBHOOK_ENDPOINT_CONCURRENCY, when set, go to the server. Also prints the load average: this host is
  * shared, so figures are only comparable within one run.
  */
 
 const BACKLOGS = (process.env['BENCH_WEBHOOK_BACKLOGS'] || '1000,10000,50000').split(',').map(Number);
 const PARTNERS = Number(process.env['BENCH_WEBHOOK_PARTNERS'] || 10);
 const SECONDS = Number(process.env['BENCH_WEBHOOK_SECONDS'] || 10);
+/** The worker's settings, passed on to the server when set. */
+const SETTINGS = Object.fromEntries(
+  ['WEBHOOK_CONCURRENCY', 'WEBHOOK_ENDPOINT_CONCURRENCY']
+    .filter((name) => process.env[name])
+    .map((name) => [name, process.env[name]!]),
+);
 /** child-server.ts's DATA_ENCRYPTION_KEY: the endpoints' secrets are encrypted as the server reads them. */
 const ENCRYPTION_KEY = Buffer.alloc(32, 0x5a).toString('base64');
 
@@ -49,6 +56,7 @@ async function measure(backlog: number): Promise<void> {
     // Loopback receivers: the SSRF guard is lifted, which production refuses.
     NODE_ENV: 'development',
     WEBHOOK_ALLOW_PRIVATE: 'true',
+    ...SETTINGS,
   });
   try {
     const { db } = server;
@@ -99,7 +107,7 @@ async function measure(backlog: number): Promise<void> {
 }
 
 console.log(
-  `webhook deliveries on ${BENCH_DB}, ${PARTNERS} partners, for up to ${SECONDS} s a backlog (${os.cpus().length} cores)\n`,
+  `webhook deliveries on ${BENCH_DB}, ${PARTNERS} partners, for up to ${SECONDS} s a backlog (${os.cpus().length} cores) ${JSON.stringify(SETTINGS)}\n`,
 );
 console.log(
   '| database | backlog | partners | delivered | per second | sent twice | backlog written | load average (1, 5, 15 min) |',

@@ -25,8 +25,8 @@ const SWEEP_MS = 60_000;
 /** How often, at most, a busy worker looks for more lanes; a wake (new event) looks at once. */
 const LANE_CLAIM_MS = 50;
 /** A lane's turn: after this many events or this long it takes no new batch and is given back. */
-const LANE_TURN_EVENTS = 100;
-const LANE_TURN_MS = 2000;
+const LANE_TURN_EVENTS = 200;
+const LANE_TURN_MS = 1000;
 
 export interface WebhookWorkerOptions {
   db: Kysely<Database>;
@@ -61,8 +61,10 @@ interface Lane {
   sent: number;
   /** Real time the lane was taken (the turn's clock). */
   takenAt: number;
-  /** No more batches: the lane is given back once its last request has settled. */
+  /** No more events: the lane is given back once its last request has settled. */
   closing: boolean;
+  /** Taken over by another worker after its time ran out, or its endpoint deleted. */
+  lost: boolean;
 }
 
 /** Delay before attempt n+1 after n failed attempts: base, 2·base, 4·base, … */
@@ -95,6 +97,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   let lanesLookedAt = 0;
   let lanesWanted = true;
   let turn = 0;
+  let stopping = false;
 
   /**
    * An endpoint's failing episode runs from an automatic delivery's failure to the next success; once
@@ -127,12 +130,72 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     );
   }
 
-  async function send(
-    event: repo.EventRow,
-    token: string,
-    endpoint: repo.EndpointRow,
-    attemptId: string,
-  ): Promise<void> {
+  /** An event leased to this instance, with its attempt written and the endpoint to send it to. */
+  interface Leased {
+    event: repo.EventRow;
+    token: string;
+    endpoint: repo.EndpointRow;
+    attemptId: string;
+  }
+
+  /**
+   * In the caller's transaction: keeps the lane (reading its endpoint as it is now), leases up to
+   * `limit` of its oldest due events and writes an attempt for each, in flight until the lease ends.
+   * undefined when the lane was lost or its endpoint deleted.
+   */
+  async function lease(
+    trx: Transaction<Database>,
+    lane: Lane,
+    limit: number,
+    now: number,
+  ): Promise<Leased[] | undefined> {
+    const until = now + leaseMs;
+    const token = randomUUID();
+    const endpoint = await repo.extendLane(trx, lane.scope, { token: laneToken, until });
+    if (!endpoint) return undefined;
+    const events = await repo.leaseScopeEvents(trx, lane.scope, {
+      now,
+      until,
+      token,
+      limit,
+      exclude: [...delivering],
+    });
+    const leased = events.map((event) => ({ event, token, endpoint, attemptId: newId() }));
+    await repo.insertAttempt(
+      trx,
+      leased.map(({ event, attemptId }) => ({
+        id: attemptId,
+        event_id: event.id,
+        partner_id: event.partner_id,
+        environment: event.environment,
+        attempt: event.attempts,
+        trigger: 'automatic' as const,
+        url: endpoint.url,
+        succeeded: 0,
+        status_code: null,
+        latency_ms: 0,
+        error: null,
+        response_body_excerpt: null,
+        in_flight_until: until,
+        created_at: now,
+      })),
+    );
+    return leased;
+  }
+
+  /** Whether the lane may take another event: its turn is not over and the worker is not stopping. */
+  function mayGoOn(lane: Lane): boolean {
+    if (!lane.closing && (lane.sent >= LANE_TURN_EVENTS || Date.now() - lane.takenAt >= LANE_TURN_MS))
+      lane.closing = true;
+    return !lane.closing && !stopping;
+  }
+
+  /**
+   * Sends the event, then in one transaction records its outcome and, while the lane's turn lasts,
+   * leases its next event (and writes that attempt): the next one to send, if any.
+   */
+  async function sendOne(lane: Lane, current: Leased): Promise<Leased | undefined> {
+    const { event, token, endpoint, attemptId } = current;
     const outcome = await deliver(event, endpoint, {
       keys: options.keys,
       timeoutMs: options.timeoutMs,
@@ -142,7 +205,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     const finishedAt = clock.now();
     const deadline = event.created_at + RETRY_WINDOW_MS;
     const givesUp = !outcome.succeeded && finishedAt >= deadline;
-    await write({ actor: systemActor, meta: null, now: finishedAt }, async ({ trx }) => {
+    const next = await write({ actor: systemActor, meta: null, now: finishedAt }, async ({ trx }) => {
       await repo.settleEvent(
         trx,
         { id: event.id, token },
@@ -179,7 +242,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
           finishedAt,
           NO_ENDPOINT,
         );
-    });
+      delivering.delete(event.id);
+      return mayGoOn(lane) ? lease(trx, lane, 1, finishedAt) : [];
+    }).finally(() => delivering.delete(event.id));
     options.onDelivery(outcome.succeeded ? 'delivered' : givesUp ? 'gave_up' : 'failed');
     if (!outcome.succeeded) {
       log.info(
@@ -193,86 +258,56 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         'webhook delivery failed',
       );
     }
-  }
-
-  /** Forgets the lane and gives it back in the database, so any worker may take it at once. */
-  async function release(key: string, lane: Lane): Promise<void> {
-    lanes.delete(key);
-    await repo.releaseLane(db, lane.scope, laneToken);
-  }
-
-  /** A request of the lane has settled: the last one of a closing lane gives it back. */
-  async function finished(key: string, lane: Lane): Promise<void> {
-    lane.inFlight -= 1;
-    if (lane.inFlight === 0 && lane.closing && lanes.get(key) === lane) await release(key, lane);
+    if (next?.[0]) delivering.add(next[0].event.id);
+    if (next === undefined) {
+      lane.closing = true;
+      lane.lost = true;
+    } else if (next.length === 0) {
+      lane.closing = true;
+    } else lane.sent += 1;
+    return next?.[0];
   }
 
   /**
-   * Leases up to `room` of the lane's oldest due events and writes an attempt for each, in flight
-   * until the lease ends, in one transaction with keeping the lane (and reading its endpoint as it
-   * is now); the jobs that send them.
+   * One of the lane's slots: sends events one after another, each settled together with the lease
+   * of the next, until the lane's turn is over or nothing of it is due; the lane's last slot to end
+   * gives it back (or, lost, skips what a deleted endpoint left).
    */
+  async function runSlot(key: string, lane: Lane, first: Leased): Promise<void> {
+    try {
+      for (let current: Leased | undefined = first; current; ) current = await sendOne(lane, current);
+    } finally {
+      lane.inFlight -= 1;
+      if (lane.inFlight === 0 && lane.closing && lanes.get(key) === lane) {
+        lanes.delete(key);
+        if (lane.lost) await repo.skipScopeWithoutEndpoint(db, lane.scope, clock.now(), NO_ENDPOINT);
+        else await repo.releaseLane(db, lane.scope, laneToken);
+      }
+    }
+  }
+
+  /** Leases up to `room` of the lane's events in a transaction of their own: the slots that send them. */
   async function batch(key: string, lane: Lane, room: number): Promise<Pass['jobs']> {
     const leasedAt = clock.now();
-    const until = leasedAt + leaseMs;
-    const token = randomUUID();
-    const leased = await write({ actor: systemActor, meta: null, now: leasedAt }, async ({ trx }) => {
-      const endpoint = await repo.extendLane(trx, lane.scope, { token: laneToken, until });
-      if (!endpoint) return undefined;
-      const events = await repo.leaseScopeEvents(trx, lane.scope, {
-        now: leasedAt,
-        until,
-        token,
-        limit: room,
-        exclude: [...delivering],
-      });
-      const attempts = events.map((event) => ({
-        id: newId(),
-        event_id: event.id,
-        partner_id: event.partner_id,
-        environment: event.environment,
-        attempt: event.attempts,
-        trigger: 'automatic' as const,
-        url: endpoint.url,
-        succeeded: 0,
-        status_code: null,
-        latency_ms: 0,
-        error: null,
-        response_body_excerpt: null,
-        in_flight_until: until,
-        created_at: leasedAt,
-      }));
-      await repo.insertAttempt(trx, attempts);
-      return { endpoint, events, attempts };
-    });
-    if (!leased) {
-      // Lost (taken over after its time ran out) or its endpoint deleted: what is left of a deleted
-      // endpoint's backlog goes nowhere.
+    const leased = await write({ actor: systemActor, meta: null, now: leasedAt }, ({ trx }) =>
+      lease(trx, lane, room, leasedAt),
+    );
+    if (leased === undefined || leased.length === 0) {
       lane.closing = true;
-      lanes.delete(key);
-      await repo.skipScopeWithoutEndpoint(db, lane.scope, clock.now(), NO_ENDPOINT);
+      if (lane.inFlight === 0) {
+        lanes.delete(key);
+        // Lost (taken over after its time ran out) or its endpoint deleted: what a deleted endpoint
+        // left goes nowhere. Otherwise nothing of it is due: given back.
+        if (leased === undefined)
+          await repo.skipScopeWithoutEndpoint(db, lane.scope, clock.now(), NO_ENDPOINT);
+        else await repo.releaseLane(db, lane.scope, laneToken);
+      } else if (leased === undefined) lane.lost = true;
       return [];
     }
-    const { endpoint, events, attempts } = leased;
-    if (events.length === 0) {
-      lane.closing = true;
-      if (lane.inFlight === 0) await release(key, lane);
-      return [];
-    }
-    lane.inFlight += events.length;
-    lane.sent += events.length;
-    if (lane.sent >= LANE_TURN_EVENTS || Date.now() - lane.takenAt >= LANE_TURN_MS) lane.closing = true;
-    return events.map((event, index) => {
-      delivering.add(event.id);
-      return {
-        id: event.id,
-        run: () =>
-          send(event, token, endpoint, attempts[index]!.id).finally(() => {
-            delivering.delete(event.id);
-            return finished(key, lane);
-          }),
-      };
-    });
+    for (const { event } of leased) delivering.add(event.id);
+    lane.inFlight += leased.length;
+    lane.sent += leased.length;
+    return leased.map((first) => ({ id: first.event.id, run: () => runSlot(key, lane, first) }));
   }
 
   /**
@@ -301,7 +336,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       for (const endpoint of taken) {
         const key = scopeKey(endpoint);
         const held = lanes.get(key);
-        if (held) held.closing = false;
+        if (held) Object.assign(held, { closing: false, lost: false, sent: 0, takenAt: Date.now() });
         else
           lanes.set(key, {
             scope: { partnerId: endpoint.partner_id, environment: endpoint.environment },
@@ -309,6 +344,7 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
             sent: 0,
             takenAt: Date.now(),
             closing: false,
+            lost: false,
           });
       }
     }
@@ -348,12 +384,17 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       lanesWanted = true;
       worker.wake();
     },
-    start: worker.start,
     /** Stops polling, waits for the requests in flight, and gives the lanes back for other instances. */
     async stop(): Promise<void> {
+      stopping = true;
       await worker.stop();
       const held = [...lanes];
-      await Promise.allSettled(held.map(([key, lane]) => release(key, lane)));
+      lanes.clear();
+      await Promise.allSettled(held.map(([, lane]) => repo.releaseLane(db, lane.scope, laneToken)));
+    },
+    start: () => {
+      stopping = false;
+      worker.start();
     },
     health: worker.health,
     /** The pending events at scrape time (metrics). */
