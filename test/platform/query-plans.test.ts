@@ -265,6 +265,7 @@ for (const dialect of DIALECTS) {
             token: 'seed-lease',
             limit: 5,
             exclude: ['seed-ev-100001'],
+            laneToken: 'seed-lane',
           });
         },
         index: { postgres: 'outbox_events_pending_due_idx', sqlite: 'outbox_events_pending_due_idx' },

@@ -192,13 +192,30 @@ export async function releaseLane(db: Kysely<Database>, scope: Scope, token: str
 export async function leaseScopeEvents(
   db: Kysely<Database>,
   scope: Scope,
-  lease: { now: number; until: number; token: string; limit: number; exclude: readonly string[] },
+  lease: {
+    now: number;
+    until: number;
+    token: string;
+    limit: number;
+    exclude: readonly string[];
+    laneToken: string;
+  },
 ): Promise<EventRow[]> {
   const picked = skippingLocked(
     db,
     db
       .selectFrom('outbox_events')
       .select('outbox_events.id')
+      // Only while the lane is still the caller's (not taken over, its endpoint not deleted).
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('webhook_endpoints')
+            .select('webhook_endpoints.partner_id')
+            .where('webhook_endpoints.partner_id', '=', scope.partnerId)
+            .where('webhook_endpoints.environment', '=', scope.environment)
+            .where('webhook_endpoints.lane_token', '=', lease.laneToken),
+        ),
+      )
       .$if(lease.exclude.length > 0, (query) => query.where('outbox_events.id', 'not in', [...lease.exclude]))
       .where('outbox_events.partner_id', '=', scope.partnerId)
       .where('outbox_events.environment', '=', scope.environment)

@@ -27,6 +27,11 @@ const LANE_CLAIM_MS = 50;
 /** A lane's turn: after this many events or this long it takes no new batch and is given back. */
 const LANE_TURN_EVENTS = 200;
 const LANE_TURN_MS = 1000;
+/**
+ * How often a busy lane is extended and its endpoint read again (a new URL or secret applies within
+ * it); in between, each lease checks only that the lane is still this worker's.
+ */
+const LANE_REFRESH_MS = 1000;
 
 export interface WebhookWorkerOptions {
   db: Kysely<Database>;
@@ -63,8 +68,9 @@ interface Lane {
   takenAt: number;
   /** No more events: the lane is given back once its last request has settled. */
   closing: boolean;
-  /** Taken over by another worker after its time ran out, or its endpoint deleted. */
-  lost: boolean;
+  /** The endpoint as last read, and when (real time): the lane is kept, and the row read again, each LANE_REFRESH_MS. */
+  endpoint: repo.EndpointRow;
+  refreshedAt: number;
 }
 
 /** Delay before attempt n+1 after n failed attempts: base, 2·base, 4·base, … */
@@ -139,9 +145,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   }
 
   /**
-   * In the caller's transaction: keeps the lane (reading its endpoint as it is now), leases up to
-   * `limit` of its oldest due events and writes an attempt for each, in flight until the lease ends.
-   * undefined when the lane was lost or its endpoint deleted.
+   * In the caller's transaction: keeps the lane and reads its endpoint again once LANE_REFRESH_MS
+   * has passed, and leases up to `limit` of its oldest due events and writes an attempt for each, in flight until the lease ends.
+   * undefined when none: nothing due, or the lane lost or its endpoint deleted.
    */
   async function lease(
     trx: Transaction<Database>,
@@ -151,15 +157,23 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
   ): Promise<Leased[] | undefined> {
     const until = now + leaseMs;
     const token = randomUUID();
-    const endpoint = await repo.extendLane(trx, lane.scope, { token: laneToken, until });
-    if (!endpoint) return undefined;
+    if (Date.now() - lane.refreshedAt >= LANE_REFRESH_MS) {
+      const endpoint = await repo.extendLane(trx, lane.scope, { token: laneToken, until });
+      if (!endpoint) return undefined;
+      lane.endpoint = endpoint;
+      lane.refreshedAt = Date.now();
+    }
+    const { endpoint } = lane;
     const events = await repo.leaseScopeEvents(trx, lane.scope, {
       now,
       until,
       token,
       limit,
       exclude: [...delivering],
+      laneToken,
     });
+    // Nothing leased: nothing due, or the lane lost or its endpoint deleted (the lease checks both).
+    if (events.length === 0) return undefined;
     const leased = events.map((event) => ({ event, token, endpoint, attemptId: newId() }));
     await repo.insertAttempt(
       trx,
@@ -258,20 +272,17 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
         'webhook delivery failed',
       );
     }
-    if (next?.[0]) delivering.add(next[0].event.id);
-    if (next === undefined) {
-      lane.closing = true;
-      lane.lost = true;
-    } else if (next.length === 0) {
-      lane.closing = true;
-    } else lane.sent += 1;
+    if (next?.[0]) {
+      delivering.add(next[0].event.id);
+      lane.sent += 1;
+    } else lane.closing = true;
     return next?.[0];
   }
 
   /**
    * One of the lane's slots: sends events one after another, each settled together with the lease
    * of the next, until the lane's turn is over or nothing of it is due; the lane's last slot to end
-   * gives it back (or, lost, skips what a deleted endpoint left).
+   * gives it back (and skips what a deleted endpoint left).
    */
   async function runSlot(key: string, lane: Lane, first: Leased): Promise<void> {
     try {
@@ -279,11 +290,19 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     } finally {
       lane.inFlight -= 1;
       if (lane.inFlight === 0 && lane.closing && lanes.get(key) === lane) {
-        lanes.delete(key);
-        if (lane.lost) await repo.skipScopeWithoutEndpoint(db, lane.scope, clock.now(), NO_ENDPOINT);
-        else await repo.releaseLane(db, lane.scope, laneToken);
+        await giveBack(key, lane);
       }
     }
+  }
+
+  /**
+   * Forgets the lane and gives it back (unless another worker has taken it since), so any worker may
+   * take it at once; if its endpoint was deleted meanwhile, what it left goes nowhere (skipped).
+   */
+  async function giveBack(key: string, lane: Lane): Promise<void> {
+    lanes.delete(key);
+    await repo.releaseLane(db, lane.scope, laneToken);
+    await repo.skipScopeWithoutEndpoint(db, lane.scope, clock.now(), NO_ENDPOINT);
   }
 
   /** Leases up to `room` of the lane's events in a transaction of their own: the slots that send them. */
@@ -292,16 +311,9 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
     const leased = await write({ actor: systemActor, meta: null, now: leasedAt }, ({ trx }) =>
       lease(trx, lane, room, leasedAt),
     );
-    if (leased === undefined || leased.length === 0) {
+    if (leased === undefined) {
       lane.closing = true;
-      if (lane.inFlight === 0) {
-        lanes.delete(key);
-        // Lost (taken over after its time ran out) or its endpoint deleted: what a deleted endpoint
-        // left goes nowhere. Otherwise nothing of it is due: given back.
-        if (leased === undefined)
-          await repo.skipScopeWithoutEndpoint(db, lane.scope, clock.now(), NO_ENDPOINT);
-        else await repo.releaseLane(db, lane.scope, laneToken);
-      } else if (leased === undefined) lane.lost = true;
+      if (lane.inFlight === 0) await giveBack(key, lane);
       return [];
     }
     for (const { event } of leased) delivering.add(event.id);
@@ -336,7 +348,14 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
       for (const endpoint of taken) {
         const key = scopeKey(endpoint);
         const held = lanes.get(key);
-        if (held) Object.assign(held, { closing: false, lost: false, sent: 0, takenAt: Date.now() });
+        if (held)
+          Object.assign(held, {
+            closing: false,
+            sent: 0,
+            takenAt: Date.now(),
+            endpoint,
+            refreshedAt: Date.now(),
+          });
         else
           lanes.set(key, {
             scope: { partnerId: endpoint.partner_id, environment: endpoint.environment },
@@ -344,7 +363,8 @@ export function createWebhookWorker(options: WebhookWorkerOptions) {
             sent: 0,
             takenAt: Date.now(),
             closing: false,
-            lost: false,
+            endpoint,
+            refreshedAt: Date.now(),
           });
       }
     }
