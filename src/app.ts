@@ -226,6 +226,8 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     log,
     pollMs: config.WEBHOOK_POLL_MS,
     timeoutMs: config.WEBHOOK_TIMEOUT_MS,
+    concurrency: config.WEBHOOK_CONCURRENCY,
+    endpointConcurrency: config.WEBHOOK_ENDPOINT_CONCURRENCY,
     retryBaseMs: config.WEBHOOK_RETRY_BASE_MS,
     policyFor: webhookPolicy,
     notify,

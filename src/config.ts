@@ -139,6 +139,19 @@ export const ConfigSchema = Type.Object({
     default: 1000,
     description: 'how often the worker looks for due events',
   }),
+  WEBHOOK_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 1000,
+    default: 20,
+    description: 'webhook requests in flight per instance, shared fairly between endpoints',
+  }),
+  WEBHOOK_ENDPOINT_CONCURRENCY: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 1,
+    description:
+      "requests in flight to one endpoint; above 1 a partner's events may arrive out of creation order",
+  }),
   TRUST_PROXY: Type.String({
     default: 'false',
     pattern: '^(true|false|[0-9]+|[0-9a-fA-F.:/, ]+)$',

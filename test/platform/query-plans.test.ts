@@ -10,8 +10,8 @@ import {
   listAccounts,
 } from '../../src/modules/virtual-accounts/virtual-accounts.repository.js';
 import {
-  dueEvents,
-  leasedScopes,
+  claimLanes,
+  leaseScopeEvents,
   listEvents,
   purgeOldEvents,
   skipWithoutEndpoint,
@@ -44,7 +44,7 @@ const rare = (slot: number) => sql`(i % 100 = 0 and (i / 100) % 10 = ${sql.lit(s
  */
 async function seed(
   db: Kysely<Database>,
-  options: { analyze: boolean } = { analyze: true },
+  options: { analyze: boolean; backlog: boolean } = { analyze: true, backlog: true },
 ): Promise<number> {
   await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${sql.lit(PARTNERS)})
     insert into partners (email, business_name, legal_business_name, phone, password_hash,
@@ -83,6 +83,15 @@ async function seed(
       ${sql.lit(T0)} + i * 1000, case when ${tenth(5)} then 'failed' else 'delivered' end, 1,
       ${sql.lit(T0)} + i * 1000
     from n`.execute(db);
+  // A backlog: one event in ten of the other partners' still pending, so the webhook worker's
+  // partial index on pending events is not empty (an empty one is, rightly, the cheapest to walk).
+  if (options.backlog)
+    await sql`${numbers}
+    insert into outbox_events (id, partner_id, environment, type, payload, created_at, status, attempts,
+      next_attempt_at)
+    select 'seed-pe-' || cast(100000 + i as text), ${partner}, 'sandbox', 'seed.type_1', '{}',
+      ${sql.lit(T0)} + i * 1000, 'pending', 0, ${sql.lit(T0)} + i * 1000
+    from n where i % 200 <> 0 and i % 10 = 0`.execute(db);
   await sql`${numbers}
     insert into audit_events (id, partner_id, actor_type, actor_id, action, created_at)
     select 'seed-au-' || cast(100000 + i as text), ${partner},
@@ -246,13 +255,26 @@ for (const dialect of DIALECTS) {
         index: { postgres: 'outbox_events_scope_idx', sqlite: 'outbox_events_scope_idx' },
       },
       {
-        name: "the webhook worker's poll (due, leased, skipped without an endpoint)",
+        name: "the webhook worker's pass (free lanes with due events, a lane's batch)",
         run: async (db) => {
-          await dueEvents(db, T0 + 1_000_000, 50);
-          await leasedScopes(db, T0 + 1_000_000);
-          await skipWithoutEndpoint(db, T0 + 1_000_000, 'no endpoint');
+          const now = T0 + 1_000_000;
+          await claimLanes(db, { now, until: now + 30_000, token: 'seed-lane', limit: 20 });
+          await leaseScopeEvents(db, big.sandbox(), {
+            now,
+            until: now + 30_000,
+            token: 'seed-lease',
+            limit: 5,
+            exclude: ['seed-ev-100001'],
+            laneToken: 'seed-lane',
+          });
         },
-        sorts: 'events due at the same millisecond are put in id order (an incremental sort of ties)',
+        index: { postgres: 'outbox_events_pending_due_idx', sqlite: 'outbox_events_pending_due_idx' },
+        sorts:
+          'the endpoints with a due event, least recently served first: one row an endpoint, never one an event',
+      },
+      {
+        name: "the webhook worker's sweep (due events of an environment without an endpoint, once a minute)",
+        run: (db) => skipWithoutEndpoint(db, T0 + 1_000_000, 'no endpoint'),
       },
       {
         name: 'housekeeping: settled events past 30 days',
@@ -293,7 +315,7 @@ describe('SQLite gathers statistics by itself', () => {
   const suite = useApp('sqlite');
 
   it('housekeeping analyzes tables that grew (PRAGMA optimize), so the planner knows their sizes', async () => {
-    await seed(suite.t.db, { analyze: false });
+    await seed(suite.t.db, { analyze: false, backlog: false });
     const analyzed = async () =>
       (
         await sql<{ tbl: string; stat: string }>`select tbl, stat from sqlite_stat1`.execute(suite.t.db)

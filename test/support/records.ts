@@ -48,12 +48,16 @@ export function outboxEvents({ db }: HasDb, partnerId: number, environment?: Env
   return query.execute();
 }
 
-/** The delivery attempts of one event, in order. */
-export function attemptsOf({ db }: HasDb, eventId: string) {
+/**
+ * The delivery attempts of one event whose outcome is recorded, in order (an attempt is written
+ * before its request is sent: `{ inFlight: true }` includes those still in flight or never completed).
+ */
+export function attemptsOf({ db }: HasDb, eventId: string, options: { inFlight?: boolean } = {}) {
   return db
     .selectFrom('webhook_attempts')
     .selectAll()
     .where('event_id', '=', eventId)
+    .$if(!options.inFlight, (query) => query.where('in_flight_until', 'is', null))
     .orderBy('attempt')
     .execute();
 }

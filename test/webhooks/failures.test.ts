@@ -173,7 +173,7 @@ describe('webhook failures', { concurrency: true }, () => {
             .selectAll()
             .where('id', '=', event!.id)
             .executeTakeFirstOrThrow();
-          return row.attempts === 5 && row;
+          return row.attempts === 5 && row.lease_token === null && row;
         });
         const attempts = await attemptsOf(t, event!.id);
         assert.equal(fifth.status, 'pending');

@@ -262,6 +262,9 @@ describe('webhook inspection', { concurrency: true }, () => {
         const { t, sink } = ctx;
         const receiver = await startReceiver(test);
         const partner = await newPartner({ t, sink }, 'sandbox');
+        // Before the endpoint is set: written skipped. (Deleting the endpoint later would skip the
+        // pending one too: an endpoint's backlog goes with it.)
+        const skipped = await createAccount(t, partner.sandboxKey);
         await setEndpoint(t.api, partner.token, receiver);
         const eventOf = async (accountNumber: string) => {
           const events = await listAll(t, `${EVENTS}?type=virtual_account.created`, partner.token);
@@ -275,8 +278,6 @@ describe('webhook inspection', { concurrency: true }, () => {
         await receiver.waitFor((deliveries) => deliveries.length >= 2);
         const failedTest = await t.api.post(WEBHOOK_TEST, undefined, { token: partner.token });
         assert.equal(failedTest.status, 201, failedTest.text);
-        assert.equal((await t.api.delete(WEBHOOK, { token: partner.token })).status, 200);
-        const skipped = await createAccount(t, partner.sandboxKey);
 
         const expected: Record<string, string[]> = {
           delivered: [(await eventOf(delivered.account_number)).id],

@@ -37,17 +37,27 @@ for (const dialect of DIALECTS) {
       assert.equal(payload.type, 'virtual_account.created');
       assert.equal(payload.data.account_number, created.account_number);
 
-      // The worker records an attempt once the receiver has answered: wait for the third record.
+      // The worker records an attempt before sending it, and its outcome once the receiver has
+      // answered: wait for the third outcome.
       const deliveries = () => t.api.get(DELIVERIES, { token: partner.token });
+      const outcomes = (items: Array<{ status: string }>) =>
+        items.filter((item) => item.status !== 'in_flight').length;
       let log = await deliveries();
-      for (let waited = 0; log.body.data.items.length < 3 && waited < 5000; waited += 20) {
+      for (let waited = 0; outcomes(log.body.data.items) < 3 && waited < 5000; waited += 20) {
         await new Promise((resolve) => setTimeout(resolve, 20));
         log = await deliveries();
       }
       assert.equal(log.status, 200);
       assert.deepEqual(
-        log.body.data.items.map((item: { status_code: number }) => item.status_code),
-        [200, 500, 500],
+        log.body.data.items.map((item: { status: string; status_code: number }) => [
+          item.status,
+          item.status_code,
+        ]),
+        [
+          ['succeeded', 200],
+          ['failed', 500],
+          ['failed', 500],
+        ],
       );
 
       const rotated = await t.api.post(ROTATE_SECRET, undefined, {

@@ -1466,6 +1466,12 @@ export interface components {
             /** @enum {string} */
             trigger: "automatic" | "manual";
             url: string;
+            /**
+             * @description succeeded (a 2xx answer) or failed (see error); in_flight while the request is on its way (an attempt is recorded before it is sent); outcome_unknown when its outcome was never recorded (the service stopped or lost its database mid-attempt): the receiver may have got it, and the event is sent again with the same webhook-id.
+             * @enum {string}
+             */
+            status: "succeeded" | "failed" | "in_flight" | "outcome_unknown";
+            /** @description true only when status is succeeded. */
             succeeded: boolean;
             /** @description null when no HTTP answer came (timeout, refused). */
             status_code: number | null;
@@ -1486,7 +1492,7 @@ export interface components {
             error: string | null;
             /**
              * Format: date-time
-             * @description ISO-8601 UTC timestamp
+             * @description When the outcome was recorded; for an attempt in_flight or of unknown outcome, when it was sent.
              * @example 2026-11-21T10:00:00.000Z
              */
             created_at: string;

@@ -54,7 +54,14 @@ export function createEventSchemas(catalog: EventCatalog) {
       attempt: Type.Integer({ minimum: 1 }),
       trigger: StringEnum(['automatic', 'manual']),
       url: Type.String(),
-      succeeded: Type.Boolean(),
+      status: StringEnum(['succeeded', 'failed', 'in_flight', 'outcome_unknown'], {
+        description:
+          'succeeded (a 2xx answer) or failed (see error); in_flight while the request is on its way (an ' +
+          'attempt is recorded before it is sent); outcome_unknown when its outcome was never recorded (the ' +
+          'service stopped or lost its database mid-attempt): the receiver may have got it, and the event ' +
+          'is sent again with the same webhook-id.',
+      }),
+      succeeded: Type.Boolean({ description: 'true only when status is succeeded.' }),
       status_code: Nullable(
         Type.Integer({ description: 'null when no HTTP answer came (timeout, refused).' }),
       ),
@@ -83,7 +90,9 @@ export function createEventSchemas(catalog: EventCatalog) {
           examples: ['http_500', 'timeout', 'connection_failed', 'destination_not_allowed'],
         }),
       ),
-      created_at: Timestamp(),
+      created_at: Timestamp(
+        'When the outcome was recorded; for an attempt in_flight or of unknown outcome, when it was sent.',
+      ),
     },
     { title: 'DeliveryAttempt' },
   );

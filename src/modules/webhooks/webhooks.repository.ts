@@ -1,5 +1,13 @@
-import { type Insertable, type Kysely, type Selectable, sql } from 'kysely';
-import { knownValue } from '../../platform/db/dialect.js';
+import {
+  type Expression,
+  type ExpressionBuilder,
+  type Insertable,
+  type Kysely,
+  type Selectable,
+  type SqlBool,
+  sql,
+} from 'kysely';
+import { knownValue, skippingLocked } from '../../platform/db/dialect.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import type { OutboxEventsTable } from '../../platform/events/outbox.table.js';
@@ -51,65 +59,225 @@ export async function deleteEndpoint(db: Kysely<Database>, scope: Scope): Promis
   return result.numDeletedRows > 0n;
 }
 
-/** Due, unleased events, earliest due first, straight off the (status, next_attempt_at) index. */
-export function dueEvents(db: Kysely<Database>, now: number, limit: number) {
-  return db
-    .selectFrom('outbox_events')
-    .select(['id', 'partner_id', 'environment', 'created_at'])
-    .where('status', '=', 'pending')
-    .where('next_attempt_at', '<=', now)
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-    .orderBy('next_attempt_at')
-    .orderBy('id')
-    .limit(limit)
-    .execute();
-}
+/** `locked_until` free at `now`: never leased, or the lease ran out. */
+const unleasedAt =
+  (now: number) =>
+  (eb: ExpressionBuilder<Database, 'outbox_events'>): Expression<SqlBool> =>
+    eb.or([eb('outbox_events.locked_until', 'is', null), eb('outbox_events.locked_until', '<', now)]);
 
-/** The partners and environments that have an event in flight (leased by any worker). */
-export function leasedScopes(db: Kysely<Database>, now: number) {
+/** Every column, named: SQLite's RETURNING takes no `table.*`. */
+const ENDPOINT_COLUMNS = [
+  'webhook_endpoints.partner_id',
+  'webhook_endpoints.environment',
+  'webhook_endpoints.url',
+  'webhook_endpoints.secret_encrypted',
+  'webhook_endpoints.previous_secret_encrypted',
+  'webhook_endpoints.previous_secret_expires_at',
+  'webhook_endpoints.failing_since',
+  'webhook_endpoints.failure_notified_at',
+  'webhook_endpoints.lane_token',
+  'webhook_endpoints.lane_until',
+  'webhook_endpoints.lane_served_at',
+  'webhook_endpoints.created_at',
+  'webhook_endpoints.updated_at',
+] as const satisfies ReadonlyArray<`webhook_endpoints.${keyof EndpointRow}`>;
+
+const EVENT_COLUMNS = [
+  'outbox_events.id',
+  'outbox_events.partner_id',
+  'outbox_events.environment',
+  'outbox_events.type',
+  'outbox_events.payload',
+  'outbox_events.created_at',
+  'outbox_events.status',
+  'outbox_events.attempts',
+  'outbox_events.next_attempt_at',
+  'outbox_events.locked_until',
+  'outbox_events.lease_token',
+  'outbox_events.delivered_at',
+  'outbox_events.last_error',
+] as const satisfies ReadonlyArray<`outbox_events.${keyof EventRow}`>;
+
+/**
+ * Takes up to `limit` free lanes (an endpoint whose lane no worker holds, or whose holder's time ran
+ * out) that have a due, unleased event, least recently served first, for the worker holding `token`.
+ * One conditional UPDATE: of instances claiming at once each lane goes to one (on PostgreSQL the
+ * pick skips the rows another claim has locked). Its cost follows the number of endpoints, one probe
+ * of the pending-due index each, never the number of pending events.
+ */
+export async function claimLanes(
+  db: Kysely<Database>,
+  lane: { now: number; until: number; token: string; limit: number },
+): Promise<EndpointRow[]> {
+  const picked = skippingLocked(
+    db,
+    db
+      .selectFrom('webhook_endpoints as e')
+      .select(['e.partner_id', 'e.environment'])
+      .where((eb) => eb.or([eb('e.lane_until', 'is', null), eb('e.lane_until', '<', lane.now)]))
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('outbox_events')
+            .select('outbox_events.id')
+            .whereRef('outbox_events.partner_id', '=', 'e.partner_id')
+            .whereRef('outbox_events.environment', '=', 'e.environment')
+            // A literal, as in the partial index's predicate (a parameter would not prove it to a generic plan).
+            .where('outbox_events.status', '=', sql.lit('pending'))
+            .where('outbox_events.next_attempt_at', '<=', lane.now)
+            .where(unleasedAt(lane.now)),
+        ),
+      )
+      .orderBy('e.lane_served_at')
+      .orderBy('e.partner_id')
+      .orderBy('e.environment')
+      .limit(lane.limit),
+  );
+  // Materialized: the pick runs once, not again for each endpoint the UPDATE looks at.
   return db
-    .selectFrom('outbox_events')
-    .select(['partner_id', 'environment'])
-    .distinct()
-    .where('locked_until', '>=', now)
-    .where('status', '=', 'pending')
+    .with(
+      (cte) => cte('picked').materialized(),
+      () => picked,
+    )
+    .updateTable('webhook_endpoints')
+    .from('picked')
+    .set({ lane_token: lane.token, lane_until: lane.until, lane_served_at: lane.now })
+    .whereRef('webhook_endpoints.partner_id', '=', 'picked.partner_id')
+    .whereRef('webhook_endpoints.environment', '=', 'picked.environment')
+    .where((eb) =>
+      eb.or([
+        eb('webhook_endpoints.lane_until', 'is', null),
+        eb('webhook_endpoints.lane_until', '<', lane.now),
+      ]),
+    )
+    .returning(ENDPOINT_COLUMNS)
     .execute();
 }
 
 /**
- * Leases the chosen events to one worker. Conditional on each row still being pending and
- * unleased, so when several instances choose the same event only one gets it.
+ * Keeps the lane `token` holds for another while and reads the endpoint as it is now (a new URL or
+ * secret applies from the next batch); undefined when the lane was lost (its time ran out and
+ * another worker took it) or the endpoint was deleted.
  */
-export async function leaseEvents(
+export function extendLane(
   db: Kysely<Database>,
-  ids: readonly string[],
-  lease: { now: number; until: number; token: string },
-): Promise<EventRow[]> {
-  if (ids.length === 0) return [];
+  scope: Scope,
+  lane: { token: string; until: number },
+): Promise<EndpointRow | undefined> {
   return db
-    .updateTable('outbox_events')
-    .set({ locked_until: lease.until, lease_token: lease.token })
-    .where('id', 'in', [...ids])
-    .where('status', '=', 'pending')
-    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', lease.now)]))
+    .updateTable('webhook_endpoints')
+    .set({ lane_until: lane.until })
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where('lane_token', '=', lane.token)
     .returningAll()
+    .executeTakeFirst();
+}
+
+/** Gives the lane back, so any worker may take it at once; a lane taken over since is left alone. */
+export async function releaseLane(db: Kysely<Database>, scope: Scope, token: string): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ lane_token: null, lane_until: null })
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where('lane_token', '=', token)
     .execute();
 }
 
-/** The endpoints of the given partners' environments, in one statement. */
-export function findEndpoints(db: Kysely<Database>, scopes: readonly Scope[]): Promise<EndpointRow[]> {
-  if (scopes.length === 0) return Promise.resolve([]);
-  return db
-    .selectFrom('webhook_endpoints')
-    .selectAll()
-    .where((eb) =>
-      eb.or(
-        scopes.map((scope) =>
-          eb.and([eb('partner_id', '=', scope.partnerId), eb('environment', '=', scope.environment)]),
+/**
+ * Leases the scope's `limit` oldest due, unleased events (a short range of the pending-due index)
+ * and numbers their next attempt, in one conditional UPDATE; the events in due order. Attempt
+ * numbers are one atomic increment, so they never repeat, whoever made the attempt.
+ */
+export async function leaseScopeEvents(
+  db: Kysely<Database>,
+  scope: Scope,
+  lease: {
+    now: number;
+    until: number;
+    token: string;
+    limit: number;
+    exclude: readonly string[];
+    laneToken: string;
+  },
+): Promise<EventRow[]> {
+  const picked = skippingLocked(
+    db,
+    db
+      .selectFrom('outbox_events')
+      .select('outbox_events.id')
+      // Only while the lane is still the caller's (not taken over, its endpoint not deleted).
+      .where(({ exists, selectFrom }) =>
+        exists(
+          selectFrom('webhook_endpoints')
+            .select('webhook_endpoints.partner_id')
+            .where('webhook_endpoints.partner_id', '=', scope.partnerId)
+            .where('webhook_endpoints.environment', '=', scope.environment)
+            .where('webhook_endpoints.lane_token', '=', lease.laneToken),
+        ),
+      )
+      .$if(lease.exclude.length > 0, (query) => query.where('outbox_events.id', 'not in', [...lease.exclude]))
+      .where('outbox_events.partner_id', '=', scope.partnerId)
+      .where('outbox_events.environment', '=', scope.environment)
+      .where('outbox_events.status', '=', sql.lit('pending'))
+      .where('outbox_events.next_attempt_at', '<=', lease.now)
+      .where(unleasedAt(lease.now))
+      .orderBy('outbox_events.next_attempt_at')
+      .orderBy('outbox_events.id')
+      .limit(lease.limit),
+  );
+  // Materialized: the pick runs once, and the UPDATE finds its rows by primary key.
+  const rows = await db
+    .with(
+      (cte) => cte('picked').materialized(),
+      () => picked,
+    )
+    .updateTable('outbox_events')
+    .from('picked')
+    .set((eb) => ({
+      locked_until: lease.until,
+      lease_token: lease.token,
+      attempts: eb('outbox_events.attempts', '+', 1),
+    }))
+    .whereRef('outbox_events.id', '=', 'picked.id')
+    .where('outbox_events.status', '=', 'pending')
+    .where(unleasedAt(lease.now))
+    .returning(EVENT_COLUMNS)
+    .execute();
+  return rows.sort((a, b) =>
+    a.next_attempt_at !== b.next_attempt_at ? a.next_attempt_at - b.next_attempt_at : a.id < b.id ? -1 : 1,
+  );
+}
+
+/**
+ * Skips the scope's pending, unleased events once it has no endpoint (deleted): one range of the
+ * pending-due index. An event in flight is settled by its attempt and skipped at the next look.
+ */
+export async function skipScopeWithoutEndpoint(
+  db: Kysely<Database>,
+  scope: Scope,
+  now: number,
+  reason: string,
+): Promise<number> {
+  const result = await db
+    .updateTable('outbox_events')
+    .set({ status: 'skipped', last_error: reason })
+    .where('partner_id', '=', scope.partnerId)
+    .where('environment', '=', scope.environment)
+    .where('status', '=', sql.lit('pending'))
+    .where(unleasedAt(now))
+    .where(({ exists, not, selectFrom }) =>
+      not(
+        exists(
+          selectFrom('webhook_endpoints')
+            .select('webhook_endpoints.partner_id')
+            .where('webhook_endpoints.partner_id', '=', scope.partnerId)
+            .where('webhook_endpoints.environment', '=', scope.environment),
         ),
       ),
     )
-    .execute();
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows);
 }
 
 /**
@@ -226,9 +394,29 @@ export async function insertEvent(db: Kysely<Database>, row: Insertable<OutboxEv
 
 export async function insertAttempt(
   db: Kysely<Database>,
-  row: Insertable<WebhookAttemptsTable>,
+  row: Insertable<WebhookAttemptsTable> | Insertable<WebhookAttemptsTable>[],
 ): Promise<void> {
+  if (Array.isArray(row) && row.length === 0) return;
   await db.insertInto('webhook_attempts').values(row).execute();
+}
+
+/**
+ * Writes the outcome of an attempt written before its request was sent; its `created_at` becomes
+ * the outcome's time, as for an attempt recorded in one go.
+ */
+export async function completeAttempt(
+  db: Kysely<Database>,
+  id: string,
+  outcome: Pick<
+    WebhookAttemptsTable,
+    'url' | 'succeeded' | 'status_code' | 'latency_ms' | 'error' | 'response_body_excerpt' | 'created_at'
+  >,
+): Promise<void> {
+  await db
+    .updateTable('webhook_attempts')
+    .set({ ...outcome, in_flight_until: null })
+    .where('id', '=', id)
+    .execute();
 }
 
 const ATTEMPT_COLUMNS = [
@@ -242,6 +430,7 @@ const ATTEMPT_COLUMNS = [
   'a.latency_ms',
   'a.error',
   'a.response_body_excerpt',
+  'a.in_flight_until',
   'a.created_at',
   'e.type as event_type',
 ] as const;

@@ -11,7 +11,7 @@ import { newId } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
-import { newEventId } from '../../platform/events/outbox.repository.js';
+import { NO_ENDPOINT, newEventId } from '../../platform/events/outbox.repository.js';
 import { compileSerializer } from '../../platform/http/validation.js';
 import { enforceLimit } from '../../platform/limits/limits.js';
 import { extend } from '../../platform/objects.js';
@@ -120,8 +120,10 @@ export function createWebhooksService({
   async function deleteEndpoint(credential: PartnerCredential, meta: RequestMeta) {
     const scope = scopeOf(credential);
     const endpoint = await getEndpoint(credential);
-    await write({ actor: actorOf(credential), meta }, async ({ trx, audit }) => {
+    await write({ actor: actorOf(credential), meta }, async ({ trx, now, audit }) => {
       await repo.deleteEndpoint(trx, scope);
+      // Its backlog goes nowhere now; an event in flight is settled by its attempt, skipped after.
+      await repo.skipScopeWithoutEndpoint(trx, scope, now, NO_ENDPOINT);
       audit({
         action: 'webhook.endpoint_deleted',
         targetType: 'webhook_endpoint',
@@ -156,6 +158,16 @@ export function createWebhooksService({
     });
   }
 
+  /**
+   * An attempt is written before its request goes out: until its outcome is recorded it is in flight,
+   * and once its lease has passed with none, its outcome is unknown (the request may have reached the
+   * receiver: the process or its database went away before the answer was written).
+   */
+  function attemptStatus(row: repo.AttemptListRow, now: number) {
+    if (row.in_flight_until === null) return row.succeeded === 1 ? 'succeeded' : 'failed';
+    return Number(row.in_flight_until) > now ? 'in_flight' : 'outcome_unknown';
+  }
+
   function attemptView(row: repo.AttemptListRow) {
     return {
       id: row.id,
@@ -164,6 +176,7 @@ export function createWebhooksService({
       attempt: row.attempt,
       trigger: row.trigger,
       url: row.url,
+      status: attemptStatus(row, clock.now()),
       succeeded: row.succeeded === 1,
       status_code: row.status_code,
       latency_ms: row.latency_ms,

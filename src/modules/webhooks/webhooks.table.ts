@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely';
 import type { Environment } from '../../platform/environment.js';
 
 export interface WebhookEndpointsTable {
@@ -13,6 +14,11 @@ export interface WebhookEndpointsTable {
   failing_since: number | null;
   /** When the partner was e-mailed that it had been failing for an hour, in the current failing episode. */
   failure_notified_at: number | null;
+  /** The worker instance sending this endpoint's events (its lane), and until when; null when none. */
+  lane_token: string | null;
+  lane_until: number | null;
+  /** When a worker last took the lane: lanes go least recently served first (0: never). */
+  lane_served_at: ColumnType<number, number | undefined, number>;
   created_at: number;
   updated_at: number;
 }
@@ -33,5 +39,10 @@ export interface WebhookAttemptsTable {
   error: string | null;
   /** The start of the receiver's answer as text (delivery.ts bodyExcerpt); null when none came. */
   response_body_excerpt: string | null;
+  /**
+   * Set while the request is (or may be) on its way: the attempt is written before it is sent and
+   * completed after, when this goes back to null. Past it, with no outcome, the outcome is unknown.
+   */
+  in_flight_until: number | null;
   created_at: number;
 }

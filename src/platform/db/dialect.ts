@@ -45,3 +45,12 @@ export function containsText<T>(
  * its own, at one statement text per value (docs/decisions.md, "Indexes at volume").
  */
 export const knownValue = <V extends string>(value: V): RawBuilder<V> => sql.lit(value);
+
+/**
+ * A claim's sub-select: on PostgreSQL it locks the rows it picks and passes over those another
+ * transaction holds (`FOR UPDATE SKIP LOCKED`), so instances claiming at once take different rows
+ * instead of queueing on the same ones; SQLite runs one writer at a time and has no such clause.
+ */
+export function skippingLocked<Q extends { forUpdate(): Q; skipLocked(): Q }, T>(db: Kysely<T>, query: Q): Q {
+  return isPostgresDb(db) ? query.forUpdate().skipLocked() : query;
+}

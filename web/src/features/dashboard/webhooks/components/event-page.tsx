@@ -226,8 +226,13 @@ function AttemptRow({ attempt }: { attempt: DeliveryAttempt }) {
   );
 }
 
-/** The attempt's outcome as a badge: the status code the receiver answered, or why none came. */
+/**
+ * The attempt's outcome as a badge: the status code the receiver answered, or why none came; an
+ * attempt still on its way, or one whose outcome was never recorded (the receiver may have got it).
+ */
 export function AttemptResult({ attempt }: { attempt: DeliveryAttempt }) {
+  if (attempt.status === 'in_flight') return <Badge tone="neutral">Sending</Badge>;
+  if (attempt.status === 'outcome_unknown') return <Badge tone="warning">Outcome unknown</Badge>;
   return attempt.succeeded ? (
     <Badge tone="success">Delivered{attempt.status_code ? ` · ${attempt.status_code}` : ''}</Badge>
   ) : (
