@@ -156,7 +156,8 @@ function statements(json: string, jsonArray: string, greatest: string) {
         (select coalesce(${jsonArray}(${json}('id', id, 'document_type', document_type, 'status', status,
           'rejection_reason', rejection_reason, 'uploaded_at', uploaded_at)), '[]') from (select * from documents
           where partner_id = p.id and superseded_at is null order by uploaded_at, id) d) as docs
-      from sessions s join partners p on p.id = s.partner_id where s.token_hash = @token_hash`,
+      from sessions s join partners p on p.id = s.partner_id
+        join partner_users u on u.id = s.user_id and u.removed_at is null where s.token_hash = @token_hash`,
     key: `select k.id, k.partner_id, k.environment, p.business_name from api_keys k
       join partners p on p.id = k.partner_id where k.lookup_prefix = @prefix and k.key_hash = @key_hash
       and k.environment = @environment and k.revoked_at is null`,
@@ -194,9 +195,11 @@ function statements(json: string, jsonArray: string, greatest: string) {
     statusChange: 'insert into transfer_status_changes (id, transfer_id, status, reason, at)',
     transferAudit: `insert into audit_events (id, partner_id, actor_type, actor_id, action, target_type, target_id,
         metadata, request_id, ip, created_at)`,
-    partner: 'select id, password_hash from partners where email = @email and verified_at is not null',
-    session: `insert into sessions (id, token_hash, partner_id, environment, created_at, expires_at)
-      values (@id, @token_hash, @partner_id, 'sandbox', @now, @expires_at)`,
+    partner: `select u.partner_id as id, u.id as user_id, u.password_hash from partner_users u
+      join partners p on p.id = u.partner_id
+      where u.email = @email and u.removed_at is null and p.verified_at is not null`,
+    session: `insert into sessions (id, token_hash, partner_id, user_id, environment, created_at, expires_at)
+      values (@id, @token_hash, @partner_id, @user_id, 'sandbox', @now, @expires_at)`,
   };
 }
 
@@ -535,7 +538,14 @@ export async function startRaw(url: string, schema?: string) {
       return send(res, 401, 'INVALID_CREDENTIALS');
     const [token, now] = [randomToken(), Date.now()];
     const expires_at = now + SESSION_TTL_SECONDS * 1000;
-    await store.session({ id: newId(), token_hash: sha256(token), partner_id: partner.id, now, expires_at });
+    await store.session({
+      id: newId(),
+      token_hash: sha256(token),
+      partner_id: partner.id,
+      user_id: partner.user_id,
+      now,
+      expires_at,
+    });
     const data = { token, token_type: 'Bearer', expires_in: SESSION_TTL_SECONDS, environment: 'sandbox' };
     send(res, 200, 'Logged in.', data);
   }

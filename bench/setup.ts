@@ -218,8 +218,15 @@ async function seed(db: Kysely<Database>): Promise<Partner[]> {
         ${now}, 'limited_liability', ${`RC${100000 + i}`}, '1 Marina, Lagos', 'https://bench.example.com',
         'in_progress', ${now}, ${now}) returning id`.execute(db);
     const id = rows[0]!.id;
-    await sql`insert into sessions (id, token_hash, partner_id, environment, created_at, expires_at)
-      values (${newId()}, ${sha256(token)}, ${id}, 'sandbox', ${now}, ${now + 86_400_000})`.execute(db);
+    const userId = newId();
+    await sql`insert into partner_users (id, partner_id, email, name, password_hash, role, created_by_user_id,
+        created_at, updated_at, last_login_at, removed_at)
+      values (${userId}, ${id}, ${email}, ${`bench-${i}`}, ${passwordHash}, 'owner', null, ${now}, ${now}, null,
+        null)`.execute(db);
+    await sql`insert into sessions (id, token_hash, partner_id, user_id, environment, created_at, expires_at)
+      values (${newId()}, ${sha256(token)}, ${id}, ${userId}, 'sandbox', ${now}, ${now + 86_400_000})`.execute(
+      db,
+    );
     await sql`insert into api_keys (id, partner_id, name, environment, lookup_prefix, key_hash, last4, created_at)
       values (${newId()}, ${id}, 'bench', 'sandbox', ${secret.slice(0, 12)}, ${sha256(apiKey)},
         ${apiKey.slice(-4)}, ${now})`.execute(db);
