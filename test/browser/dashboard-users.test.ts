@@ -204,6 +204,29 @@ describe('dashboard: users, invitations and roles', () => {
     owner.assertClean('owner');
   });
 
+  it('lets a user turn an e-mail notification off from the keyboard; suspension e-mails stay on', async () => {
+    const card = page.getByRole('region', { name: 'Your e-mail notifications' });
+    const transfers = card.getByRole('checkbox', { name: /A live transfer fails/ });
+    await transfers.waitFor();
+    assert.equal(await transfers.isChecked(), true, 'every kind starts on');
+    assert.equal(
+      await card.getByRole('checkbox', { name: /Your business is suspended/ }).isDisabled(),
+      true,
+      'suspension e-mails cannot be turned off',
+    );
+    await transfers.focus();
+    await page.keyboard.press('Space');
+    await card.getByText('A live transfer fails: no e-mail.').waitFor();
+    assert.equal(await transfers.isChecked(), false);
+    await checkPage(page, 'users-notifications-1280');
+    const saved = await suite.t.api.get('/baas/api/v1/services/partner/settings/users/me/notifications', {
+      token: partner.token,
+    });
+    const kind = saved.body.data.find((item: { kind: string }) => item.kind === 'transfer_failed');
+    assert.equal(kind.enabled, false, 'saved on the server');
+    owner.assertClean('owner');
+  });
+
   it('says so when an invitation link has expired', async () => {
     const late = uniqueEmail('late');
     const invite = page.getByRole('region', { name: 'Invite a user' });

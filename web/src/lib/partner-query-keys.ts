@@ -9,6 +9,7 @@ export const partnerKeys = {
   team: ['partner', 'team'] as const,
   users: ['partner', 'users'] as const,
   invitations: ['partner', 'invitations'] as const,
+  notifications: ['partner', 'notifications'] as const,
   accounts: ['partner', 'virtual-accounts'] as const,
   webhook: ['partner', 'webhook'] as const,
   deliveries: ['partner', 'webhook-deliveries'] as const,

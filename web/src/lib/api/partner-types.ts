@@ -42,6 +42,7 @@ export interface Page<T> {
 
 /** Someone who signs in to a business's dashboard, and an invitation to become one. */
 export type PartnerUser = Schemas['DashboardUser'];
+export type NotificationPreference = Schemas['NotificationPreference'];
 export type PartnerInvitation = Schemas['DashboardInvitation'];
 export type InvitationPreview = Schemas['DashboardInvitationPreview'];
 /** The signed-in user of a dashboard session. */

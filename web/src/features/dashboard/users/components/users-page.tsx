@@ -37,6 +37,7 @@ import {
   useRevokeInvitation,
   usersQuery,
 } from '../api/users';
+import { NotificationsCard } from './notifications-card';
 import './users.css';
 
 /** The roles the signed-in user may give: an admin may not make anyone an owner. */
@@ -298,6 +299,7 @@ export function UsersPage() {
           setNotice(`The invitation to ${visibleControls(invitation.email)} was revoked.`);
         }}
       />
+      <NotificationsCard />
     </section>
   );
 }
