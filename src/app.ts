@@ -8,6 +8,8 @@ import type {} from './database.js';
 import { EVENTS } from './events.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { secondFactorRoutes } from './modules/accounts/second-factor.routes.js';
+import { createSecondFactorService } from './modules/accounts/second-factor.service.js';
 import { usersRoutes } from './modules/accounts/users.routes.js';
 import { createUsersService } from './modules/accounts/users.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
@@ -160,6 +162,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     clock,
     sendInvitation: notify.userInvited,
     wakeMail: mail.wake,
+    openSession: accounts.openSession,
+  });
+  const factors = createSecondFactorService({
+    db: database.db,
+    write,
+    clock,
+    keys,
     openSession: accounts.openSession,
   });
   const onboarding = createOnboardingService({
@@ -378,6 +387,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     async (api) => {
       await api.register(accountsRoutes, { accounts, cookie: dashboardCookie, antiForgery });
       await api.register(usersRoutes, { users, cookie: dashboardCookie, antiForgery });
+      await api.register(secondFactorRoutes, { factors, cookie: dashboardCookie, antiForgery });
       await api.register(onboardingRoutes, { onboarding });
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(teamRoutes, { team });

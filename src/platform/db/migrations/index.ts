@@ -21,6 +21,7 @@ import * as notifications from './2026-11-29-04-notifications.js';
 import * as fourEyes from './2026-11-29-06-four-eyes.js';
 import * as volumeIndexes from './2026-11-29-07-volume-indexes.js';
 import * as partnerUsers from './2026-11-30-01-partner-users.js';
+import * as userSecondFactor from './2026-11-30-04-user-second-factor.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
 export const migrations: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-06-four-eyes': fourEyes,
   '2026-11-29-07-volume-indexes': volumeIndexes,
   '2026-11-30-01-partner-users': partnerUsers,
+  '2026-11-30-04-user-second-factor': userSecondFactor,
 };
