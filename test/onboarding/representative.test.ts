@@ -23,6 +23,7 @@ import {
   readStoredFile,
   storedFiles,
 } from '../support/records.js';
+import { ownerIdOf } from '../support/users.js';
 
 const PASSING_BVN = '22123456789';
 const FAILING_BVN = '12345678901';
@@ -672,10 +673,11 @@ for (const dialect of DIALECTS) {
           'kyc.checked',
           'onboarding.representative_updated',
         ]);
+        const owner = await ownerIdOf(suite.t, partner.companyId);
         for (const event of first) {
           assert.equal(event.ip, '127.0.0.1');
-          assert.equal(event.actor_type, 'partner');
-          assert.equal(event.actor_id, String(partner.companyId));
+          assert.equal(event.actor_type, 'user');
+          assert.equal(event.actor_id, owner);
           assert.equal(event.target_type, 'representative');
         }
         const check = first.find((event) => event.action === 'kyc.checked');

@@ -69,7 +69,7 @@ for (const dialect of DIALECTS) {
           (event) => event.action === 'onboarding.status_changed',
         );
         assert.equal(changes.length, 1);
-        assert.equal(changes[0]?.actor_type, 'partner');
+        assert.equal(changes[0]?.actor_type, 'user', 'the session acts as its dashboard user');
         assert.equal(JSON.parse(changes[0]?.metadata ?? '{}').to, 'under_review');
         const events = (await outboxEvents(suite.t, partner.companyId)).filter(
           (event) => event.type === 'onboarding.status_changed',

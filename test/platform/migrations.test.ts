@@ -224,5 +224,63 @@ for (const dialect of DIALECTS) {
         await database.drop();
       }
     });
+
+    it('makes an owner user of every partner from its login, and gives its sessions to that owner', async () => {
+      const database = await createTestDatabase(dialect.name);
+      const handle = database.open();
+      try {
+        const migrator = migratorFor(handle.db, handle.schema);
+        const before = await migrateTo(migrator, migrationBefore('2026-11-30-01-partner-users'));
+        assert.equal(before.error, undefined, String(before.error));
+        // biome-ignore lint/suspicious/noExplicitAny: the schema as it was before the migration.
+        const db = handle.db as any;
+        // More partners than the migration reads at once (500).
+        const count = 520;
+        const partners = Array.from({ length: count }, (_, index) => ({
+          email: `owner${index}@example.com`,
+          business_name: `Old ${index} Ltd`,
+          legal_business_name: `Old ${index} Ltd`,
+          phone: '+2348031234567',
+          password_hash: `hash-${index}`,
+          onboarding_status: 'in_progress',
+          created_at: 1000 + index,
+          updated_at: 1000 + index,
+        }));
+        for (let start = 0; start < count; start += 100) {
+          await db
+            .insertInto('partners')
+            .values(partners.slice(start, start + 100))
+            .execute();
+        }
+        const first = await db.selectFrom('partners').select('id').orderBy('id').executeTakeFirstOrThrow();
+        await db
+          .insertInto('sessions')
+          .values({
+            id: 's1',
+            token_hash: 'h1',
+            partner_id: first.id,
+            environment: 'sandbox',
+            created_at: 1,
+            expires_at: 2,
+          })
+          .execute();
+
+        const applied = await migrateToLatest(handle.db, handle.schema);
+        assert.deepEqual(applied, ['2026-11-30-01-partner-users']);
+        const users = await db.selectFrom('partner_users').selectAll().orderBy('partner_id').execute();
+        assert.equal(users.length, count);
+        assert.equal(users[0].email, 'owner0@example.com');
+        assert.equal(users[0].name, 'owner0');
+        assert.equal(users[0].role, 'owner');
+        assert.equal(users[0].password_hash, 'hash-0');
+        assert.equal(users[0].removed_at, null);
+        assert.equal(users[count - 1].password_hash, `hash-${count - 1}`);
+        const session = await db.selectFrom('sessions').selectAll().executeTakeFirstOrThrow();
+        assert.equal(session.user_id, users[0].id);
+      } finally {
+        await handle.close();
+        await database.drop();
+      }
+    });
   });
 }

@@ -23,6 +23,8 @@ import {
   documentFileUrl,
   EVENTS,
   eventUrl,
+  INVITATIONS,
+  invitationUrl,
   lifecycleUrl,
   memberUrl,
   redeliverUrl,
@@ -32,9 +34,12 @@ import {
   TRANSFERS,
   transactionsUrl,
   transferUrl,
+  USERS,
+  userUrl,
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
 } from '../support/paths.js';
+import { addUser, invite, newAddress } from '../support/users.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
 /**
@@ -47,6 +52,9 @@ import { WebhookReceiver } from '../support/webhook-receiver.js';
 interface PartnerData {
   partner: PartnerAt<'live'>;
   memberId: string;
+  /** A dashboard user (invited, accepted) and a pending invitation. */
+  userId: string;
+  invitationId: string;
   sandboxAccount: { id: string; account_number: string; bank_code: string };
   liveAccount: { id: string; account_number: string; bank_code: string };
   transactionId: string;
@@ -85,6 +93,14 @@ const unknownAccount = (a: () => PartnerData) => (target: Target) =>
       : a().liveAccount.bank_code,
   );
 
+/** A case of a dashboard-session operation: an API key is refused before any lookup. */
+const sessionOnly = (targets: IdCase['targets'], request: IdCase['request']): IdCase => ({
+  targets,
+  unknown: () => randomUUID(),
+  request,
+  expected: (credential) => (credential.kind === 'session' ? notFound() : { status: 403, code: 'FORBIDDEN' }),
+});
+
 /** Every id-taking operation outside /admin, keyed `METHOD /path/{param}` as in the OpenAPI document. */
 function idCases(a: () => PartnerData): Record<string, IdCase> {
   return {
@@ -99,6 +115,32 @@ function idCases(a: () => PartnerData): Record<string, IdCase> {
       expected: (credential) =>
         credential.kind === 'session' ? notFound() : { status: 403, code: 'FORBIDDEN' },
     },
+    [`PATCH ${USERS}/{id}`]: sessionOnly(
+      (p) => [{ label: 'user', id: p.userId }],
+      (id) => ({
+        method: 'PATCH',
+        path: userUrl(id),
+        json: { role: 'viewer' },
+      }),
+    ),
+    [`DELETE ${USERS}/{id}`]: sessionOnly(
+      (p) => [{ label: 'user', id: p.userId }],
+      (id) => ({
+        method: 'DELETE',
+        path: userUrl(id),
+      }),
+    ),
+    [`DELETE ${INVITATIONS}/{id}`]: sessionOnly(
+      (p) => [{ label: 'invitation', id: p.invitationId }],
+      (id) => ({
+        method: 'DELETE',
+        path: invitationUrl(id),
+      }),
+    ),
+    [`POST ${INVITATIONS}/{id}/resend`]: sessionOnly(
+      (p) => [{ label: 'invitation', id: p.invitationId }],
+      (id) => ({ method: 'POST', path: `${invitationUrl(id)}/resend` }),
+    ),
     [`GET ${TEAM}/{memberId}`]: {
       targets: (p) => [{ label: 'member', id: p.memberId }],
       unknown: () => randomUUID(),
@@ -297,9 +339,13 @@ for (const dialect of DIALECTS) {
         headers: adminHeaders,
       });
       assert.equal(record.status, 200, record.text);
+      const user = await addUser(app, partner.token, 'developer');
+      const invitation = await invite(app.t, partner.token, newAddress('pending'), 'viewer');
       return {
         partner,
         memberId: member.body.data.id,
+        userId: user.id,
+        invitationId: invitation.id,
         sandboxAccount: sandbox,
         liveAccount: live,
         transactionId: credit.body.data.transaction.id,
@@ -313,6 +359,8 @@ for (const dialect of DIALECTS) {
     /** Every identifier of A that must never appear in anything B can read. */
     const secretsOfA = () => [
       a.memberId,
+      a.userId,
+      a.invitationId,
       a.partner.sandboxKeyId,
       a.partner.liveKeyId,
       a.sandboxAccount.id,
@@ -373,7 +421,10 @@ for (const dialect of DIALECTS) {
           }
         }
       }
-      assert.equal(probes, 4 * (2 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1 + 1 + 1));
+      assert.equal(
+        probes,
+        4 * (2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1 + 1 + 1),
+      );
 
       // Nothing of A's changed: member, keys, ledger, delivery log.
       const member = await app.t.api.get(memberUrl(a.memberId), { token: a.partner.liveKey });

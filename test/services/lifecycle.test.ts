@@ -18,6 +18,7 @@ import {
   VIRTUAL_ACCOUNTS,
 } from '../support/paths.js';
 import { auditActions, outboxEvents } from '../support/records.js';
+import { ownerIdOf } from '../support/users.js';
 import { FAST_WEBHOOKS, setEndpoint, startReceiver, verifiedPayload } from '../support/webhooks.js';
 
 // biome-ignore lint/suspicious/noExplicitAny: the API's account object.
@@ -462,10 +463,12 @@ for (const dialect of DIALECTS) {
     it('audits every change with the credential used and queues virtual_account.status_changed in its environment with the account as data', async () => {
       const { t } = suite;
       const account = await createAccount(suite.t, a.sandboxKey);
+      // A session acts as its dashboard user (actor_type user), an API key as the partner's key.
+      const owner = await ownerIdOf(t, a.companyId);
       const steps: Array<[Action, string, string]> = [
         ['deactivate', a.sandboxKey, `api_key:${a.sandboxKeyId}`],
-        ['reactivate', a.token, String(a.companyId)],
-        ['deactivate', a.token, String(a.companyId)],
+        ['reactivate', a.token, owner],
+        ['deactivate', a.token, owner],
         ['close', a.sandboxKey, `api_key:${a.sandboxKeyId}`],
       ];
       const expectations: Array<{ from: string; response: ApiResponse; actor: string; reason?: string }> = [];
@@ -483,7 +486,7 @@ for (const dialect of DIALECTS) {
       for (const [index, expected] of expectations.entries()) {
         const data = expected.response.body.data;
         const audit = audits[index]!;
-        assert.equal(audit.actor_type, 'partner');
+        assert.equal(audit.actor_type, expected.actor === owner ? 'user' : 'partner');
         assert.equal(audit.actor_id, expected.actor);
         assert.equal(audit.partner_id, a.companyId);
         assert.equal(audit.target_type, 'virtual_account');

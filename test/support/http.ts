@@ -61,6 +61,9 @@ export class Api {
   put(path: string, json?: unknown, options: RequestOptions = {}) {
     return this.request('PUT', path, { ...options, ...(json === undefined ? {} : { json }) });
   }
+  patch(path: string, json?: unknown, options: RequestOptions = {}) {
+    return this.request('PATCH', path, { ...options, ...(json === undefined ? {} : { json }) });
+  }
   delete(path: string, options?: RequestOptions) {
     return this.request('DELETE', path, options);
   }

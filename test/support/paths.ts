@@ -26,6 +26,14 @@ export const ENVIRONMENT = `${ONBOARDING}/environment`;
 export const API_KEYS = `${SETTINGS}/api-keys`;
 export const apiKeyUrl = (id: string) => `${API_KEYS}/${id}`;
 export const TEAM = `${SETTINGS}/team`;
+export const USERS = `${SETTINGS}/users`;
+export const USERS_ME = `${USERS}/me`;
+export const userUrl = (id: string) => `${USERS}/${id}`;
+export const INVITATIONS = `${SETTINGS}/invitations`;
+export const invitationUrl = (id: string) => `${INVITATIONS}/${id}`;
+export const PREVIEW_INVITATION = `${ONBOARDING}/invitations/preview`;
+export const ACCEPT_INVITATION = `${ONBOARDING}/invitations/accept`;
+export const SESSION = `${ONBOARDING}/session`;
 export const memberUrl = (memberId: string) => `${TEAM}/${memberId}`;
 
 export const VIRTUAL_ACCOUNTS = `${API_PREFIX}/services/virtual-account`;
