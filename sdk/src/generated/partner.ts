@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Log in and receive a session token
-         * @description Sessions last 7200 seconds and start in the sandbox environment. An unknown e-mail and a wrong password get the same answer in the same time. After 10 failed logins for one e-mail within 15 minutes, that e-mail gets 429 RATE_LIMITED (with Retry-After) until the window passes.
+         * @description Sessions last 7200 seconds and start in the sandbox environment. A user with a second factor gets no session here but a SecondFactorChallenge (`second_factor_required: true`, a challenge_token): send it with a code to POST /client/onboarding/login/second-factor. A locked factor is 403 FORBIDDEN. An unknown e-mail and a wrong password get the same answer in the same time. After 10 failed logins for one e-mail within 15 minutes, that e-mail gets 429 RATE_LIMITED (with Retry-After) until the window passes.
          */
         post: operations["loginPartner"];
         delete?: never;
@@ -326,6 +326,118 @@ export interface paths {
          * @description Makes the user with the invitation’s address and role and answers exactly as login does (a sandbox session; session=cookie as for login). Password rules as at registration. A link is accepted once: a second accept, even racing, is 404 NOT_FOUND; an expired link 410 INVITATION_EXPIRED; an address that became a user meanwhile 409 USER_EXISTS.
          */
         post: operations["acceptInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users/me/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your second factor
+         * @description Whether your logins ask for an authenticator code, recovery codes left, whether this session was made with the factor, and the business's policy. Every user manages their own factor. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        get: operations["getOwnSecondFactor"];
+        put?: never;
+        /**
+         * Start enrolling a second factor
+         * @description A new TOTP secret (RFC 6238, 6 digits, 30 seconds; issuer "BaaS Dashboard") and its otpauth:// URL. Nothing changes for logins until POST …/confirm proves the app has it; asking again draws a new secret. With a factor already on: 409 SECOND_FACTOR_ENROLLED (turn it off first). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        post: operations["startSecondFactor"];
+        /**
+         * Turn your second factor off
+         * @description Takes your password (a wrong one is 422 VALIDATION_FAILED; 10 tries in 15 minutes). Your recovery codes go with it; sessions already made stay. While the business requires a factor of everyone: 409 SECOND_FACTOR_ENFORCED. No factor on: 404 NOT_FOUND. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        delete: operations["disableSecondFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users/me/second-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the second factor with its first code
+         * @description The code turns the pending secret into your factor: from the next login on, a code is asked after the password. The answer carries ten recovery codes, shown this once. The calling session stays as it was made (without a factor): log in again for a session made with it. A wrong code is 422 OTP_INVALID; no enrolment started: 409 SETUP_NOT_STARTED. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        post: operations["confirmSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users/{id}/second-factor/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset another user's second factor
+         * @description For a lost phone or a locked factor: the user logs in with the password alone (and may enrol again; where the business requires a factor of everyone, they must). Their recovery codes and any login waiting for a code end. An admin may not reset an owner's factor (403 FORBIDDEN); your own is turned off with your password instead (DELETE users/me/second-factor). Dashboard roles (access `users`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        post: operations["resetDashboardUserSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/client/onboarding/login/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a login with the authenticator's code
+         * @description The second step of a login that answered `second_factor_required`: the challenge_token with either `code` (the app's 6 digits; one 30-second step either way; a code already used is refused) or `recovery_code` (each works once). The answer is the login answer, a session made with the second factor. A wrong code is 422 OTP_INVALID; after 5 wrong codes the challenge ends (429 OTP_ATTEMPTS_EXCEEDED: log in with the password again); an expired or used challenge is 422 SIGN_IN_EXPIRED; 20 wrong codes in a row, over every login, lock the factor (403 FORBIDDEN) until an owner or admin resets it.
+         */
+        post: operations["loginPartnerSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business's security settings
+         * @description What dashboard sessions need a second factor for (default live_money). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        get: operations["getSecuritySettings"];
+        /**
+         * Change the business's security settings
+         * @description Owners only. everyone takes effect at once: every session made without a factor (yours included) can then only enrol one, read the session, and log out. Setting everyone needs a session made with a second factor (403 SECOND_FACTOR_REQUIRED otherwise), so an owner cannot lock themselves out. Dashboard roles (access `owner`): owner. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        put: operations["updateSecuritySettings"];
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1360,6 +1472,69 @@ export interface components {
              */
             expires_at: string;
         };
+        /** DashboardSecondFactorConfirmed */
+        DashboardSecondFactorConfirmed: {
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            enrolled_at: string;
+            /** @description Ten one-time codes for when the phone is lost: shown this once (only their hashes are kept). Each works once in place of a code; case, spaces and dashes do not matter. */
+            recovery_codes: string[];
+        };
+        /** DashboardSecondFactorEnrolment */
+        DashboardSecondFactorEnrolment: {
+            /**
+             * @description Base32 secret to type into an authenticator app (shown once; stored encrypted).
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /**
+             * @description The same secret as an otpauth:// URL (issuer "BaaS Dashboard"), for a QR code or a link.
+             * @example otpauth://totp/BaaS%20Dashboard:ada%40acme.ng?issuer=BaaS%20Dashboard&secret=JBSWY3DPEHPK3PXP
+             */
+            otpauth_url: string;
+        };
+        /** DashboardSecondFactorReset */
+        DashboardSecondFactorReset: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {boolean} */
+            second_factor: false;
+        };
+        /** DashboardSecondFactorStatus */
+        DashboardSecondFactorStatus: {
+            /** @description Logins of this user ask for a code. */
+            enabled: boolean;
+            /** @description An enrolment was started and waits for its first code. */
+            pending: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            enrolled_at: string | null;
+            /** @description Too many wrong codes: logins are refused until an owner or admin resets the factor. */
+            locked: boolean;
+            /** @description Unused recovery codes. */
+            recovery_codes_left: number;
+            /** @description The calling session was made with the second factor. */
+            this_session: boolean;
+            /**
+             * @description What a dashboard session needs a second factor for. live_money (default): moving money or changing accounts in live (access `money`); everyone: every dashboard request but the session, logout, your own user and enrolling your factor. A session made without a factor gets 403 SECOND_FACTOR_REQUIRED there. API keys are never asked.
+             * @enum {string}
+             */
+            policy: "live_money" | "everyone";
+        };
+        /** DashboardSecuritySettings */
+        DashboardSecuritySettings: {
+            /**
+             * @description What a dashboard session needs a second factor for. live_money (default): moving money or changing accounts in live (access `money`); everyone: every dashboard request but the session, logout, your own user and enrolling your factor. A session made without a factor gets 403 SECOND_FACTOR_REQUIRED there. API keys are never asked.
+             * @enum {string}
+             */
+            second_factor: "live_money" | "everyone";
+        };
         /** DashboardUser */
         DashboardUser: {
             /** Format: uuid */
@@ -1566,7 +1741,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "LAST_OWNER" | "USER_EXISTS" | "INVITATION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "SECOND_FACTOR_REQUIRED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "LAST_OWNER" | "USER_EXISTS" | "INVITATION_NOT_PENDING" | "SECOND_FACTOR_ENFORCED" | "SECOND_FACTOR_ENROLLED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
         /**
          * Event
          * @description One of the event types, told apart by `type`; `data` is exactly what was delivered.
@@ -1786,7 +1961,31 @@ export interface components {
              */
             secret: string | null;
         };
-        /** Session */
+        /**
+         * SecondFactorChallenge
+         * @description The password was right and the user has a second factor: no session yet. No cookie is set, whatever `session` asked for; the second step sets it.
+         */
+        SecondFactorChallenge: {
+            /**
+             * @description Always true: this answer is not a session. Send a code with the challenge_token.
+             * @enum {boolean}
+             */
+            second_factor_required: true;
+            /**
+             * @description Send it with the code to POST /client/onboarding/login/second-factor. Works once, for 5 minutes and at most 5 codes; then log in with the password again. Only its hash is stored.
+             * @example c2Vjb25kLWZhY3Rvci1jaGFsbGVuZ2UtdG9rZW4tZXhhbXBsZQ
+             */
+            challenge_token: string;
+            /**
+             * @description Seconds the challenge_token works.
+             * @example 300
+             */
+            expires_in: number;
+        };
+        /**
+         * Session
+         * @description A new session: logged in.
+         */
         Session: {
             /**
              * @description Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`. null for session=cookie.
@@ -3012,7 +3211,8 @@ export interface operations {
                         status: "success";
                         /** @example Logged in. */
                         message: string;
-                        data: components["schemas"]["Session"];
+                        /** @description A Session (`token`, `token_type`, …) for a user without a second factor; a SecondFactorChallenge (`second_factor_required: true`) for a user with one. */
+                        data: components["schemas"]["Session"] | components["schemas"]["SecondFactorChallenge"];
                     };
                 };
             };
@@ -3122,7 +3322,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3184,7 +3384,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3246,7 +3446,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3308,7 +3508,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3372,7 +3572,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3478,7 +3678,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3585,7 +3785,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3678,7 +3878,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3778,7 +3978,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3860,7 +4060,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4145,6 +4345,744 @@ export interface operations {
             };
         };
     };
+    getOwnSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Second factor. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecondFactorStatus"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Add the secret to your authenticator app, then confirm with its code. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecondFactorEnrolment"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SECOND_FACTOR_ENROLLED: You already have a second factor: turn it off first to enrol a new one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Your password. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Second factor turned off. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SECOND_FACTOR_ENFORCED: Your business requires a second factor for everyone: it cannot be turned off. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The 6-digit code your authenticator app shows now.
+                     * @example 492039
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Second factor on. Keep the recovery codes somewhere safe. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecondFactorConfirmed"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SETUP_NOT_STARTED: Start the set-up first: it gives the secret for your authenticator app. | SECOND_FACTOR_ENROLLED: You already have a second factor: turn it off first to enrol a new one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description OTP_INVALID: The verification code is incorrect. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetDashboardUserSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Second factor reset. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecondFactorReset"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    loginPartnerSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge_token": "c2Vjb25kLWZhY3Rvci1jaGFsbGVuZ2U",
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The challenge_token of the login answer. */
+                    challenge_token: string;
+                    /**
+                     * @description The 6-digit code your authenticator app shows now.
+                     * @example 492039
+                     */
+                    code?: string;
+                    /**
+                     * @description Instead of code: one of your recovery codes (each works once).
+                     * @example k3b7q-x9m2a
+                     */
+                    recovery_code?: string;
+                    /**
+                     * @description As for login: bearer (default) or cookie (a browser page on this site).
+                     * @enum {string}
+                     */
+                    session?: "bearer" | "cookie";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Logged in. */
+                        message: string;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description OTP_INVALID: The verification code is incorrect. | SIGN_IN_EXPIRED: The sign-in expired or was already used: enter your password again. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description OTP_ATTEMPTS_EXCEEDED: Too many wrong codes: this code no longer works. Request a new one. | RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSecuritySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Security settings. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecuritySettings"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSecuritySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "second_factor": "everyone"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description What a dashboard session needs a second factor for. live_money (default): moving money or changing accounts in live (access `money`); everyone: every dashboard request but the session, logout, your own user and enrolling your factor. A session made without a factor gets 403 SECOND_FACTOR_REQUIRED there. API keys are never asked.
+                     * @enum {string}
+                     */
+                    second_factor: "live_money" | "everyone";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Security settings. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecuritySettings"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOnboardingProfile: {
         parameters: {
             query?: never;
@@ -4178,7 +5116,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4290,7 +5228,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4462,7 +5400,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4593,7 +5531,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4699,7 +5637,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4770,7 +5708,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4865,7 +5803,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4959,7 +5897,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5066,7 +6004,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5166,7 +6104,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5242,7 +6180,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5391,7 +6329,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5491,7 +6429,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5635,7 +6573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5744,7 +6682,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5860,7 +6798,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5985,7 +6923,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6059,7 +6997,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6197,7 +7135,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SANDBOX_ONLY: This operation is available in the sandbox environment only. | FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description SANDBOX_ONLY: This operation is available in the sandbox environment only. | FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6334,7 +7272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6450,7 +7388,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6569,7 +7507,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6690,7 +7628,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6778,7 +7716,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6858,7 +7796,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6956,7 +7894,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7086,7 +8024,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7219,7 +8157,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7340,7 +8278,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7411,7 +8349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7522,7 +8460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7611,7 +8549,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7688,7 +8626,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7783,7 +8721,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7870,7 +8808,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7949,7 +8887,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8056,7 +8994,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8130,7 +9068,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8210,7 +9148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
