@@ -311,7 +311,10 @@ describe('dashboard: the partner journey from sign-up to a live account', () => 
     assert.equal(await code.getAttribute('autocomplete'), 'one-time-code');
     await code.fill(totp(factor.secret, suite.t.clock.now()));
     await page.getByRole('button', { name: 'Continue' }).click();
-    await page.getByRole('link', { name: 'Virtual accounts' }).click();
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Virtual accounts' })
+      .click();
     await page.getByRole('heading', { level: 1, name: 'Virtual accounts' }).waitFor();
   });
 
