@@ -101,6 +101,33 @@ for (const dialect of DIALECTS) {
       assert.equal((pending.body.data as unknown as unknown[]).length, 0);
     });
 
+    it('accepts with session=cookie as login does: the cookie and the anti-forgery token, no bearer token', async () => {
+      const owner = await newPartner(ctx, 'signed-in');
+      const email = newAddress();
+      await invite(ctx.t, owner.token, email, 'viewer');
+      const token = await invitationToken(ctx.sink, email);
+      const foreign = await ctx.t.api.post(
+        ACCEPT_INVITATION,
+        { ...acceptBody(token), session: 'cookie' },
+        { headers: { origin: 'https://evil.example' } },
+      );
+      assertError(foreign, 403, 'CSRF_REJECTED');
+      const accepted = await ctx.t.api.post(
+        ACCEPT_INVITATION,
+        { ...acceptBody(token), session: 'cookie' },
+        { headers: { origin: ctx.t.url } },
+      );
+      assert.equal(accepted.status, 200, accepted.text);
+      assert.equal(accepted.body.data.token, null);
+      assert.equal(accepted.body.data.token_type, 'Cookie');
+      assert.equal(typeof accepted.body.data.csrf_token, 'string');
+      const cookie = accepted.headers.get('set-cookie') ?? '';
+      assert.match(cookie, /^baas_dashboard=[^;]+;.*HttpOnly/i);
+      const session = await ctx.t.api.get(SESSION, { headers: { cookie: cookie.split(';')[0]! } });
+      assert.equal(session.status, 200, session.text);
+      assert.equal((session.body.data.user as Record<string, unknown>)['email'], email);
+    });
+
     it('refuses a password that registration refuses, without using the link', async () => {
       const owner = await newPartner(ctx, 'signed-in');
       const email = newAddress();

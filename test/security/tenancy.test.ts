@@ -470,12 +470,13 @@ for (const dialect of DIALECTS) {
             mustHold: credential.environment === 'sandbox' ? b.partner.sandboxKeyId : b.partner.liveKeyId,
           });
           lists.push({ url: BUSINESS_INFO });
+          lists.push({ url: USERS, mustHold: b.userId }, { url: INVITATIONS, mustHold: b.invitationId });
         }
+        const unpaged = [BUSINESS_INFO, USERS, INVITATIONS];
         for (const list of lists) {
-          const text =
-            list.url === BUSINESS_INFO
-              ? (await app.t.api.get(list.url, { token: credential.token })).text
-              : JSON.stringify(await listAll(app.t, list.url, credential.token));
+          const text = unpaged.includes(list.url)
+            ? (await app.t.api.get(list.url, { token: credential.token })).text
+            : JSON.stringify(await listAll(app.t, list.url, credential.token));
           if (list.mustHold) assert.ok(text.includes(list.mustHold), `${list.url} with ${credential.label}`);
           for (const secret of secretsOfA()) {
             assert.ok(!text.includes(secret), `${list.url} with B's ${credential.label} shows A's ${secret}`);

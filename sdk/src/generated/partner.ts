@@ -3817,7 +3817,13 @@ export interface operations {
     inviteDashboardUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3887,7 +3893,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description USER_EXISTS: This e-mail address already belongs to a dashboard user. */
+            /** @description USER_EXISTS: This e-mail address already belongs to a dashboard user. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -3914,7 +3920,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            /** @description VALIDATION_FAILED: Some fields are invalid. | IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -3946,7 +3952,13 @@ export interface operations {
     resendInvitation: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3996,8 +4008,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description INVITATION_NOT_PENDING: This invitation is no longer pending: it was accepted or revoked. */
+            /** @description INVITATION_NOT_PENDING: This invitation is no longer pending: it was accepted or revoked. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -3,6 +3,7 @@ import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
 import { success } from '../../platform/http/schemas.js';
+import { answerIdempotently } from '../../platform/idempotency/idempotency.js';
 import { answerLogin } from './accounts.routes.js';
 import { LoginResponse } from './accounts.schemas.js';
 import {
@@ -145,18 +146,18 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       auth: 'session',
       access: 'users',
       body: InviteBody,
+      idempotent: true,
       response: { 201: InvitationResponse },
       errors: ['USER_EXISTS'],
     }),
     async (request, reply) =>
-      reply
-        .code(201)
-        .send(
-          success(
-            'Invitation sent.',
-            await users.invite(sessionOf(request), request.body, requestMeta(request)),
-          ),
-        ),
+      answerIdempotently(
+        request,
+        reply,
+        201,
+        () => users.invite(sessionOf(request), request.body, requestMeta(request)),
+        (data) => success('Invitation sent.', data),
+      ),
   );
 
   app.post(
@@ -171,13 +172,17 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       auth: 'session',
       access: 'users',
       params: InvitationParams,
+      idempotent: true,
       response: { 200: InvitationResponse },
       errors: ['INVITATION_NOT_PENDING'],
     }),
-    async (request) =>
-      success(
-        'Invitation sent again.',
-        await users.resend(sessionOf(request), request.params.id, requestMeta(request)),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () => users.resend(sessionOf(request), request.params.id, requestMeta(request)),
+        (data) => success('Invitation sent again.', data),
       ),
   );
 

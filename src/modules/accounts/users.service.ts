@@ -186,7 +186,8 @@ export function createUsersService({ db, write, clock, sendInvitation, wakeMail,
   ) {
     if (input.role === 'owner' && byAdmin(session)) throw adminAndOwner();
     if (await repo.findUserByEmail(db, input.email)) throw new AppError('USER_EXISTS');
-    const id = await write(
+    // The write's result is the answer (an Idempotency-Key's replay stores it with the change).
+    const view = await write(
       // Two invitations of one address racing: the partial unique index refuses the second, which
       // then runs again and replaces the first.
       { actor: actorOf(session), meta, onUniqueViolation: () => undefined, attempts: 3 },
@@ -214,11 +215,12 @@ export function createUsersService({ db, write, clock, sendInvitation, wakeMail,
           targetId: invitationId,
           metadata: { email: input.email, role: input.role },
         });
-        return invitationId;
+        const row = await repo.findInvitation(trx, session.partnerId, invitationId);
+        return invitationView(row!, now);
       },
     );
     wakeMail();
-    return invitationOf(session, id);
+    return view;
   }
 
   async function invitationOf(session: SessionCredential, id: string) {
@@ -237,7 +239,7 @@ export function createUsersService({ db, write, clock, sendInvitation, wakeMail,
 
   async function resend(session: SessionCredential, id: string, meta: RequestMeta) {
     const row = await assertMayTouch(session, id);
-    await write({ actor: actorOf(session), meta }, async (context) => {
+    const view = await write({ actor: actorOf(session), meta }, async (context) => {
       const { tokenHash, expiresAt } = await mailNewToken(context, session, row);
       const target = { partnerId: session.partnerId, id };
       if (!(await repo.renewInvitation(context.trx, target, tokenHash, expiresAt, context.now))) {
@@ -249,9 +251,11 @@ export function createUsersService({ db, write, clock, sendInvitation, wakeMail,
         targetId: id,
         metadata: { email: row.email, role: row.role },
       });
+      const renewed = await repo.findInvitation(context.trx, session.partnerId, id);
+      return invitationView(renewed!, context.now);
     });
     wakeMail();
-    return invitationOf(session, id);
+    return view;
   }
 
   /** Revoking twice answers the revoked invitation; an accepted one is not pending. */
