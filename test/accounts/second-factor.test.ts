@@ -1,5 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { SecondFactorRequiredError } from '../../sdk/src/index.js';
+import { sdkClient } from '../sdk/helpers.js';
 import { DIALECTS, type TestApp, useApp } from '../support/app.js';
 import { assertError } from '../support/assertions.js';
 import { customerBody, randomPassword, uniqueEmail } from '../support/factories.js';
@@ -185,6 +187,25 @@ for (const dialect of DIALECTS) {
         assert.equal(event.actor_type, 'user');
         assert.equal(event.actor_id, stored.id, `${action} names the user`);
       }
+    });
+
+    it("the SDK's login throws SecondFactorRequiredError, and loginSecondFactor finishes the login", async () => {
+      const { t } = ctx;
+      const partner = await newPartner(ctx, 'signed-in');
+      const factor = await enrolSecondFactor(t, partner.token);
+      const { client } = sdkClient(t.url);
+      const thrown = await client.onboarding.login({ email: partner.email, password: partner.password }).then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+      assert.ok(thrown instanceof SecondFactorRequiredError, String(thrown));
+      assert.equal(thrown.expiresIn, 300);
+      assert.equal(client.token, undefined, 'no session yet');
+      const session = await client.onboarding.loginSecondFactor({
+        challenge_token: thrown.challengeToken,
+        recovery_code: factor.recoveryCodes[0]!,
+      });
+      assert.equal(client.token, session.token);
     });
 
     it('ends a challenge after 5 wrong codes and locks the factor after 20 in a row', async () => {
