@@ -8,6 +8,8 @@ import type {} from './database.js';
 import { EVENTS } from './events.js';
 import { accountsRoutes } from './modules/accounts/accounts.routes.js';
 import { createAccountsService } from './modules/accounts/accounts.service.js';
+import { secondFactorRoutes } from './modules/accounts/second-factor.routes.js';
+import { createSecondFactorService } from './modules/accounts/second-factor.service.js';
 import { usersRoutes } from './modules/accounts/users.routes.js';
 import { createUsersService } from './modules/accounts/users.service.js';
 import { adminRoutes } from './modules/admin/admin.routes.js';
@@ -169,6 +171,13 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
     openSession: accounts.openSession,
   });
   const preferences = createNotificationPreferences({ db: database.db, write });
+  const factors = createSecondFactorService({
+    db: database.db,
+    write,
+    clock,
+    keys,
+    openSession: accounts.openSession,
+  });
   const onboarding = createOnboardingService({
     db: database.db,
     write,
@@ -399,6 +408,7 @@ export async function buildApp(config: Config, overrides: AppOverrides = {}): Pr
       await api.register(accountsRoutes, { accounts, cookie: dashboardCookie, antiForgery });
       await api.register(usersRoutes, { users, cookie: dashboardCookie, antiForgery });
       await api.register(notificationRoutes, { preferences });
+      await api.register(secondFactorRoutes, { factors, cookie: dashboardCookie, antiForgery });
       await api.register(onboardingRoutes, { onboarding });
       await api.register(apiKeysRoutes, { apiKeys });
       await api.register(teamRoutes, { team });

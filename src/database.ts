@@ -1,4 +1,5 @@
 import type { AccountsTables } from './modules/accounts/accounts.table.js';
+import type { SecondFactorTables } from './modules/accounts/second-factor.table.js';
 import type { ApiKeysTable } from './modules/api-keys/api-keys.table.js';
 import type { BankCreditNotificationsTable } from './modules/bank/bank.table.js';
 import type { NotificationMutesTable } from './modules/notifications/notifications.table.js';
@@ -25,7 +26,8 @@ declare module './platform/db/schema.js' {
       PartnersTables,
       OnboardingTables,
       OperatorTables,
-      TransfersTables {
+      TransfersTables,
+      SecondFactorTables {
     api_keys: ApiKeysTable;
     team_members: TeamMembersTable;
     virtual_accounts: VirtualAccountsTable;

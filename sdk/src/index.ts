@@ -9,6 +9,7 @@ export {
   ApiError,
   BaasError,
   ConnectionError,
+  SecondFactorRequiredError,
   TransferWaitTimeoutError,
   WebhookVerificationError,
   type WebhookVerificationReason,

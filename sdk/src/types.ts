@@ -87,6 +87,7 @@ export type TransferPage = Schemas['TransferPage'];
 export type RegisterInput = RequestBody<'registerPartner'>;
 export type VerifyOtpInput = RequestBody<'verifyPartnerOtp'>;
 export type LoginInput = RequestBody<'loginPartner'>;
+export type SecondFactorLoginInput = RequestBody<'loginPartnerSecondFactor'>;
 export type ResetPasswordInput = RequestBody<'resetPartnerPassword'>;
 export type UpdateProfileInput = RequestBody<'updateOnboardingProfile'>;
 /** The representative's fields; the ID goes as a file (`saveRepresentative(fields, file)`) or `id_file_url`. */

@@ -5,8 +5,9 @@ import { adminPost } from '../support/admin.js';
 import { useApp } from '../support/app.js';
 import { dateField, fillDate, launchBrowser } from '../support/browser.js';
 import { PDF_BYTES, PNG_BYTES, randomPassword, STRONG_PASSWORD, uniqueEmail } from '../support/factories.js';
-import { ADMIN_PREFIX } from '../support/paths.js';
-import { totp } from '../support/totp.js';
+import { ADMIN_PREFIX, LOGIN } from '../support/paths.js';
+import { enrolSecondFactor } from '../support/second-factor.js';
+import { nextTotpStep, totp } from '../support/totp.js';
 import {
   checkPage,
   choose,
@@ -15,6 +16,7 @@ import {
   dropFile,
   openDashboard,
   pickFile,
+  signInThroughForm,
 } from './dashboard-helpers.js';
 
 const INVITATIONS = `${ADMIN_PREFIX}invitations`;
@@ -295,6 +297,25 @@ describe('dashboard: the partner journey from sign-up to a live account', () => 
     await page.getByRole('link', { name: '← Virtual accounts' }).click();
     await page.getByRole('row').filter({ hasText: accountNumber }).getByText('₦1,500.50').waitFor();
     await checkPage(page, 'accounts-1280');
+  });
+
+  it('turns a second factor on (live money by session needs one) and signs in with its code', async () => {
+    const login = await suite.t.api.post(LOGIN, { email, password: STRONG_PASSWORD });
+    assert.equal(login.status, 200, login.text);
+    const factor = await enrolSecondFactor(suite.t, login.body.data.token);
+    nextTotpStep(suite.t.clock);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByText('You have signed out.').waitFor();
+    await signInThroughForm(page, { email, password: STRONG_PASSWORD });
+    const code = page.getByLabel('Authentication code');
+    assert.equal(await code.getAttribute('autocomplete'), 'one-time-code');
+    await code.fill(totp(factor.secret, suite.t.clock.now()));
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page
+      .getByRole('navigation', { name: 'Dashboard' })
+      .getByRole('link', { name: 'Virtual accounts' })
+      .click();
+    await page.getByRole('heading', { level: 1, name: 'Virtual accounts' }).waitFor();
   });
 
   it('switches to live, where a clear banner shows, and issues a live account', async () => {

@@ -35,6 +35,7 @@ import {
   transactionsUrl,
   transferUrl,
   USERS,
+  userSecondFactorReset,
   userUrl,
   VIRTUAL_ACCOUNTS,
   WEBHOOK,
@@ -128,6 +129,13 @@ function idCases(a: () => PartnerData): Record<string, IdCase> {
       (id) => ({
         method: 'DELETE',
         path: userUrl(id),
+      }),
+    ),
+    [`POST ${USERS}/{id}/second-factor/reset`]: sessionOnly(
+      (p) => [{ label: 'user', id: p.userId }],
+      (id) => ({
+        method: 'POST',
+        path: userSecondFactorReset(id),
       }),
     ),
     [`DELETE ${INVITATIONS}/{id}`]: sessionOnly(
@@ -423,7 +431,7 @@ for (const dialect of DIALECTS) {
       }
       assert.equal(
         probes,
-        4 * (2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1 + 1 + 1),
+        4 * (2 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 2 + 2 + 2 + 2 + 2 + 2 + 2 + 1 + 1 + 1 + 1 + 1 + 1),
       );
 
       // Nothing of A's changed: member, keys, ledger, delivery log.

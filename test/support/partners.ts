@@ -5,6 +5,7 @@ import { customerBody, registration, uniqueSuffix } from './factories.js';
 import type { ApiResponse } from './http.js';
 import { completeOnboarding, submit } from './onboarding.js';
 import { API_KEYS, CREATE_ACCOUNT, ENVIRONMENT, LOGIN, REGISTER, VERIFY_OTP } from './paths.js';
+import { type EnrolledFactor, enrolSecondFactor, loginWithSecondFactor } from './second-factor.js';
 import type { SmtpSink } from './smtp-sink.js';
 
 /** The fixture ladder: partners made over HTTP, as a client would, up to the stage a test needs. */
@@ -62,6 +63,8 @@ export interface Partner {
   liveKeyId?: string;
   /** Every credential of a live partner, labelled (live). */
   credentials?: Credential[];
+  /** The owner's second factor (live): logins ask for a code; signIn uses its recovery codes. */
+  secondFactor?: EnrolledFactor;
 }
 
 type LiveFields =
@@ -139,6 +142,9 @@ export async function newPartner<S extends PartnerStage>(
   await approvePartner(t, made.companyId);
   if (stage === 'active') return done();
 
+  // Live money by dashboard session needs a session made with a second factor (docs/decisions.md,
+  // "Dashboard second factor"): the live partner's owner enrols one and its live session is made with it.
+  made.secondFactor = await enrolSecondFactor(t, token);
   const liveToken = await signIn(t, made, 'live');
   const sandboxKey = await createApiKey(t, token, 'sandbox');
   const liveKey = await createApiKey(t, token, 'live');
@@ -161,15 +167,23 @@ export async function newPartner<S extends PartnerStage>(
 /** A new session (login starts in sandbox); with `live`, switched to live (the partner must be active). */
 export async function signIn(
   t: Pick<TestApp, 'api'>,
-  account: { email: string; password: string },
+  account: { email: string; password: string; secondFactor?: EnrolledFactor | undefined },
   environment: Environment = 'sandbox',
 ): Promise<string> {
-  const login = await t.api.post(LOGIN, { email: account.email, password: account.password });
-  assert.equal(login.status, 200, login.text);
-  assert.equal(login.body.data.environment, 'sandbox');
-  const token = login.body.data.token as string;
+  const { secondFactor } = account;
+  const data = secondFactor
+    ? await loginWithSecondFactor(t, { email: account.email, password: account.password, secondFactor })
+    : (await loggedIn(t, account)).body.data;
+  assert.equal(data.environment, 'sandbox');
+  const token = data.token as string;
   if (environment === 'live') await switchEnvironment(t, token, 'live');
   return token;
+}
+
+async function loggedIn(t: Pick<TestApp, 'api'>, account: { email: string; password: string }) {
+  const login = await t.api.post(LOGIN, { email: account.email, password: account.password });
+  assert.equal(login.status, 200, login.text);
+  return login;
 }
 
 async function switchEnvironment(

@@ -81,3 +81,10 @@ export const DAILY_REPORT = `${ADMIN_PREFIX}reports/daily`;
 
 export const OPENAPI = `${API_PREFIX}/openapi.json`;
 export const OPERATOR_OPENAPI = `${ADMIN_PREFIX}openapi.json`;
+
+/** Dashboard users' second factor (docs/partner-guide.md, "Second factor"). */
+export const LOGIN_SECOND_FACTOR = `${ONBOARDING}/login/second-factor`;
+export const MY_SECOND_FACTOR = `${SETTINGS}/users/me/second-factor`;
+export const MY_SECOND_FACTOR_CONFIRM = `${MY_SECOND_FACTOR}/confirm`;
+export const userSecondFactorReset = (userId: string) => `${SETTINGS}/users/${userId}/second-factor/reset`;
+export const SECURITY_SETTINGS = `${SETTINGS}/security`;

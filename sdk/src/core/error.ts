@@ -119,6 +119,23 @@ export class TransferWaitTimeoutError extends BaasError {
   }
 }
 
+/**
+ * `onboarding.login`: the password was right, but the user has a second factor, so no session yet.
+ * Send `challengeToken` with the authenticator's code (or a recovery code) to
+ * `onboarding.loginSecondFactor` within `expiresIn` seconds.
+ */
+export class SecondFactorRequiredError extends BaasError {
+  override name = 'SecondFactorRequiredError';
+  readonly challengeToken: string;
+  readonly expiresIn: number;
+
+  constructor(challengeToken: string, expiresIn: number) {
+    super('This user has a second factor: finish the login with onboarding.loginSecondFactor and a code.');
+    this.challengeToken = challengeToken;
+    this.expiresIn = expiresIn;
+  }
+}
+
 /** Why `webhooks.verify` refused a delivery. */
 export type WebhookVerificationReason =
   | 'missing_header'

@@ -115,7 +115,7 @@ export interface paths {
         put?: never;
         /**
          * Log in and receive a session token
-         * @description Sessions last 7200 seconds and start in the sandbox environment. An unknown e-mail and a wrong password get the same answer in the same time. After 10 failed logins for one e-mail within 15 minutes, that e-mail gets 429 RATE_LIMITED (with Retry-After) until the window passes.
+         * @description Sessions last 7200 seconds and start in the sandbox environment. A user with a second factor gets no session here but a SecondFactorChallenge (`second_factor_required: true`, a challenge_token): send it with a code to POST /client/onboarding/login/second-factor. A locked factor is 403 FORBIDDEN. An unknown e-mail and a wrong password get the same answer in the same time. After 10 failed logins for one e-mail within 15 minutes, that e-mail gets 429 RATE_LIMITED (with Retry-After) until the window passes.
          */
         post: operations["loginPartner"];
         delete?: never;
@@ -349,6 +349,118 @@ export interface paths {
          * @description Send the kinds to change (true on, false off); the others stay as they are. Suspension and reinstatement (`required`) cannot be turned off: false for one of them is 422 VALIDATION_FAILED naming it, and nothing changes. Audited as user.notifications_changed. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         put: operations["updateNotificationPreferences"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users/me/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Your second factor
+         * @description Whether your logins ask for an authenticator code, recovery codes left, whether this session was made with the factor, and the business's policy. Every user manages their own factor. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        get: operations["getOwnSecondFactor"];
+        put?: never;
+        /**
+         * Start enrolling a second factor
+         * @description A new TOTP secret (RFC 6238, 6 digits, 30 seconds; issuer "BaaS Dashboard") and its otpauth:// URL. Nothing changes for logins until POST …/confirm proves the app has it; asking again draws a new secret. With a factor already on: 409 SECOND_FACTOR_ENROLLED (turn it off first). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        post: operations["startSecondFactor"];
+        /**
+         * Turn your second factor off
+         * @description Takes your password (a wrong one is 422 VALIDATION_FAILED; 10 tries in 15 minutes). Your recovery codes go with it; sessions already made stay. While the business requires a factor of everyone: 409 SECOND_FACTOR_ENFORCED. No factor on: 404 NOT_FOUND. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        delete: operations["disableSecondFactor"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users/me/second-factor/confirm": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Confirm the second factor with its first code
+         * @description The code turns the pending secret into your factor: from the next login on, a code is asked after the password. The answer carries ten recovery codes, shown this once. The calling session stays as it was made (without a factor): log in again for a session made with it. A wrong code is 422 OTP_INVALID; no enrolment started: 409 SETUP_NOT_STARTED. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        post: operations["confirmSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/users/{id}/second-factor/reset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reset another user's second factor
+         * @description For a lost phone or a locked factor: the user logs in with the password alone (and may enrol again; where the business requires a factor of everyone, they must). Their recovery codes and any login waiting for a code end. An admin may not reset an owner's factor (403 FORBIDDEN); your own is turned off with your password instead (DELETE users/me/second-factor). Dashboard roles (access `users`): owner, admin. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        post: operations["resetDashboardUserSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/client/onboarding/login/second-factor": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Finish a login with the authenticator's code
+         * @description The second step of a login that answered `second_factor_required`: the challenge_token with either `code` (the app's 6 digits; one 30-second step either way; a code already used is refused) or `recovery_code` (each works once). The answer is the login answer, a session made with the second factor. A wrong code is 422 OTP_INVALID; after 5 wrong codes the challenge ends (429 OTP_ATTEMPTS_EXCEEDED: log in with the password again); an expired or used challenge is 422 SIGN_IN_EXPIRED; 20 wrong codes in a row, over every login, lock the factor (403 FORBIDDEN) until an owner or admin resets it.
+         */
+        post: operations["loginPartnerSecondFactor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/baas/api/v1/services/partner/settings/security": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The business's security settings
+         * @description What dashboard sessions need a second factor for (default live_money). Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        get: operations["getSecuritySettings"];
+        /**
+         * Change the business's security settings
+         * @description Owners only. everyone takes effect at once: every session made without a factor (yours included) can then only enrol one, read the session, and log out. Setting everyone needs a session made with a second factor (403 SECOND_FACTOR_REQUIRED otherwise), so an owner cannot lock themselves out. Dashboard roles (access `owner`): owner. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         */
+        put: operations["updateSecuritySettings"];
         post?: never;
         delete?: never;
         options?: never;
@@ -1384,6 +1496,69 @@ export interface components {
              */
             expires_at: string;
         };
+        /** DashboardSecondFactorConfirmed */
+        DashboardSecondFactorConfirmed: {
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            enrolled_at: string;
+            /** @description Ten one-time codes for when the phone is lost: shown this once (only their hashes are kept). Each works once in place of a code; case, spaces and dashes do not matter. */
+            recovery_codes: string[];
+        };
+        /** DashboardSecondFactorEnrolment */
+        DashboardSecondFactorEnrolment: {
+            /**
+             * @description Base32 secret to type into an authenticator app (shown once; stored encrypted).
+             * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
+             */
+            secret: string;
+            /**
+             * @description The same secret as an otpauth:// URL (issuer "BaaS Dashboard"), for a QR code or a link.
+             * @example otpauth://totp/BaaS%20Dashboard:ada%40acme.ng?issuer=BaaS%20Dashboard&secret=JBSWY3DPEHPK3PXP
+             */
+            otpauth_url: string;
+        };
+        /** DashboardSecondFactorReset */
+        DashboardSecondFactorReset: {
+            /** Format: uuid */
+            id: string;
+            /** @enum {boolean} */
+            second_factor: false;
+        };
+        /** DashboardSecondFactorStatus */
+        DashboardSecondFactorStatus: {
+            /** @description Logins of this user ask for a code. */
+            enabled: boolean;
+            /** @description An enrolment was started and waits for its first code. */
+            pending: boolean;
+            /**
+             * Format: date-time
+             * @description ISO-8601 UTC timestamp
+             * @example 2026-11-21T10:00:00.000Z
+             */
+            enrolled_at: string | null;
+            /** @description Too many wrong codes: logins are refused until an owner or admin resets the factor. */
+            locked: boolean;
+            /** @description Unused recovery codes. */
+            recovery_codes_left: number;
+            /** @description The calling session was made with the second factor. */
+            this_session: boolean;
+            /**
+             * @description What a dashboard session needs a second factor for. live_money (default): moving money or changing accounts in live (access `money`); everyone: every dashboard request but the session, logout, your own user and enrolling your factor. A session made without a factor gets 403 SECOND_FACTOR_REQUIRED there. API keys are never asked.
+             * @enum {string}
+             */
+            policy: "live_money" | "everyone";
+        };
+        /** DashboardSecuritySettings */
+        DashboardSecuritySettings: {
+            /**
+             * @description What a dashboard session needs a second factor for. live_money (default): moving money or changing accounts in live (access `money`); everyone: every dashboard request but the session, logout, your own user and enrolling your factor. A session made without a factor gets 403 SECOND_FACTOR_REQUIRED there. API keys are never asked.
+             * @enum {string}
+             */
+            second_factor: "live_money" | "everyone";
+        };
         /** DashboardUser */
         DashboardUser: {
             /** Format: uuid */
@@ -1596,7 +1771,7 @@ export interface components {
          * ErrorCode
          * @enum {string}
          */
-        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "LAST_OWNER" | "USER_EXISTS" | "INVITATION_NOT_PENDING" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
+        ErrorCode: "MALFORMED_REQUEST" | "UNAUTHENTICATED" | "TOKEN_EXPIRED" | "INVALID_CREDENTIALS" | "ACCOUNT_NOT_VERIFIED" | "ONBOARDING_NOT_APPROVED" | "FORBIDDEN" | "PARTNER_SUSPENDED" | "SECOND_FACTOR_REQUIRED" | "CSRF_REJECTED" | "SIGNATURE_INVALID" | "SANDBOX_ONLY" | "NOT_FOUND" | "METHOD_NOT_ALLOWED" | "ACCOUNT_ALREADY_VERIFIED" | "REPRESENTATIVE_REQUIRED" | "BVN_IMMUTABLE" | "ONBOARDING_INCOMPLETE" | "ONBOARDING_LOCKED" | "VIRTUAL_ACCOUNT_EXISTS" | "ACCOUNT_INACTIVE" | "ACCOUNT_CLOSED" | "INSUFFICIENT_FUNDS" | "DUPLICATE_REFERENCE" | "TRANSFER_STATE_CONFLICT" | "WEBHOOK_ENDPOINT_REQUIRED" | "ALREADY_ASSIGNED" | "PROPOSAL_PENDING" | "PROPOSAL_SETTLED" | "LAST_OWNER" | "USER_EXISTS" | "INVITATION_NOT_PENDING" | "SECOND_FACTOR_ENFORCED" | "SECOND_FACTOR_ENROLLED" | "IDEMPOTENCY_IN_PROGRESS" | "SETUP_NOT_STARTED" | "INVITATION_EXPIRED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "VALIDATION_FAILED" | "OTP_INVALID" | "OTP_EXPIRED" | "SIGN_IN_EXPIRED" | "BENEFICIARY_NOT_FOUND" | "IDEMPOTENCY_KEY_REUSED" | "RATE_LIMITED" | "OTP_ATTEMPTS_EXCEEDED" | "INTERNAL_ERROR" | "SERVICE_UNAVAILABLE" | "BANK_UNAVAILABLE" | "STORAGE_FULL";
         /**
          * Event
          * @description One of the event types, told apart by `type`; `data` is exactly what was delivered.
@@ -1830,7 +2005,31 @@ export interface components {
              */
             secret: string | null;
         };
-        /** Session */
+        /**
+         * SecondFactorChallenge
+         * @description The password was right and the user has a second factor: no session yet. No cookie is set, whatever `session` asked for; the second step sets it.
+         */
+        SecondFactorChallenge: {
+            /**
+             * @description Always true: this answer is not a session. Send a code with the challenge_token.
+             * @enum {boolean}
+             */
+            second_factor_required: true;
+            /**
+             * @description Send it with the code to POST /client/onboarding/login/second-factor. Works once, for 5 minutes and at most 5 codes; then log in with the password again. Only its hash is stored.
+             * @example c2Vjb25kLWZhY3Rvci1jaGFsbGVuZ2UtdG9rZW4tZXhhbXBsZQ
+             */
+            challenge_token: string;
+            /**
+             * @description Seconds the challenge_token works.
+             * @example 300
+             */
+            expires_in: number;
+        };
+        /**
+         * Session
+         * @description A new session: logged in.
+         */
         Session: {
             /**
              * @description Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`. null for session=cookie.
@@ -3056,7 +3255,8 @@ export interface operations {
                         status: "success";
                         /** @example Logged in. */
                         message: string;
-                        data: components["schemas"]["Session"];
+                        /** @description A Session (`token`, `token_type`, …) for a user without a second factor; a SecondFactorChallenge (`second_factor_required: true`) for a user with one. */
+                        data: components["schemas"]["Session"] | components["schemas"]["SecondFactorChallenge"];
                     };
                 };
             };
@@ -3166,7 +3366,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3228,7 +3428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3290,7 +3490,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3352,7 +3552,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3416,7 +3616,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3522,7 +3722,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3629,7 +3829,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3728,7 +3928,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3834,7 +4034,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -3925,7 +4125,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4243,7 +4443,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4333,7 +4533,745 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOwnSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Second factor. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecondFactorStatus"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    startSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Add the secret to your authenticator app, then confirm with its code. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecondFactorEnrolment"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SECOND_FACTOR_ENROLLED: You already have a second factor: turn it off first to enrol a new one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    disableSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct-horse-battery-staple"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description Your password. */
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Second factor turned off. */
+                        message: string;
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SECOND_FACTOR_ENFORCED: Your business requires a second factor for everyone: it cannot be turned off. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    confirmSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description The 6-digit code your authenticator app shows now.
+                     * @example 492039
+                     */
+                    code: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Second factor on. Keep the recovery codes somewhere safe. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecondFactorConfirmed"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description SETUP_NOT_STARTED: Start the set-up first: it gives the secret for your authenticator app. | SECOND_FACTOR_ENROLLED: You already have a second factor: turn it off first to enrol a new one. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description OTP_INVALID: The verification code is incorrect. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    resetDashboardUserSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Second factor reset. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecondFactorReset"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    loginPartnerSecondFactor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "challenge_token": "c2Vjb25kLWZhY3Rvci1jaGFsbGVuZ2U",
+                 *       "code": "492039"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description The challenge_token of the login answer. */
+                    challenge_token: string;
+                    /**
+                     * @description The 6-digit code your authenticator app shows now.
+                     * @example 492039
+                     */
+                    code?: string;
+                    /**
+                     * @description Instead of code: one of your recovery codes (each works once).
+                     * @example k3b7q-x9m2a
+                     */
+                    recovery_code?: string;
+                    /**
+                     * @description As for login: bearer (default) or cookie (a browser page on this site).
+                     * @enum {string}
+                     */
+                    session?: "bearer" | "cookie";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Logged in. */
+                        message: string;
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description PAYLOAD_TOO_LARGE: The request body is too large. */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNSUPPORTED_MEDIA_TYPE: This Content-Type is not accepted by this endpoint. */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description OTP_INVALID: The verification code is incorrect. | SIGN_IN_EXPIRED: The sign-in expired or was already used: enter your password again. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description OTP_ATTEMPTS_EXCEEDED: Too many wrong codes: this code no longer works. Request a new one. | RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getSecuritySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Security settings. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecuritySettings"];
+                    };
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: Too many requests; retry later. */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL_ERROR: An unexpected error occurred. */
+            500: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    updateSecuritySettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "second_factor": "everyone"
+                 *     }
+                 */
+                "application/json": {
+                    /**
+                     * @description What a dashboard session needs a second factor for. live_money (default): moving money or changing accounts in live (access `money`); everyone: every dashboard request but the session, logout, your own user and enrolling your factor. A session made without a factor gets 403 SECOND_FACTOR_REQUIRED there. API keys are never asked.
+                     * @enum {string}
+                     */
+                    second_factor: "live_money" | "everyone";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {string} */
+                        status: "success";
+                        /** @example Security settings. */
+                        message: string;
+                        data: components["schemas"]["DashboardSecuritySettings"];
+                    };
+                };
+            };
+            /** @description MALFORMED_REQUEST: The request could not be parsed. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHENTICATED: Authentication required: send a valid bearer credential. | TOKEN_EXPIRED: The session token has expired; log in again. */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4422,7 +5360,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4534,7 +5472,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4706,7 +5644,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4837,7 +5775,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -4943,7 +5881,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5014,7 +5952,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5109,7 +6047,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5203,7 +6141,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5310,7 +6248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5410,7 +6348,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5486,7 +6424,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5635,7 +6573,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5735,7 +6673,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5879,7 +6817,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -5988,7 +6926,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6104,7 +7042,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6229,7 +7167,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6303,7 +7241,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6441,7 +7379,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SANDBOX_ONLY: This operation is available in the sandbox environment only. | FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description SANDBOX_ONLY: This operation is available in the sandbox environment only. | FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6578,7 +7516,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6694,7 +7632,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6813,7 +7751,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -6934,7 +7872,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7022,7 +7960,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7102,7 +8040,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7200,7 +8138,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7330,7 +8268,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7463,7 +8401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7584,7 +8522,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7655,7 +8593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7766,7 +8704,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7855,7 +8793,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7932,7 +8870,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8027,7 +8965,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8114,7 +9052,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8193,7 +9131,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8300,7 +9238,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8374,7 +9312,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -8454,7 +9392,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. */
+            /** @description FORBIDDEN: This credential cannot be used on this endpoint. | ONBOARDING_NOT_APPROVED: Live access needs an approved onboarding application (onboarding_status "active"). | PARTNER_SUSPENDED: The operator has suspended this partner: live access is refused; the sandbox keeps working. | SECOND_FACTOR_REQUIRED: This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again. */
             403: {
                 headers: {
                     [name: string]: unknown;

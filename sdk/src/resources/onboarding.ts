@@ -1,3 +1,4 @@
+import { SecondFactorRequiredError } from '../core/error.js';
 import { APIResource, type CallOptions, init, PREFIX, unwrap } from '../core/resource.js';
 import { fileName, formOf, multipart } from '../internal/multipart.js';
 import type {
@@ -10,6 +11,7 @@ import type {
   RepresentativeInput,
   RepresentativeResult,
   ResetPasswordInput,
+  SecondFactorLoginInput,
   Session,
   UpdateProfileInput,
   UploadedDocument,
@@ -39,8 +41,20 @@ export class Onboarding extends APIResource {
    * client then sends the new session token (`client.token`).
    */
   async login(body: LoginInput, options?: CallOptions): Promise<Session> {
-    const session = await unwrap(
+    const answer = await unwrap(
       this.api.POST(`${PREFIX}/client/onboarding/login`, { body, ...init(options) }),
+    );
+    // A user with a second factor: the code comes next (loginSecondFactor).
+    if ('second_factor_required' in answer)
+      throw new SecondFactorRequiredError(answer.challenge_token, answer.expires_in);
+    if (answer.token !== null) this.client.token = answer.token;
+    return answer;
+  }
+
+  /** The second step of a login that threw SecondFactorRequiredError: its challenge token and a code. */
+  async loginSecondFactor(body: SecondFactorLoginInput, options?: CallOptions): Promise<Session> {
+    const session = await unwrap(
+      this.api.POST(`${PREFIX}/client/onboarding/login/second-factor`, { body, ...init(options) }),
     );
     if (session.token !== null) this.client.token = session.token;
     return session;

@@ -13,7 +13,7 @@ import {
   ForgotPasswordBody,
   ForgotPasswordResponse,
   LoginBody,
-  LoginResponse,
+  LoginOrChallengeResponse,
   LogoutResponse,
   REGISTER_MESSAGE,
   RESEND_OTP_MESSAGE,
@@ -41,10 +41,15 @@ export async function answerLogin(
   reply: FastifyReply,
   mode: 'bearer' | 'cookie' | undefined,
   channel: { cookie: BrowserCookie; antiForgery: (sessionToken: string) => string },
-  start: () => Promise<{ token: string; token_type: 'Bearer'; expires_in: number; environment: Environment }>,
+  start: () => Promise<
+    | { token: string; token_type: 'Bearer'; expires_in: number; environment: Environment }
+    | { second_factor_required: true; challenge_token: string; expires_in: number }
+  >,
 ) {
   if (mode === 'cookie') assertOwnOriginIfSent(request);
   const data = await start();
+  // A user with a second factor: no session yet, the code comes next (POST login/second-factor).
+  if ('second_factor_required' in data) return success('Enter the code of your authenticator app.', data);
   if (mode !== 'cookie') return success('Logged in.', data);
   channel.cookie.set(reply, data.token, data.expires_in);
   return success(
@@ -170,13 +175,16 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
       operationId: 'loginPartner',
       summary: 'Log in and receive a session token',
       description:
-        'Sessions last 7200 seconds and start in the sandbox environment. An unknown e-mail and a wrong ' +
+        'Sessions last 7200 seconds and start in the sandbox environment. A user with a second factor gets no ' +
+        'session here but a SecondFactorChallenge (`second_factor_required: true`, a challenge_token): send it ' +
+        'with a code to POST /client/onboarding/login/second-factor. A locked factor is 403 FORBIDDEN. ' +
+        'An unknown e-mail and a wrong ' +
         'password get the same answer in the same time. After 10 failed logins for one e-mail within ' +
         '15 minutes, that e-mail gets 429 RATE_LIMITED (with Retry-After) until the window passes.',
       tags,
       auth: 'none',
       body: LoginBody,
-      response: { 200: LoginResponse },
+      response: { 200: LoginOrChallengeResponse },
       errors: ['INVALID_CREDENTIALS', 'ACCOUNT_NOT_VERIFIED', 'RATE_LIMITED'],
     }),
     async (request, reply) => {
@@ -198,6 +206,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
       auth: 'session',
       access: 'read',
       suspendedLiveSession: true,
+      withoutSecondFactor: true,
       response: { 200: LogoutResponse },
     }),
     async (request, reply) => {
@@ -220,6 +229,7 @@ export const accountsRoutes: FastifyPluginAsyncTypebox<{
       auth: 'session',
       access: 'read',
       suspendedLiveSession: true,
+      withoutSecondFactor: true,
       response: { 200: CurrentSessionResponse },
     }),
     async (request) => {

@@ -163,30 +163,60 @@ export type LoginBody = Static<typeof LoginBody>;
 
 export const SESSION_TTL_SECONDS = 7200;
 
-export const LoginResponse = Success(
-  Type.Object(
-    {
-      token: Nullable(
-        Type.String({
-          description:
-            'Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`. null for session=cookie.',
-          examples: ['q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A'],
-        }),
-      ),
-      token_type: StringEnum(['Bearer', 'Cookie'], { description: 'Cookie for session=cookie.' }),
-      csrf_token: Type.Optional(
-        Type.String({
-          description: 'session=cookie only: send it as X-CSRF-Token on state-changing requests.',
-        }),
-      ),
-      expires_in: Type.Integer({
-        description: 'Seconds until the token expires.',
-        examples: [SESSION_TTL_SECONDS],
+export const LoginSession = Type.Object(
+  {
+    token: Nullable(
+      Type.String({
+        description:
+          'Opaque bearer token (256 random bits). Send as `Authorization: Bearer <token>`. null for session=cookie.',
+        examples: ['q3Zb1Jx1m0b6v0m8b1C6i3b2Xq0D8Yw4lY2oZ3g5m9A'],
       }),
-      environment: Environment,
-    },
-    { title: 'Session' },
-  ),
+    ),
+    token_type: StringEnum(['Bearer', 'Cookie'], { description: 'Cookie for session=cookie.' }),
+    csrf_token: Type.Optional(
+      Type.String({
+        description: 'session=cookie only: send it as X-CSRF-Token on state-changing requests.',
+      }),
+    ),
+    expires_in: Type.Integer({
+      description: 'Seconds until the token expires.',
+      examples: [SESSION_TTL_SECONDS],
+    }),
+    environment: Environment,
+  },
+  { title: 'Session', description: 'A new session: logged in.' },
+);
+
+export const LoginResponse = Success(LoginSession, 'Logged in.');
+
+/** The first step of a login whose user has a second factor (docs/decisions.md, "Dashboard second factor"). */
+export const SecondFactorChallenge = Type.Object(
+  {
+    second_factor_required: Type.Literal(true, {
+      description: 'Always true: this answer is not a session. Send a code with the challenge_token.',
+    }),
+    challenge_token: Type.String({
+      description:
+        'Send it with the code to POST /client/onboarding/login/second-factor. Works once, for 5 minutes and ' +
+        'at most 5 codes; then log in with the password again. Only its hash is stored.',
+      examples: ['c2Vjb25kLWZhY3Rvci1jaGFsbGVuZ2UtdG9rZW4tZXhhbXBsZQ'],
+    }),
+    expires_in: Type.Integer({ description: 'Seconds the challenge_token works.', examples: [300] }),
+  },
+  {
+    title: 'SecondFactorChallenge',
+    description:
+      'The password was right and the user has a second factor: no session yet. No cookie is set, whatever ' +
+      '`session` asked for; the second step sets it.',
+  },
+);
+
+export const LoginOrChallengeResponse = Success(
+  Type.Union([LoginSession, SecondFactorChallenge], {
+    description:
+      'A Session (`token`, `token_type`, …) for a user without a second factor; a SecondFactorChallenge ' +
+      '(`second_factor_required: true`) for a user with one.',
+  }),
   'Logged in.',
 );
 

@@ -10,7 +10,8 @@ import {
 import type { AuditedWrite, WriteContext } from '../../platform/audit/audited-write.js';
 import type { SessionCredential } from '../../platform/auth/credentials.js';
 import { newPasswordErrors } from '../../platform/auth/password-rules.js';
-import type { UserRole } from '../../platform/auth/roles.js';
+import type { SecondFactorPolicy, UserRole } from '../../platform/auth/roles.js';
+import { isLockedFactor } from '../../platform/auth/totp.js';
 import type { Clock } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { dummyPasswordHash, hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
@@ -26,12 +27,15 @@ import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import * as repo from './accounts.repository.js';
 import { SESSION_TTL_SECONDS } from './accounts.schemas.js';
 import type { CodePurpose } from './accounts.table.js';
+import * as factors from './second-factor.repository.js';
 import * as users from './users.repository.js';
 
 const OTP_TTL_MS = 10 * 60 * 1000;
 const RESEND_WINDOW_MS = 60 * 1000;
 const LOGIN_WINDOW_MS = 15 * 60 * 1000;
 const LOGIN_MAX_FAILURES = 10;
+/** A login's second step must come within 5 minutes of its password. */
+const CHALLENGE_MS = 5 * 60 * 1000;
 /** At most 10 codes of any purpose to one address in 24 hours (docs/partner-guide.md, "Your account"). */
 const CODE_BUDGET = { max: 10, windowMs: 24 * 60 * 60 * 1000 };
 /** Unverified accounts are deleted this long after their last code. */
@@ -78,6 +82,13 @@ type AccountUser = NonNullable<Awaited<ReturnType<typeof users.findUserByEmail>>
  * partner's login by 2026-11-30-01): the e-mail's local part, a person's handle rather than the
  * business's name (docs/decisions.md, "Dashboard users and roles").
  */
+/** A dashboard user's factor locked after too many wrong codes (the login's first and second step). */
+export const lockedUserFactor = (): AppError =>
+  new AppError('FORBIDDEN', {
+    message:
+      'Your second factor is locked after too many wrong codes: ask an owner or admin of your business to reset it.',
+  });
+
 export const nameOfAddress = (email: string): string => email.split('@')[0] || email;
 
 export function createAccountsService({ db, write, clock, keys, mail, log }: AccountsDeps) {
@@ -389,10 +400,48 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       throw new AppError('ACCOUNT_NOT_VERIFIED');
     }
 
+    if (user.totp_secret !== null) return secondFactorChallenge(user, input.email, meta, now);
     return write({ actor: userActor(user.partner_id, user.id), meta, now }, async ({ trx, audit }) => {
       await repo.clearLoginAttempts(trx, input.email);
       return openSession(trx, audit, { id: user.id, partnerId: user.partner_id }, now);
     });
+  }
+
+  /**
+   * A right password of a user with a second factor: instead of a session, a challenge token (its
+   * hash kept, 5 minutes, SECOND_FACTOR_TRIES codes) for POST login/second-factor. A locked factor
+   * is refused here, before any code is asked for.
+   */
+  async function secondFactorChallenge(user: AccountUser, email: string, meta: RequestMeta, now: number) {
+    const actor = userActor(user.partner_id, user.id);
+    if (isLockedFactor({ locked_at: user.second_factor_locked_at, failures: user.second_factor_failures })) {
+      await write.batch({ actor, meta, now }, ({ audit }) =>
+        audit({
+          action: 'account.login_failed',
+          targetType: 'user',
+          targetId: user.id,
+          metadata: { email, reason: 'second_factor_locked' },
+        }),
+      );
+      throw lockedUserFactor();
+    }
+    const challenge = randomToken();
+    await write({ actor, meta, now }, async ({ trx, audit }) => {
+      await repo.clearLoginAttempts(trx, email);
+      await factors.insertSignIn(trx, {
+        token_hash: sha256(challenge),
+        user_id: user.id,
+        attempts: 0,
+        expires_at: now + CHALLENGE_MS,
+        created_at: now,
+      });
+      audit({ action: 'account.login_second_factor_asked', targetType: 'user', targetId: user.id });
+    });
+    return {
+      second_factor_required: true as const,
+      challenge_token: challenge,
+      expires_in: CHALLENGE_MS / 1000,
+    };
   }
 
   /**
@@ -404,6 +453,8 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
     audit: WriteContext['audit'],
     user: { id: string; partnerId: number },
     now: number,
+    /** How the login's second factor was checked; none for a login without one. */
+    secondFactor?: 'totp' | 'recovery_code',
   ) {
     const token = randomToken();
     const environment: Environment = 'sandbox';
@@ -416,9 +467,15 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       environment,
       created_at: now,
       expires_at: now + SESSION_TTL_SECONDS * 1000,
+      second_factor: secondFactor ? 1 : 0,
     });
     await users.touchLastLogin(trx, user.id, now);
-    audit({ action: 'account.login', targetType: 'session', targetId: sessionId });
+    audit({
+      action: 'account.login',
+      targetType: 'session',
+      targetId: sessionId,
+      ...(secondFactor ? { metadata: { second_factor: secondFactor } } : {}),
+    });
     return { token, token_type: 'Bearer' as const, expires_in: SESSION_TTL_SECONDS, environment };
   }
 
@@ -442,6 +499,8 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
           user_id: string;
           user_name: string;
           user_role: UserRole;
+          second_factor: number;
+          second_factor_policy: SecondFactorPolicy;
         }
       | undefined,
   ): SessionCredential {
@@ -457,6 +516,8 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       userId: session.user_id,
       userName: session.user_name,
       role: session.user_role,
+      secondFactor: Number(session.second_factor) === 1,
+      secondFactorPolicy: session.second_factor_policy,
     };
   }
 
@@ -489,6 +550,7 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
       repo.updateSessionEnvironment(trx, sessionId, environment),
     purgeExpired: async () => {
       const now = clock.now();
+      await factors.purgeExpiredSignIns(db, now);
       await repo.purgeExpiredAccountRows(db, now);
       const deleted = await repo.deleteStaleUnverified(db, now - UNVERIFIED_TTL_MS);
       if (deleted > 0) log.info({ deleted }, 'unverified accounts deleted 24 hours after their last code');

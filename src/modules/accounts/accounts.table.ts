@@ -1,3 +1,4 @@
+import type { Generated } from 'kysely';
 import type { UserRole } from '../../platform/auth/roles.js';
 import type { Environment } from '../../platform/environment.js';
 
@@ -25,6 +26,8 @@ export interface SessionsTable {
   environment: Environment;
   created_at: number;
   expires_at: number;
+  /** 1 when the login that made it checked a second factor, else 0. */
+  second_factor: Generated<number>;
 }
 
 /** Login attempts per e-mail in the current window (from its first attempt, 15 minutes). */
@@ -58,6 +61,13 @@ export interface PartnerUsersTable {
   updated_at: number;
   last_login_at: number | null;
   removed_at: number | null;
+  /** The second factor (second-factor.table.ts, docs/decisions.md "Dashboard second factor"). */
+  totp_secret: string | null;
+  totp_pending_secret: string | null;
+  totp_last_step: number | null;
+  second_factor_failures: Generated<number>;
+  second_factor_locked_at: number | null;
+  second_factor_enrolled_at: number | null;
 }
 
 /** An invitation to become a user: only the token's hash is kept; 72 hours, accepted once. */

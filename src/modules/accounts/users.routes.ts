@@ -59,6 +59,7 @@ export const usersRoutes: FastifyPluginAsyncTypebox<{
       tags,
       auth: 'session',
       access: 'read',
+      withoutSecondFactor: true,
       response: { 200: MeResponse },
     }),
     async (request) => success('You.', await users.me(sessionOf(request))),

@@ -7,7 +7,7 @@ import {
   type Transaction,
   type Updateable,
 } from 'kysely';
-import type { UserRole } from '../../platform/auth/roles.js';
+import type { SecondFactorPolicy, UserRole } from '../../platform/auth/roles.js';
 import { containsText } from '../../platform/db/dialect.js';
 import { fromJson, jsonHelpers } from '../../platform/db/json.js';
 import { prepare } from '../../platform/db/prepared.js';
@@ -184,6 +184,8 @@ const sessionProfileRecord = prepare(
         'sessions.id as session_id',
         'sessions.environment as session_environment',
         'sessions.expires_at as session_expires_at',
+        'sessions.second_factor as session_second_factor',
+        'partners.second_factor_policy',
         'partner_users.id as user_id',
         'partner_users.name as user_name',
         'partner_users.role as user_role',
@@ -213,6 +215,8 @@ export interface SessionWithPartner extends SessionRow {
   user_id: string;
   user_name: string;
   user_role: UserRole;
+  second_factor: number;
+  second_factor_policy: SecondFactorPolicy;
 }
 
 const recordOf = ({
@@ -252,6 +256,8 @@ export async function findProfileRecordBySession(
       user_id: row.user_id,
       user_name: row.user_name,
       user_role: row.user_role,
+      second_factor: row.session_second_factor,
+      second_factor_policy: row.second_factor_policy,
     },
     record: {
       // The row itself (its other columns unread): copying its partner columns out of it, by an

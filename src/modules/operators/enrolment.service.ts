@@ -4,10 +4,11 @@ import { anonymousActor, operatorActor } from '../../platform/audit/audit.reposi
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import type { OperatorCredential } from '../../platform/auth/credentials.js';
 import { newPasswordErrors } from '../../platform/auth/password-rules.js';
+import { recoveryHasher } from '../../platform/auth/totp.js';
 import { type Clock, toIso } from '../../platform/clock.js';
 import type { KeyRing } from '../../platform/crypto/keys.js';
 import { hashPassword, verifyPassword } from '../../platform/crypto/passwords.js';
-import { decrypt, encrypt, keyedHash } from '../../platform/crypto/secret-box.js';
+import { decrypt, encrypt } from '../../platform/crypto/secret-box.js';
 import { newId, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, type FieldErrors, validationError } from '../../platform/errors/errors.js';
@@ -21,7 +22,6 @@ import type { EnrolmentBody, OperatorRole } from './operators.schemas.js';
 import {
   invalidCode,
   newTotpSecret,
-  normalizeRecoveryCode,
   otpauthUrl,
   PASSWORD_ATTEMPTS,
   passwordAttemptKey,
@@ -39,10 +39,8 @@ export interface OperatorsDeps {
   publicUrl: string;
 }
 
-export const recoveryHasher =
-  (keys: KeyRing) =>
-  (code: string): string =>
-    keyedHash(keys.otp, `recovery:${normalizeRecoveryCode(code)}`);
+/** Recovery codes are hashed as the dashboard's users' are (platform/auth/totp.ts). */
+export { recoveryHasher } from '../../platform/auth/totp.js';
 
 export const requireAdmin = (operator: OperatorCredential): void => {
   if (operator.kind === 'operator' && operator.role !== 'admin') {

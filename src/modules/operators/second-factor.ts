@@ -1,55 +1,35 @@
-import { randomBytes } from 'node:crypto';
-import { Secret, TOTP } from 'otpauth';
 import { AppError } from '../../platform/errors/errors.js';
 
-/** What an operator's second factor is made of (TOTP codes, recovery codes), and the bound on password attempts. */
-
-const TOTP_PERIOD_S = 30;
-const ISSUER = 'BaaS Console';
-const BASE32 = 'abcdefghijklmnopqrstuvwxyz234567';
-export const RECOVERY_CODES = 10;
-/** Wrong codes a sign-in may try before the password must be entered again. */
-export const SECOND_FACTOR_TRIES = 5;
 /**
- * Consecutive wrong codes, over every sign-in, after which the factor locks until an admin resets it:
- * four sign-ins' worth, far inside NIST SP 800-63B 5.2.2's ceiling of 100.
+ * What is the console's own of an operator's second factor; the factor itself (TOTP, recovery
+ * codes, the bounds on wrong codes) is shared with the dashboard's users in platform/auth/totp.ts.
  */
-export const SECOND_FACTOR_LOCK_AFTER = 20;
 
-const totpFor = (email: string, base32: string) =>
-  new TOTP({
-    issuer: ISSUER,
-    label: email,
-    algorithm: 'SHA1',
-    digits: 6,
-    period: TOTP_PERIOD_S,
-    secret: Secret.fromBase32(base32),
-  });
+export {
+  invalidCode,
+  isTotpCode,
+  normalizeRecoveryCode,
+  RECOVERY_CODES,
+  recoveryCode,
+  SECOND_FACTOR_LOCK_AFTER,
+  SECOND_FACTOR_TRIES,
+} from '../../platform/auth/totp.js';
 
-export const newTotpSecret = (): string => new Secret({ size: 20 }).base32;
+import {
+  newTotpSecret,
+  otpauthUrl as sharedOtpauthUrl,
+  totpStep as sharedTotpStep,
+} from '../../platform/auth/totp.js';
 
-export const otpauthUrl = (email: string, base32: string): string => totpFor(email, base32).toString();
+export { newTotpSecret };
+
+const ISSUER = 'BaaS Console';
+
+export const otpauthUrl = (email: string, base32: string): string => sharedOtpauthUrl(ISSUER, email, base32);
 
 /** The time step a code belongs to (one step either way of now), or undefined for a wrong code. */
-export function totpStep(email: string, base32: string, code: string, now: number): number | undefined {
-  const delta = totpFor(email, base32).validate({ token: code, timestamp: now, window: 1 });
-  return delta === null ? undefined : Math.floor(now / 1000 / TOTP_PERIOD_S) + delta;
-}
-
-export const isTotpCode = (code: string): boolean => /^[0-9]{6}$/.test(code);
-
-/** `abcde-fghij`: 50 bits from the CSPRNG. */
-export function recoveryCode(): string {
-  const chars = [...randomBytes(10)].map((byte) => BASE32[byte & 31]).join('');
-  return `${chars.slice(0, 5)}-${chars.slice(5)}`;
-}
-
-/** A recovery code as typed: case, spaces and dashes do not matter. */
-export const normalizeRecoveryCode = (code: string): string => code.toLowerCase().replace(/[\s-]/g, '');
-
-export const invalidCode = (
-  message = 'The code is not right: check your authenticator app and try again.',
-): AppError => new AppError('OTP_INVALID', { message });
+export const totpStep = (email: string, base32: string, code: string, now: number): number | undefined =>
+  sharedTotpStep(ISSUER, email, base32, code, now);
 
 export const lockedSecondFactor = (): AppError =>
   new AppError('FORBIDDEN', {

@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { SecondFactorPolicy } from '../../platform/auth/roles.js';
 import type { BusinessType, OnboardingStatus } from './partners.schemas.js';
 
 /**
@@ -31,6 +32,8 @@ export interface PartnersTable {
   assigned_at: number | null;
   created_at: number;
   updated_at: number;
+  /** What a dashboard session needs a second factor for (docs/decisions.md, "Dashboard second factor"). */
+  second_factor_policy: Generated<SecondFactorPolicy>;
 }
 
 export interface PartnersTables {

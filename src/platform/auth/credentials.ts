@@ -1,5 +1,5 @@
 import type { Environment } from '../environment.js';
-import type { UserRole } from './roles.js';
+import type { SecondFactorPolicy, UserRole } from './roles.js';
 
 /** Who is calling: a partner's dashboard session or one of its API keys, each bound to an environment. */
 export interface SessionCredential {
@@ -15,6 +15,10 @@ export interface SessionCredential {
   environment: Environment;
   /** The operator suspended the partner: a live session may then only leave live or log out. */
   partnerSuspended: boolean;
+  /** The login that made the session checked the user's second factor. */
+  secondFactor: boolean;
+  /** What the business needs a second factor for (the auth hook refuses a session without one). */
+  secondFactorPolicy: SecondFactorPolicy;
 }
 
 export interface ApiKeyCredential {

@@ -61,3 +61,22 @@ export function refusal(role: UserRole, access: Access, environment: Environment
     ? `Your role (${role}) may ${ACCESS_WORDS[access]} in the sandbox only, not in ${environment}.`
     : `Your role (${role}) may not ${ACCESS_WORDS[access]} (access "${access}"); ask an owner or admin of your business.`;
 }
+
+/**
+ * What a dashboard session needs a second factor for (docs/decisions.md, "Dashboard second factor"):
+ * `live_money` (the default): `money` routes in live; `everyone`: every route but the session, logout,
+ * your own user and enrolling your factor.
+ */
+export const SECOND_FACTOR_POLICIES = ['live_money', 'everyone'] as const;
+export type SecondFactorPolicy = (typeof SECOND_FACTOR_POLICIES)[number];
+
+/** Whether a session made without a second factor is refused an operation (the auth hook). */
+export function needsSecondFactor(
+  policy: SecondFactorPolicy,
+  access: Access,
+  environment: Environment,
+  exempt: boolean,
+): boolean {
+  if (policy === 'everyone' && !exempt) return true;
+  return access === 'money' && environment === 'live';
+}

@@ -21,6 +21,12 @@ export const ERROR_REGISTRY = {
     status: 403,
     message: 'The operator has suspended this partner: live access is refused; the sandbox keeps working.',
   },
+  /** A dashboard session made without a second factor, where the business's policy needs one (docs/decisions.md, "Dashboard second factor"). */
+  SECOND_FACTOR_REQUIRED: {
+    status: 403,
+    message:
+      'This needs a session made with a second factor: enrol one in Settings → Users → your second factor, then log in again.',
+  },
   CSRF_REJECTED: {
     status: 403,
     message:
@@ -100,6 +106,16 @@ export const ERROR_REGISTRY = {
   INVITATION_NOT_PENDING: {
     status: 409,
     message: 'This invitation is no longer pending: it was accepted or revoked.',
+  },
+  /** A dashboard user turning their second factor off while the business requires one for everyone. */
+  SECOND_FACTOR_ENFORCED: {
+    status: 409,
+    message: 'Your business requires a second factor for everyone: it cannot be turned off.',
+  },
+  /** A dashboard user starting an enrolment while a second factor is already on. */
+  SECOND_FACTOR_ENROLLED: {
+    status: 409,
+    message: 'You already have a second factor: turn it off first to enrol a new one.',
   },
   IDEMPOTENCY_IN_PROGRESS: {
     status: 409,

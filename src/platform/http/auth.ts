@@ -9,7 +9,7 @@ import type {
   SessionCredential,
 } from '../auth/credentials.js';
 import { isKeyCheckFailure } from '../auth/key-check.js';
-import { mayAccess, refusal } from '../auth/roles.js';
+import { mayAccess, needsSecondFactor, refusal } from '../auth/roles.js';
 import { API_KEY_FORMAT } from '../crypto/tokens.js';
 import { AppError } from '../errors/errors.js';
 import { assertAntiForgery, assertSameOrigin, isStateChanging } from './csrf.js';
@@ -167,6 +167,19 @@ function credentialReaders(options: AuthOptions) {
       const access = config.access ?? 'owner';
       if (!mayAccess(session.role, access, session.environment)) {
         throw new AppError('FORBIDDEN', { message: refusal(session.role, access, session.environment) });
+      }
+      // A session made without a second factor, where the business's policy needs one
+      // (docs/decisions.md, "Dashboard second factor"); API keys are not people and never get here.
+      if (
+        !session.secondFactor &&
+        needsSecondFactor(
+          session.secondFactorPolicy,
+          access,
+          session.environment,
+          config.withoutSecondFactor === true,
+        )
+      ) {
+        throw new AppError('SECOND_FACTOR_REQUIRED');
       }
       return session;
     },

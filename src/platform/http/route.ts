@@ -31,6 +31,8 @@ declare module 'fastify' {
     keyCheckedByWrite?: boolean;
     /** A live session of a suspended partner may use it (switching back to sandbox, logging out). */
     suspendedLiveSession?: boolean;
+    /** A session made without a second factor may use it when the business requires one for everyone. */
+    withoutSecondFactor?: boolean;
     /** What a replay answers instead of the first body (e.g. without a secret shown once). */
     replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;
     rateLimit?: boolean;
@@ -57,8 +59,15 @@ const SECURITY: Record<AuthMode, Array<Record<string, string[]>> | undefined> = 
 
 const AUTH_ERRORS: Record<AuthMode, ErrorCode[]> = {
   none: [],
-  session: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN', 'PARTNER_SUSPENDED'],
-  partner: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN', 'ONBOARDING_NOT_APPROVED', 'PARTNER_SUSPENDED'],
+  session: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'FORBIDDEN', 'PARTNER_SUSPENDED', 'SECOND_FACTOR_REQUIRED'],
+  partner: [
+    'UNAUTHENTICATED',
+    'TOKEN_EXPIRED',
+    'FORBIDDEN',
+    'ONBOARDING_NOT_APPROVED',
+    'PARTNER_SUSPENDED',
+    'SECOND_FACTOR_REQUIRED',
+  ],
   admin: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'CSRF_REJECTED', 'FORBIDDEN'],
   operator: ['UNAUTHENTICATED', 'TOKEN_EXPIRED', 'CSRF_REJECTED'],
   connector: ['SIGNATURE_INVALID', 'FORBIDDEN'],
@@ -101,6 +110,12 @@ type OperationSpec<B, Q, P, H> = AuthSpec & {
    * (docs/decisions.md, "Suspension").
    */
   suspendedLiveSession?: boolean;
+  /**
+   * A session made without a second factor may call it even when the business requires one for
+   * everyone (the session, logout, your own user, enrolling your factor): docs/decisions.md,
+   * "Dashboard second factor".
+   */
+  withoutSecondFactor?: boolean;
   /** The body an idempotent replay answers, made from the first one; stored instead of it. */
   replayBody?: (body: Record<string, unknown>) => Record<string, unknown>;
   rateLimit?: boolean;
@@ -204,6 +219,7 @@ export function operation<
       ...(spec.idempotent ? { idempotent: true } : {}),
       ...(spec.replayBody ? { replayBody: spec.replayBody } : {}),
       ...(spec.suspendedLiveSession ? { suspendedLiveSession: true } : {}),
+      ...(spec.withoutSecondFactor ? { withoutSecondFactor: true } : {}),
       ...(spec.preload ? { preload: true } : {}),
       ...(spec.keyCheckedByWrite ? { keyCheckedByWrite: true } : {}),
       ...(spec.rateLimit === false ? { rateLimit: false } : {}),

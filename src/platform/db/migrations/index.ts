@@ -22,6 +22,7 @@ import * as fourEyes from './2026-11-29-06-four-eyes.js';
 import * as volumeIndexes from './2026-11-29-07-volume-indexes.js';
 import * as partnerUsers from './2026-11-30-01-partner-users.js';
 import * as webhookFairness from './2026-11-30-02-webhook-fairness.js';
+import * as userSecondFactor from './2026-11-30-04-user-second-factor.js';
 import * as notificationMutes from './2026-11-30-05-notification-mutes.js';
 
 /** Every migration in order. Landed migrations are frozen: change the schema with a new one. */
@@ -49,5 +50,6 @@ export const migrations: Record<string, Migration> = {
   '2026-11-29-07-volume-indexes': volumeIndexes,
   '2026-11-30-01-partner-users': partnerUsers,
   '2026-11-30-02-webhook-fairness': webhookFairness,
+  '2026-11-30-04-user-second-factor': userSecondFactor,
   '2026-11-30-05-notification-mutes': notificationMutes,
 };

@@ -16,13 +16,38 @@ export const partnerSessionQuery = queryOptions<SessionState<PartnerSession>>({
 
 export const usePartnerSession = () => useQuery(partnerSessionQuery);
 
-/** Logs in with a cookie session (the token never reaches page scripts), then reads who is signed in. */
+/**
+ * Logs in with a cookie session (the token never reaches page scripts), then reads who is signed in.
+ * A user with a second factor gets no session yet: the answer is the challenge for the code step.
+ */
 export function useSignIn() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: async (body: { email: string; password: string }) => {
       const login = await unwrap(
         partnerApi.POST('/baas/api/v1/client/onboarding/login', { body: { ...body, session: 'cookie' } }),
+      );
+      if ('second_factor_required' in login) return { challengeToken: login.challenge_token };
+      partnerSession.signedIn(queryClient, login.csrf_token ?? null);
+      return { session: await queryClient.fetchQuery({ ...partnerSessionQuery, staleTime: 0 }) };
+    },
+  });
+}
+
+/** The login's second step: the authenticator's 6 digits, or else a recovery code. */
+export function useSignInSecondFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: async ({ challengeToken, code }: { challengeToken: string; code: string }) => {
+      const typed = code.trim();
+      const login = await unwrap(
+        partnerApi.POST('/baas/api/v1/client/onboarding/login/second-factor', {
+          body: {
+            challenge_token: challengeToken,
+            ...(/^[0-9]{6}$/.test(typed) ? { code: typed } : { recovery_code: typed }),
+            session: 'cookie',
+          },
+        }),
       );
       partnerSession.signedIn(queryClient, login.csrf_token ?? null);
       return queryClient.fetchQuery({ ...partnerSessionQuery, staleTime: 0 });

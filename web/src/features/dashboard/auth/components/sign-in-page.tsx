@@ -7,7 +7,7 @@ import { Button } from '@/components/ui/button';
 import { TextField } from '@/components/ui/text-field';
 import { describeWait, errorMessage, retryAfterSeconds } from '@/lib/api/api-error';
 import { validationMessage } from '@/lib/validation-message';
-import { useSignIn } from '../api/session';
+import { useSignIn, useSignInSecondFactor } from '../api/session';
 import { AuthCard, JourneySteps } from './auth-card';
 
 export type SignInNotice = 'session-ended' | 'signed-out' | 'verified' | 'password-reset';
@@ -35,15 +35,34 @@ export interface SignInPageProps {
 export function SignInPage({ notice, defaultEmail, onSignedIn }: SignInPageProps) {
   const signIn = useSignIn();
   const [email, setEmail] = useState(defaultEmail ?? '');
+  const [challengeToken, setChallengeToken] = useState<string | null>(null);
 
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     signIn.mutate(
       { email: email.trim(), password: String(form.get('password') ?? '') },
-      { onSuccess: onSignedIn },
+      {
+        onSuccess: (answer) => {
+          if (answer.challengeToken !== undefined) setChallengeToken(answer.challengeToken);
+          else onSignedIn();
+        },
+      },
     );
   };
+
+  if (challengeToken !== null) {
+    return (
+      <SecondFactorStep
+        challengeToken={challengeToken}
+        onSignedIn={onSignedIn}
+        onRestart={() => {
+          signIn.reset();
+          setChallengeToken(null);
+        }}
+      />
+    );
+  }
 
   return (
     <>
@@ -93,6 +112,69 @@ export function SignInPage({ notice, defaultEmail, onSignedIn }: SignInPageProps
                 New here? <Link href="/sign-up">Create an account</Link>
               </p>
             </div>
+          </AuthCard>
+        }
+        secondary={<JourneySteps />}
+      />
+    </>
+  );
+}
+
+/** The code step of a login whose user has a second factor. */
+function SecondFactorStep({
+  challengeToken,
+  onSignedIn,
+  onRestart,
+}: {
+  challengeToken: string;
+  onSignedIn: () => void;
+  onRestart: () => void;
+}) {
+  const step = useSignInSecondFactor();
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    step.mutate({ challengeToken, code: String(form.get('code') ?? '') }, { onSuccess: onSignedIn });
+  };
+  // A used-up or expired challenge needs the password again.
+  const restart =
+    step.error instanceof ApiError &&
+    ['SIGN_IN_EXPIRED', 'OTP_ATTEMPTS_EXCEEDED', 'FORBIDDEN'].includes(step.error.errorCode ?? '');
+  return (
+    <>
+      <title>Second factor · Partner dashboard</title>
+      <HomeLayout
+        heading="Partner dashboard"
+        intro="Your account has a second factor."
+        primary={
+          <AuthCard
+            title="Enter your code"
+            description="Open your authenticator app and enter the 6-digit code for BaaS Dashboard, or one of your recovery codes."
+          >
+            <Form className="auth-form" onSubmit={submit}>
+              <TextField
+                name="code"
+                label="Authentication code"
+                autoComplete="one-time-code"
+                isRequired
+                autoFocus
+                errorMessage="Enter the code from your authenticator app."
+              />
+              {step.error ? (
+                <Alert tone="error">
+                  <p>{errorMessage(step.error)}</p>
+                </Alert>
+              ) : null}
+              {restart ? (
+                <Button variant="secondary" onPress={onRestart}>
+                  Sign in again
+                </Button>
+              ) : (
+                <Button type="submit" isPending={step.isPending}>
+                  {step.isPending ? 'Checking…' : 'Continue'}
+                </Button>
+              )}
+            </Form>
           </AuthCard>
         }
         secondary={<JourneySteps />}
