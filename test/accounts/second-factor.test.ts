@@ -189,6 +189,40 @@ for (const dialect of DIALECTS) {
       }
     });
 
+    it('replays start and confirm by Idempotency-Key without the secret or the recovery codes, which are never stored', async () => {
+      const { t } = ctx;
+      const partner = await newPartner(ctx, 'signed-in');
+      const key = { 'idempotency-key': `start-${uniqueEmail()}` };
+      const started = await t.api.post(MY_SECOND_FACTOR, undefined, { token: partner.token, headers: key });
+      assert.equal(started.status, 200, started.text);
+      const secret = started.body.data.secret as string;
+      const replayed = await t.api.post(MY_SECOND_FACTOR, undefined, { token: partner.token, headers: key });
+      assert.equal(replayed.status, 200, replayed.text);
+      assert.equal(replayed.headers.get('idempotent-replayed'), 'true');
+      assert.deepEqual(replayed.body.data, { secret: null, otpauth_url: null });
+      assert.match(replayed.body.message, /start again/);
+
+      const confirmKey = { 'idempotency-key': `confirm-${uniqueEmail()}` };
+      const body = { code: totp(secret, appNow(t)) };
+      const confirmed = await t.api.post(MY_SECOND_FACTOR_CONFIRM, body, {
+        token: partner.token,
+        headers: confirmKey,
+      });
+      assert.equal(confirmed.status, 200, confirmed.text);
+      const codes = confirmed.body.data.recovery_codes as string[];
+      const again = await t.api.post(MY_SECOND_FACTOR_CONFIRM, body, {
+        token: partner.token,
+        headers: confirmKey,
+      });
+      assert.equal(again.headers.get('idempotent-replayed'), 'true');
+      assert.equal(again.body.data.recovery_codes, null);
+      assert.equal(again.body.data.enrolled_at, confirmed.body.data.enrolled_at);
+
+      const stored = JSON.stringify(await t.db.selectFrom('idempotency_keys').selectAll().execute());
+      assert.ok(!stored.includes(secret), 'the secret is not kept for replays');
+      assert.ok(!codes.some((code) => stored.includes(code)), 'nor are the recovery codes');
+    });
+
     it("the SDK's login throws SecondFactorRequiredError, and loginSecondFactor finishes the login", async () => {
       const { t } = ctx;
       const partner = await newPartner(ctx, 'signed-in');

@@ -71,7 +71,11 @@ for (const dialect of DIALECTS) {
         ],
       );
 
-      const off = await t.api.put(PREFERENCES, { document_rejected: false }, { token: admin.token });
+      const off = await t.api.put(
+        PREFERENCES,
+        { kind: 'document_rejected', enabled: false },
+        { token: admin.token },
+      );
       assert.equal(off.status, 200, off.text);
       const offKind = off.body.data.find((item: { kind: string }) => item.kind === 'document_rejected');
       assert.equal(offKind.enabled, false);
@@ -85,7 +89,11 @@ for (const dialect of DIALECTS) {
       await until('the owner to be told', async () => (await rejectionsTo(partner.email)).length === 1);
       assert.equal((await rejectionsTo(admin.email)).length, 0, 'the admin turned it off');
 
-      const on = await t.api.put(PREFERENCES, { document_rejected: true }, { token: admin.token });
+      const on = await t.api.put(
+        PREFERENCES,
+        { kind: 'document_rejected', enabled: true },
+        { token: admin.token },
+      );
       assert.equal(on.status, 200, on.text);
       await rejectDocument(partner.companyId, 'memart');
       await until('both to be told', async () => (await rejectionsTo(partner.email)).length === 2);
@@ -101,8 +109,8 @@ for (const dialect of DIALECTS) {
       assert.deepEqual(
         events.map((event) => [event.actor_type, event.actor_id, JSON.parse(event.metadata ?? '{}')]),
         [
-          ['user', admin.id, { off: ['document_rejected'], on: [] }],
-          ['user', admin.id, { off: [], on: ['document_rejected'] }],
+          ['user', admin.id, { kind: 'document_rejected', enabled: false }],
+          ['user', admin.id, { kind: 'document_rejected', enabled: true }],
         ],
       );
     });
@@ -112,22 +120,27 @@ for (const dialect of DIALECTS) {
       const partner = await newPartner(suite, 'sandbox');
       const refused = await t.api.put(
         PREFERENCES,
-        { transfer_failed: false, partner_suspended: false },
+        { kind: 'partner_suspended', enabled: false },
         { token: partner.token },
       );
       assertError(refused, 422, 'VALIDATION_FAILED');
-      assert.deepEqual(Object.keys(refused.body.errors ?? {}), ['partner_suspended']);
+      assert.deepEqual(Object.keys(refused.body.errors ?? {}), ['kind']);
+      assert.match(refused.body.errors?.['kind']?.[0] ?? '', /cannot be turned off/);
       const after = await t.api.get(PREFERENCES, { token: partner.token });
       assert.ok(
         after.body.data.every((item: { enabled: boolean }) => item.enabled),
         'a refused change changes nothing',
       );
-      assertError(await t.api.put(PREFERENCES, {}, { token: partner.token }), 422, 'VALIDATION_FAILED');
-      assertError(
-        await t.api.put(PREFERENCES, { newsletter: false }, { token: partner.token }),
-        422,
-        'VALIDATION_FAILED',
+      const empty = await t.api.put(PREFERENCES, {}, { token: partner.token });
+      assertError(empty, 422, 'VALIDATION_FAILED');
+      assert.deepEqual(Object.keys(empty.body.errors ?? {}).sort(), ['enabled', 'kind']);
+      const unknown = await t.api.put(
+        PREFERENCES,
+        { kind: 'newsletter', enabled: false },
+        { token: partner.token },
       );
+      assertError(unknown, 422, 'VALIDATION_FAILED');
+      assert.deepEqual(Object.keys(unknown.body.errors ?? {}), ['kind']);
       assertError(await t.api.get(PREFERENCES, { token: partner.sandboxKey }), 403, 'FORBIDDEN');
     });
   });

@@ -346,7 +346,7 @@ export interface paths {
         get: operations["getNotificationPreferences"];
         /**
          * Turn your e-mail notifications on or off
-         * @description Send the kinds to change (true on, false off); the others stay as they are. Suspension and reinstatement (`required`) cannot be turned off: false for one of them is 422 VALIDATION_FAILED naming it, and nothing changes. Audited as user.notifications_changed. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
+         * @description One kind at a time: `{kind, enabled}` (true on, false off); the others stay as they are. Suspension and reinstatement (`required`) cannot be turned off: enabled false for one of them is 422 VALIDATION_FAILED naming `kind`, and nothing changes. Answers the whole list. Audited as user.notifications_changed. Dashboard roles (access `read`): owner, admin, developer, finance, viewer. Other roles get 403 FORBIDDEN; API keys are not limited by roles.
          */
         put: operations["updateNotificationPreferences"];
         post?: never;
@@ -1504,21 +1504,21 @@ export interface components {
              * @example 2026-11-21T10:00:00.000Z
              */
             enrolled_at: string;
-            /** @description Ten one-time codes for when the phone is lost: shown this once (only their hashes are kept). Each works once in place of a code; case, spaces and dashes do not matter. */
-            recovery_codes: string[];
+            /** @description Ten one-time codes for when the phone is lost: shown this once (only their hashes are kept). Each works once in place of a code; case, spaces and dashes do not matter. null in an idempotent replay: if the first answer was lost, turn the factor off and enrol again. */
+            recovery_codes: string[] | null;
         };
         /** DashboardSecondFactorEnrolment */
         DashboardSecondFactorEnrolment: {
             /**
-             * @description Base32 secret to type into an authenticator app (shown once; stored encrypted).
+             * @description Base32 secret to type into an authenticator app (shown once; stored encrypted). null in an idempotent replay (Idempotent-Replayed: true): the answer kept for a replay never holds it; start again.
              * @example JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP
              */
-            secret: string;
+            secret: string | null;
             /**
-             * @description The same secret as an otpauth:// URL (issuer "BaaS Dashboard"), for a QR code or a link.
+             * @description The same secret as an otpauth:// URL (issuer "BaaS Dashboard"), for a QR code or a link; null in a replay.
              * @example otpauth://totp/BaaS%20Dashboard:ada%40acme.ng?issuer=BaaS%20Dashboard&secret=JBSWY3DPEHPK3PXP
              */
-            otpauth_url: string;
+            otpauth_url: string | null;
         };
         /** DashboardSecondFactorReset */
         DashboardSecondFactorReset: {
@@ -4479,23 +4479,22 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description The kinds to change: true turns one on, false off; kinds not sent stay as they are. */
         requestBody: {
             content: {
                 /**
                  * @example {
-                 *       "transfer_failed": false
+                 *       "kind": "transfer_failed",
+                 *       "enabled": false
                  *     }
                  */
                 "application/json": {
-                    changes_requested?: boolean;
-                    application_approved?: boolean;
-                    application_rejected?: boolean;
-                    document_rejected?: boolean;
-                    partner_suspended?: boolean;
-                    partner_reinstated?: boolean;
-                    webhook_endpoint_failing?: boolean;
-                    transfer_failed?: boolean;
+                    /**
+                     * @description changes_requested: the operator asks for changes to your application; application_approved: your application is approved; application_rejected: your application is rejected; document_rejected: a document is rejected; partner_suspended: your business is suspended; partner_reinstated: the suspension is lifted; webhook_endpoint_failing: a webhook endpoint has failed for an hour; transfer_failed: a live transfer fails
+                     * @enum {string}
+                     */
+                    kind: "changes_requested" | "application_approved" | "application_rejected" | "document_rejected" | "partner_suspended" | "partner_reinstated" | "webhook_endpoint_failing" | "transfer_failed";
+                    /** @description true: you receive this e-mail; false: you do not. */
+                    enabled: boolean;
                 };
             };
         };
@@ -4654,7 +4653,13 @@ export interface operations {
     startSecondFactor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4693,8 +4698,17 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SECOND_FACTOR_ENROLLED: You already have a second factor: turn it off first to enrol a new one. */
+            /** @description SECOND_FACTOR_ENROLLED: You already have a second factor: turn it off first to enrol a new one. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
             409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4784,6 +4798,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description NOT_FOUND: The requested resource was not found. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description SECOND_FACTOR_ENFORCED: Your business requires a second factor for everyone: it cannot be turned off. */
             409: {
                 headers: {
@@ -4843,7 +4866,13 @@ export interface operations {
     confirmSecondFactor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4906,7 +4935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description SETUP_NOT_STARTED: Start the set-up first: it gives the secret for your authenticator app. | SECOND_FACTOR_ENROLLED: You already have a second factor: turn it off first to enrol a new one. */
+            /** @description SETUP_NOT_STARTED: Start the set-up first: it gives the secret for your authenticator app. | SECOND_FACTOR_ENROLLED: You already have a second factor: turn it off first to enrol a new one. | IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4933,7 +4962,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description OTP_INVALID: The verification code is incorrect. | VALIDATION_FAILED: Some fields are invalid. */
+            /** @description OTP_INVALID: The verification code is incorrect. | VALIDATION_FAILED: Some fields are invalid. | IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -4965,7 +4994,13 @@ export interface operations {
     resetDashboardUserSecondFactor: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Makes retries safe: the first response to a key is replayed (header Idempotent-Replayed: true) for 24 hours. Scoped to your partner account and environment. Reusing a key with a different body is 422 IDEMPOTENCY_KEY_REUSED; while the first request runs, 409 IDEMPOTENCY_IN_PROGRESS.
+                 * @example 7c0d9a3e-5b1f-4d55-9a53-2f4f1b1d7e10
+                 */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5008,6 +5043,24 @@ export interface operations {
             };
             /** @description NOT_FOUND: The requested resource was not found. */
             404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_IN_PROGRESS: A request with this Idempotency-Key is still being processed; retry shortly. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: This Idempotency-Key was already used with a different request. | VALIDATION_FAILED: Some fields are invalid. */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };

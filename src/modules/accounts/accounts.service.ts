@@ -344,13 +344,14 @@ export function createAccountsService({ db, write, clock, keys, mail, log }: Acc
         await repo.resetPassword(trx, { id: user.id, partnerId: user.partner_id }, passwordHash, now);
         const sessions = await repo.deleteSessionsOfUser(trx, user.id);
         await repo.clearLoginAttempts(trx, input.email);
-        audit({
-          ...userActor(user.partner_id, user.id),
-          action: 'account.password_reset',
-          targetType: 'user',
-          targetId: user.id,
-          metadata: { sessions_revoked: sessions, verified: user.verified_at === null },
-        });
+        audit(
+          extend(userActor(user.partner_id, user.id), {
+            action: 'account.password_reset',
+            targetType: 'user',
+            targetId: user.id,
+            metadata: { sessions_revoked: sessions, verified: user.verified_at === null },
+          }),
+        );
       },
       // Hashed only once the guess is known not to be wrong: a wrong code costs no argon2id work.
       async () => {

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Transaction } from 'kysely';
 import type { SecondFactorPolicy } from '../../platform/auth/roles.js';
 import type { Database } from '../../platform/db/schema.js';
+import { extend } from '../../platform/objects.js';
 import type { PartnerSignInsTable } from './second-factor.table.js';
 
 /** A dashboard user's second factor, its recovery codes and the logins waiting for a code. */
@@ -107,7 +108,7 @@ export async function disableFactor(
 ): Promise<boolean> {
   const result = await trx
     .updateTable('partner_users')
-    .set({ ...CLEARED, updated_at: now })
+    .set(extend(CLEARED, { updated_at: now }))
     .where('id', '=', userId)
     .where('removed_at', 'is', null)
     .where('totp_secret', 'is not', null)
@@ -134,7 +135,7 @@ export async function resetFactor(
 ): Promise<boolean> {
   let query = trx
     .updateTable('partner_users')
-    .set({ ...CLEARED, updated_at: now })
+    .set(extend(CLEARED, { updated_at: now }))
     .where('partner_id', '=', partnerId)
     .where('id', '=', userId)
     .where('removed_at', 'is', null);

@@ -3,6 +3,7 @@ import { requestMeta, sessionOf } from '../../platform/http/auth.js';
 import type { BrowserCookie } from '../../platform/http/browser-session.js';
 import { operation } from '../../platform/http/route.js';
 import { success, successMessage } from '../../platform/http/schemas.js';
+import { answerIdempotently, withoutSecret } from '../../platform/idempotency/idempotency.js';
 import { answerLogin } from './accounts.routes.js';
 import { LoginResponse } from './accounts.schemas.js';
 import {
@@ -19,6 +20,13 @@ import {
 } from './second-factor.schemas.js';
 import type { SecondFactorService } from './second-factor.service.js';
 import { UserParams } from './users.schemas.js';
+
+/** What a replay of a start says: the secret is never kept for replays. */
+const START_REPLAY_MESSAGE =
+  'An enrolment was started earlier with this Idempotency-Key. Its secret was shown only in the first answer: start again for a new one.';
+/** What a replay of a confirmation says: the recovery codes are never kept. */
+const CONFIRM_REPLAY_MESSAGE =
+  'The second factor was confirmed earlier with this Idempotency-Key. The recovery codes were shown only in the first answer: if they were lost, turn the factor off and enrol again.';
 
 const tags = ['Dashboard users'];
 const MINE = '/services/partner/settings/users/me/second-factor';
@@ -60,13 +68,18 @@ export const secondFactorRoutes: FastifyPluginAsyncTypebox<{
       auth: 'session',
       access: 'read',
       withoutSecondFactor: true,
+      idempotent: true,
+      replayBody: withoutSecret(['secret', 'otpauth_url'], START_REPLAY_MESSAGE),
       response: { 200: EnrolmentStartResponse },
       errors: ['SECOND_FACTOR_ENROLLED'],
     }),
-    async (request) =>
-      success(
-        'Add the secret to your authenticator app, then confirm with its code.',
-        await factors.start(sessionOf(request), requestMeta(request)),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () => factors.start(sessionOf(request), requestMeta(request)),
+        (data) => success('Add the secret to your authenticator app, then confirm with its code.', data),
       ),
   );
 
@@ -85,13 +98,18 @@ export const secondFactorRoutes: FastifyPluginAsyncTypebox<{
       access: 'read',
       withoutSecondFactor: true,
       body: ConfirmBody,
+      idempotent: true,
+      replayBody: withoutSecret('recovery_codes', CONFIRM_REPLAY_MESSAGE),
       response: { 200: ConfirmResponse },
       errors: ['OTP_INVALID', 'SETUP_NOT_STARTED', 'SECOND_FACTOR_ENROLLED'],
     }),
-    async (request) =>
-      success(
-        'Second factor on. Keep the recovery codes somewhere safe.',
-        await factors.confirm(sessionOf(request), request.body.code, requestMeta(request)),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () => factors.confirm(sessionOf(request), request.body.code, requestMeta(request)),
+        (data) => success('Second factor on. Keep the recovery codes somewhere safe.', data),
       ),
   );
 
@@ -109,7 +127,7 @@ export const secondFactorRoutes: FastifyPluginAsyncTypebox<{
       access: 'read',
       body: DisableBody,
       response: { 200: DisableResponse },
-      errors: ['SECOND_FACTOR_ENFORCED'],
+      errors: ['SECOND_FACTOR_ENFORCED', 'NOT_FOUND'],
     }),
     async (request) => {
       await factors.disable(sessionOf(request), request.body.password, requestMeta(request));
@@ -131,12 +149,16 @@ export const secondFactorRoutes: FastifyPluginAsyncTypebox<{
       auth: 'session',
       access: 'users',
       params: UserParams,
+      idempotent: true,
       response: { 200: ResetResponse },
     }),
-    async (request) =>
-      success(
-        'Second factor reset.',
-        await factors.reset(sessionOf(request), request.params.id, requestMeta(request)),
+    async (request, reply) =>
+      answerIdempotently(
+        request,
+        reply,
+        200,
+        () => factors.reset(sessionOf(request), request.params.id, requestMeta(request)),
+        (data) => success('Second factor reset.', data),
       ),
   );
 

@@ -31,17 +31,23 @@ export const SecondFactorStatusResponse = Success(
 export const EnrolmentStartResponse = Success(
   Type.Object(
     {
-      secret: Type.String({
-        description: 'Base32 secret to type into an authenticator app (shown once; stored encrypted).',
-        examples: ['JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'],
-      }),
-      otpauth_url: Type.String({
-        description:
-          'The same secret as an otpauth:// URL (issuer "BaaS Dashboard"), for a QR code or a link.',
-        examples: [
-          'otpauth://totp/BaaS%20Dashboard:ada%40acme.ng?issuer=BaaS%20Dashboard&secret=JBSWY3DPEHPK3PXP',
-        ],
-      }),
+      secret: Nullable(
+        Type.String({
+          description:
+            'Base32 secret to type into an authenticator app (shown once; stored encrypted). null in an ' +
+            'idempotent replay (Idempotent-Replayed: true): the answer kept for a replay never holds it; start again.',
+          examples: ['JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP'],
+        }),
+      ),
+      otpauth_url: Nullable(
+        Type.String({
+          description:
+            'The same secret as an otpauth:// URL (issuer "BaaS Dashboard"), for a QR code or a link; null in a replay.',
+          examples: [
+            'otpauth://totp/BaaS%20Dashboard:ada%40acme.ng?issuer=BaaS%20Dashboard&secret=JBSWY3DPEHPK3PXP',
+          ],
+        }),
+      ),
     },
     { title: 'DashboardSecondFactorEnrolment' },
   ),
@@ -61,11 +67,14 @@ export const ConfirmResponse = Success(
   Type.Object(
     {
       enrolled_at: Timestamp(),
-      recovery_codes: Type.Array(Type.String({ examples: ['k3b7q-x9m2a'] }), {
-        description:
-          'Ten one-time codes for when the phone is lost: shown this once (only their hashes are kept). Each ' +
-          'works once in place of a code; case, spaces and dashes do not matter.',
-      }),
+      recovery_codes: Nullable(
+        Type.Array(Type.String({ examples: ['k3b7q-x9m2a'] }), {
+          description:
+            'Ten one-time codes for when the phone is lost: shown this once (only their hashes are kept). Each ' +
+            'works once in place of a code; case, spaces and dashes do not matter. null in an idempotent ' +
+            'replay: if the first answer was lost, turn the factor off and enrol again.',
+        }),
+      ),
     },
     { title: 'DashboardSecondFactorConfirmed' },
   ),

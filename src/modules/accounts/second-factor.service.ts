@@ -124,12 +124,13 @@ export function createSecondFactorService({ db, write, clock, keys, openSession 
     async start(session: SessionCredential, meta: RequestMeta) {
       const row = await ownFactor(session);
       const secret = newTotpSecret();
-      await write({ actor: actorOf(session), meta }, async ({ trx, now, audit }) => {
+      // The answer is the write's result: an Idempotency-Key records it with the change.
+      return write({ actor: actorOf(session), meta }, async ({ trx, now, audit }) => {
         if (!(await repo.startEnrolment(trx, row.id, encrypt(keys.encryption, secret), now)))
           throw new AppError('SECOND_FACTOR_ENROLLED');
         audit({ action: 'user.second_factor_enrolment_started', targetType: 'user', targetId: row.id });
+        return { secret, otpauth_url: otpauthUrl(ISSUER, row.email, secret) };
       });
-      return { secret, otpauth_url: otpauthUrl(ISSUER, row.email, secret) };
     },
 
     /** Step two: the app's first code turns the pending secret into the factor; ten recovery codes, shown once. */
@@ -142,7 +143,7 @@ export function createSecondFactorService({ db, write, clock, keys, openSession 
       const step = isTotpCode(code) ? totpStep(ISSUER, row.email, secret, code, now) : undefined;
       if (step === undefined) throw invalidCode();
       const codes = Array.from({ length: RECOVERY_CODES }, recoveryCode);
-      await write({ actor: actorOf(session), meta, now }, async ({ trx, audit }) => {
+      return write({ actor: actorOf(session), meta, now }, async ({ trx, audit }) => {
         if (!(await repo.confirmEnrolment(trx, row.id, row.totp_pending_secret!, step, now)))
           throw new AppError('SETUP_NOT_STARTED', {
             message: 'This enrolment was replaced or already confirmed: start again.',
@@ -154,8 +155,8 @@ export function createSecondFactorService({ db, write, clock, keys, openSession 
           targetId: row.id,
           metadata: { email: row.email },
         });
+        return { enrolled_at: toIso(now), recovery_codes: codes };
       });
-      return { enrolled_at: toIso(now), recovery_codes: codes };
     },
 
     /** Turns the caller's own factor off, given their password; refused while the business requires one. */
@@ -198,7 +199,7 @@ export function createSecondFactorService({ db, write, clock, keys, openSession 
         throw new AppError('FORBIDDEN', {
           message: 'Turn your own second factor off with your password (DELETE users/me/second-factor).',
         });
-      await write({ actor: actorOf(session), meta }, async ({ trx, now, audit }) => {
+      return write({ actor: actorOf(session), meta }, async ({ trx, now, audit }) => {
         if (!(await repo.resetFactor(trx, session.partnerId, userId, session.role === 'owner', now))) {
           const target = await repo.findFactor(trx, session.partnerId, userId);
           if (!target) throw notAUser();
@@ -215,8 +216,8 @@ export function createSecondFactorService({ db, write, clock, keys, openSession 
           targetId: userId,
           metadata: { email: target?.email ?? null, name: target?.name ?? null },
         });
+        return { id: userId, second_factor: false as const };
       });
-      return { id: userId, second_factor: false as const };
     },
 
     /**

@@ -121,14 +121,17 @@ export async function removeUser(
 }
 
 /** Names of users by id, removed ones too (the audit trail and API keys name who acted). */
-export async function userNames(db: Kysely<Database>, ids: readonly string[]): Promise<Map<string, string>> {
+export async function userNames(
+  db: Kysely<Database>,
+  ids: readonly string[],
+): Promise<Map<string, { name: string; email: string }>> {
   if (ids.length === 0) return new Map();
   const rows = await db
     .selectFrom('partner_users')
-    .select(['id', 'name'])
+    .select(['id', 'name', 'email'])
     .where('id', 'in', [...new Set(ids)])
     .execute();
-  return new Map(rows.map((row) => [row.id, row.name]));
+  return new Map(rows.map((row) => [row.id, { name: row.name, email: row.email }]));
 }
 
 // Invitations

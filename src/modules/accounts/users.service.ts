@@ -9,6 +9,7 @@ import { hashPassword } from '../../platform/crypto/passwords.js';
 import { newId, randomToken, sha256 } from '../../platform/crypto/tokens.js';
 import type { Database } from '../../platform/db/schema.js';
 import { AppError, validationError } from '../../platform/errors/errors.js';
+import { extend } from '../../platform/objects.js';
 import { deleteSessionsOfUser } from './accounts.repository.js';
 import type { AccountsService } from './accounts.service.js';
 import * as repo from './users.repository.js';
@@ -98,7 +99,9 @@ export function createUsersService({ db, write, clock, sendInvitation, wakeMail,
   async function me(session: SessionCredential) {
     const row = await repo.findUser(db, session.partnerId, session.userId);
     if (!row) throw notAUser();
-    return { ...userView(row, session.userId), permissions: permissionsOf(row.role, session.environment) };
+    return extend(userView(row, session.userId), {
+      permissions: permissionsOf(row.role, session.environment),
+    });
   }
 
   /** Why a conditional change of a user matched nothing (read in the change's transaction). */

@@ -382,7 +382,11 @@ export const AuditEventsResponse = Success(
                 "An operator's name, a dashboard user's name (removed users too), or the partner's business name for a partner actor; null otherwise.",
             }),
           ),
-          email: Nullable(Type.String({ description: "An operator's e-mail; null for other actors." })),
+          email: Nullable(
+            Type.String({
+              description: 'The e-mail of an operator or a dashboard user; null for other actors.',
+            }),
+          ),
         }),
         action: Type.String({ examples: ['onboarding.status_changed'] }),
         target: Nullable(Type.Object({ type: Type.String(), id: Nullable(Type.String()) })),

@@ -35,9 +35,10 @@ export const notificationRoutes: FastifyPluginAsyncTypebox<{ preferences: Notifi
       operationId: 'updateNotificationPreferences',
       summary: 'Turn your e-mail notifications on or off',
       description:
-        'Send the kinds to change (true on, false off); the others stay as they are. Suspension and ' +
-        'reinstatement (`required`) cannot be turned off: false for one of them is 422 VALIDATION_FAILED ' +
-        'naming it, and nothing changes. Audited as user.notifications_changed.',
+        'One kind at a time: `{kind, enabled}` (true on, false off); the others stay as they are. Suspension ' +
+        'and reinstatement (`required`) cannot be turned off: enabled false for one of them is 422 ' +
+        'VALIDATION_FAILED naming `kind`, and nothing changes. Answers the whole list. Audited as ' +
+        'user.notifications_changed.',
       tags,
       auth: 'session',
       access: 'read',

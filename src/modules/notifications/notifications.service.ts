@@ -3,6 +3,7 @@ import { toIso } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import type { MailOutbox } from '../../platform/mail/outbox.js';
+import { extend } from '../../platform/objects.js';
 import { activeAdminEmails, activeOperatorEmails } from '../operators/operators.repository.js';
 import type { OnboardingStatus } from '../partners/partners.schemas.js';
 import * as repo from './notifications.repository.js';
@@ -83,7 +84,7 @@ export function createNotifications({ mail, publicUrl }: NotificationsDeps) {
       now: number,
     ): Promise<void> {
       const url = `${dashboardUrl}/accept-invitation#token=${invitation.token}`;
-      const rendered = invitationMail({ ...invitation, url, expiresAt: toIso(invitation.expiresAt) });
+      const rendered = invitationMail(extend(invitation, { url, expiresAt: toIso(invitation.expiresAt) }));
       await mail.enqueue(trx, { to: invitation.to, ...rendered }, Math.max(invitation.expiresAt, now));
     },
 

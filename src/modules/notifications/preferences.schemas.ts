@@ -23,12 +23,10 @@ const PreferenceView = Type.Object(
 export const PreferencesResponse = Success(Type.Array(PreferenceView), 'Your e-mail notifications.');
 
 export const PreferencesBody = Type.Object(
-  Object.fromEntries(PARTNER_KIND_NAMES.map((kind) => [kind, Type.Optional(Type.Boolean())])),
   {
-    additionalProperties: false,
-    minProperties: 1,
-    description: 'The kinds to change: true turns one on, false off; kinds not sent stay as they are.',
-    examples: [{ transfer_failed: false }],
+    kind: Kind,
+    enabled: Type.Boolean({ description: 'true: you receive this e-mail; false: you do not.' }),
   },
+  { examples: [{ kind: 'transfer_failed', enabled: false }] },
 );
 export type PreferencesBody = Static<typeof PreferencesBody>;

@@ -3,14 +3,9 @@ import { actorOf, type RequestMeta } from '../../platform/audit/audit.repository
 import type { AuditedWrite } from '../../platform/audit/audited-write.js';
 import type { SessionCredential } from '../../platform/auth/credentials.js';
 import type { Database } from '../../platform/db/schema.js';
-import { type FieldErrors, validationError } from '../../platform/errors/errors.js';
+import { validationError } from '../../platform/errors/errors.js';
 import * as repo from './notifications.repository.js';
-import {
-  PARTNER_KIND_NAMES,
-  PARTNER_KINDS,
-  type PartnerKind,
-  SECURITY_RELEVANT,
-} from './notifications.templates.js';
+import { PARTNER_KIND_NAMES, PARTNER_KINDS, SECURITY_RELEVANT } from './notifications.templates.js';
 import type { PreferencesBody } from './preferences.schemas.js';
 
 export type NotificationPreferences = ReturnType<typeof createNotificationPreferences>;
@@ -31,29 +26,24 @@ export function createNotificationPreferences({ db, write }: { db: Kysely<Databa
     }));
   }
 
-  async function update(session: SessionCredential, body: PreferencesBody, meta: RequestMeta) {
-    const changes = PARTNER_KIND_NAMES.flatMap((kind) => {
-      const enabled = body[kind];
-      return enabled === undefined ? [] : [{ kind, enabled }];
-    });
-    const errors: FieldErrors = {};
-    for (const { kind, enabled } of changes) {
-      if (!enabled && SECURITY_RELEVANT.has(kind)) {
-        errors[kind] = [
-          'This e-mail cannot be turned off: it changes what the business may do with live money.',
-        ];
-      }
+  async function update(session: SessionCredential, { kind, enabled }: PreferencesBody, meta: RequestMeta) {
+    if (!enabled && SECURITY_RELEVANT.has(kind)) {
+      throw validationError({
+        kind: ['This e-mail cannot be turned off: it changes what the business may do with live money.'],
+      });
     }
-    if (Object.keys(errors).length > 0) throw validationError(errors);
-    const off: PartnerKind[] = changes.filter((change) => !change.enabled).map((change) => change.kind);
-    const on: PartnerKind[] = changes.filter((change) => change.enabled).map((change) => change.kind);
     await write({ actor: actorOf(session), meta }, async ({ trx, now, audit }) => {
-      await repo.setMutes(trx, session.userId, { off, on }, now);
+      await repo.setMutes(
+        trx,
+        session.userId,
+        { off: enabled ? [] : [kind], on: enabled ? [kind] : [] },
+        now,
+      );
       audit({
         action: 'user.notifications_changed',
         targetType: 'user',
         targetId: session.userId,
-        metadata: { off, on },
+        metadata: { kind, enabled },
       });
     });
     return list(session);

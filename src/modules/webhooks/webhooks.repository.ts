@@ -11,6 +11,7 @@ import { knownValue, skippingLocked } from '../../platform/db/dialect.js';
 import type { Database } from '../../platform/db/schema.js';
 import type { Environment } from '../../platform/environment.js';
 import type { OutboxEventsTable } from '../../platform/events/outbox.table.js';
+import { extend } from '../../platform/objects.js';
 import type { WebhookAttemptsTable, WebhookEndpointsTable } from './webhooks.table.js';
 
 export type EndpointRow = Selectable<WebhookEndpointsTable>;
@@ -414,7 +415,7 @@ export async function completeAttempt(
 ): Promise<void> {
   await db
     .updateTable('webhook_attempts')
-    .set({ ...outcome, in_flight_until: null })
+    .set(extend(outcome, { in_flight_until: null }))
     .where('id', '=', id)
     .execute();
 }

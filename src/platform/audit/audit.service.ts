@@ -26,7 +26,7 @@ export interface AuditDirectory {
   };
   /** Partners' dashboard users (removed ones too) by id. */
   users: {
-    namesOf(ids: readonly string[]): Promise<Map<string, string>>;
+    namesOf(ids: readonly string[]): Promise<Map<string, { name: string; email: string }>>;
   };
 }
 
@@ -73,7 +73,13 @@ export function createAuditService(db: Kysely<Database>, keys: KeyRing, director
       ...new Set(rows.flatMap((event) => (event.partner_id === null ? [] : [event.partner_id]))),
     ]);
     return rows.map((event) => {
-      const operator = event.actor_type === 'operator' ? operators.get(event.actor_id ?? '') : undefined;
+      // A person who acted: an operator, or a partner's dashboard user (removed ones too).
+      const person =
+        event.actor_type === 'operator'
+          ? operators.get(event.actor_id ?? '')
+          : event.actor_type === 'user'
+            ? users.get(event.actor_id ?? '')
+            : undefined;
       const company = event.partner_id === null ? null : (partners.get(event.partner_id) ?? null);
       return {
         id: event.id,
@@ -82,11 +88,8 @@ export function createAuditService(db: Kysely<Database>, keys: KeyRing, director
         actor: {
           type: event.actor_type,
           id: event.actor_id,
-          name:
-            operator?.name ??
-            (event.actor_type === 'user' ? (users.get(event.actor_id ?? '') ?? null) : null) ??
-            (event.actor_type === 'partner' ? company : null),
-          email: operator?.email ?? null,
+          name: person?.name ?? (event.actor_type === 'partner' ? company : null),
+          email: person?.email ?? null,
         },
         action: event.action,
         target: event.target_type ? { type: event.target_type, id: event.target_id } : null,

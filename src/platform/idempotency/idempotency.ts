@@ -173,11 +173,14 @@ export async function answerIdempotently<T>(
  * replay answers `field: null` with `message`, so neither a replay nor the stored record holds it.
  */
 export const withoutSecret =
-  (field: string, message: string) =>
+  (field: string | readonly string[], message: string) =>
   (body: Record<string, unknown>): Record<string, unknown> =>
     extend(body, {
       message,
-      data: extend(body['data'] as Record<string, unknown>, { [field]: null }),
+      data: extend(
+        body['data'] as Record<string, unknown>,
+        Object.fromEntries((typeof field === 'string' ? [field] : field).map((name) => [name, null])),
+      ),
     });
 
 export const purgeExpiredIdempotencyKeys = (db: Kysely<Database>, now: number) =>

@@ -47,6 +47,13 @@ export const PUBLISHED_ERROR_CODES: Readonly<Record<string, number>> = {
   // Four eyes: a decision already proposed, or a proposal already settled (docs/operator-guide.md, "Four eyes").
   PROPOSAL_PENDING: 409,
   PROPOSAL_SETTLED: 409,
+  // docs/partner-guide.md, "Dashboard users and roles" and "Second factor"
+  LAST_OWNER: 409,
+  USER_EXISTS: 409,
+  INVITATION_NOT_PENDING: 409,
+  SECOND_FACTOR_REQUIRED: 403,
+  SECOND_FACTOR_ENFORCED: 409,
+  SECOND_FACTOR_ENROLLED: 409,
 };
 
 /**

@@ -42,6 +42,8 @@ export const KNOWN_ISSUES: KnownIssue[] = [
         'resetPartnerPassword',
         'finishOperatorSignIn',
         'acceptOperatorInvitation',
+        'confirmSecondFactor',
+        'loginPartnerSecondFactor',
       ].includes(info.op.operationId) &&
       info.result.status === 422 &&
       ['OTP_INVALID', 'OTP_EXPIRED', 'SIGN_IN_EXPIRED'].includes(String(errorCode(info))) &&

@@ -926,7 +926,7 @@ export interface components {
                 id: string | null;
                 /** @description An operator's name, a dashboard user's name (removed users too), or the partner's business name for a partner actor; null otherwise. */
                 name: string | null;
-                /** @description An operator's e-mail; null for other actors. */
+                /** @description The e-mail of an operator or a dashboard user; null for other actors. */
                 email: string | null;
             };
             /** @example onboarding.status_changed */

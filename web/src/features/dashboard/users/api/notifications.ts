@@ -19,7 +19,7 @@ export function useSetNotification() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ kind, enabled }: { kind: NotificationPreference['kind']; enabled: boolean }) =>
-      unwrap(partnerApi.PUT(PATH, { body: { [kind]: enabled } })),
+      unwrap(partnerApi.PUT(PATH, { body: { kind, enabled } })),
     onSuccess: (data) => queryClient.setQueryData(partnerKeys.notifications, data),
   });
 }
