@@ -103,6 +103,8 @@ describe('dashboard: a user’s second factor', () => {
     await card
       .getByRole('img', { name: `QR code to add ${partner.email} to an authenticator app` })
       .waitFor();
+    await checkPage(page, 'second-factor-authenticator-1280');
+    await card.getByRole('heading', { name: 'Connect your authenticator app' }).focus();
 
     // From the heading, Tab to the code field (past the copy button and the link).
     for (let tab = 0; tab < 6 && (await focused(page)) !== 'textbox "6-digit code from the app"'; tab++) {
