@@ -203,7 +203,7 @@ describe('operator console', () => {
     });
     assert.equal(decoded, true);
     assert.match(String(await qr.getAttribute('src')), /^data:image\/svg\+xml/);
-    const secret = (await page.locator('.setup__key-value code').innerText()).replace(/\s/g, '');
+    const secret = (await page.locator('.authenticator-key__value code').innerText()).replace(/\s/g, '');
     assert.match(secret, /^[A-Z2-7]{32}$/);
     if (shots) {
       await assertAccessible(page, 'set-up: authenticator');

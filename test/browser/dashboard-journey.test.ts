@@ -186,7 +186,7 @@ describe('dashboard: the partner journey from sign-up to a live account', () => 
     await console.getByLabel('Password', { exact: true }).fill(password);
     await console.getByLabel('Confirm password').fill(password);
     await console.getByRole('button', { name: 'Continue' }).click();
-    const key = console.locator('.setup__key-value code');
+    const key = console.locator('.authenticator-key__value code');
     await key.waitFor();
     const secret = (await key.innerText()).replace(/\s/g, '');
     await console.getByLabel('6-digit code from the app').fill(totp(secret, suite.t.clock.now()));

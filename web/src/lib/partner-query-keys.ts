@@ -10,6 +10,8 @@ export const partnerKeys = {
   users: ['partner', 'users'] as const,
   invitations: ['partner', 'invitations'] as const,
   notifications: ['partner', 'notifications'] as const,
+  secondFactor: ['partner', 'second-factor'] as const,
+  security: ['partner', 'security'] as const,
   accounts: ['partner', 'virtual-accounts'] as const,
   webhook: ['partner', 'webhook'] as const,
   deliveries: ['partner', 'webhook-deliveries'] as const,

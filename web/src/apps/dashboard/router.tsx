@@ -106,6 +106,10 @@ export const router = createAppRouter({
               path: 'officers',
               lazy: () => import('./routes/officers').then((m) => ({ Component: m.OfficersRoute })),
             },
+            {
+              path: 'security',
+              lazy: () => import('./routes/security').then((m) => ({ Component: m.SecurityRoute })),
+            },
           ],
         },
         // The directors and officers page was "Team" at /team before users had roles.

@@ -1,6 +1,7 @@
 import { Outlet, useOutletContext } from 'react-router';
 import { RequireSession } from '@/components/layout/require-session';
 import { usePartnerSession } from '@/features/dashboard/auth/api/session';
+import { SecondFactorRequiredNotice } from '@/features/dashboard/auth/components/second-factor-required-notice';
 import { EnvironmentBanner } from '@/features/dashboard/environment/components/environment-banner';
 import { useProfile, useProfileRefreshOnFocus } from '@/features/dashboard/onboarding/api/profile';
 import type { OnboardingProfile, PartnerSession } from '@/lib/api/partner-types';
@@ -31,6 +32,7 @@ function SignedInOutlet({ session }: { session: PartnerSession }) {
         environment={session.environment}
         onboardingStatus={profile.data?.onboarding_status}
       />
+      <SecondFactorRequiredNotice />
       <Outlet context={{ session, profile: profile.data } satisfies PartnerContext} />
     </>
   );

@@ -19,7 +19,7 @@ export interface AppShellProps {
 /** Banner, main and content-info landmarks with a skip link; focus moves to <main> on navigation. */
 export function AppShell({ appName, headerNote, navigation, account, footer, children }: AppShellProps) {
   const main = useRef<HTMLElement>(null);
-  const { pathname } = useLocation();
+  const { pathname, hash } = useLocation();
   const shownPath = useRef(pathname);
 
   // A client-side navigation replaces the page without a load: screen readers and keyboard users
@@ -27,8 +27,10 @@ export function AppShell({ appName, headerNote, navigation, account, footer, chi
   useEffect(() => {
     if (shownPath.current === pathname) return;
     shownPath.current = pathname;
+    // A link to a part of a page (#id) leaves focus to that part: the page moves it there.
+    if (hash && document.getElementById(decodeURIComponent(hash.slice(1)))) return;
     main.current?.focus();
-  }, [pathname]);
+  }, [pathname, hash]);
 
   return (
     <div className="app-shell">

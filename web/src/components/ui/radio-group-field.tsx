@@ -17,6 +17,9 @@ export interface RadioGroupFieldProps {
   defaultValue?: string;
   onChange?: (value: string) => void;
   isRequired?: boolean;
+  /** Shown but not changeable (a role that may read the setting only). */
+  isDisabled?: boolean;
+  orientation?: 'horizontal' | 'vertical';
   description?: ReactNode;
   errorMessage?: string | ((validation: ValidationResult) => string);
 }
@@ -30,6 +33,8 @@ export function RadioGroupField({
   defaultValue,
   onChange,
   isRequired,
+  isDisabled,
+  orientation = 'horizontal',
   description,
   errorMessage,
 }: RadioGroupFieldProps) {
@@ -37,11 +42,12 @@ export function RadioGroupField({
     <RadioGroup
       className="field radio-group"
       name={name}
-      orientation="horizontal"
+      orientation={orientation}
       {...(value !== undefined ? { value } : {})}
       {...(defaultValue !== undefined ? { defaultValue } : {})}
       {...(onChange ? { onChange } : {})}
       {...(isRequired ? { isRequired } : {})}
+      {...(isDisabled ? { isDisabled } : {})}
     >
       <Label className="field__label">{label}</Label>
       <div className="radio-group__options">

@@ -35,8 +35,19 @@ export function describeWait(seconds: number): string {
   return minutes === 1 ? '1 minute' : `${minutes} minutes`;
 }
 
+/**
+ * A dashboard session made without a second factor, where the business needs one (live money, or
+ * everything): the dashboard also shows, once for every page, where to turn it on
+ * (SecondFactorRequiredNotice).
+ */
+export const isSecondFactorRequired = (error: unknown): error is ApiError =>
+  error instanceof ApiError && error.errorCode === 'SECOND_FACTOR_REQUIRED';
+
 /** What to tell a person about an error the page does not explain in its own words. */
 export function errorMessage(error: unknown): string {
+  if (isSecondFactorRequired(error)) {
+    return 'This needs a sign-in with a second factor. Turn on your second factor in Settings → Users (Your second factor), then sign out and sign in again with its code.';
+  }
   if (error instanceof ApiError) {
     const wait = retryAfterSeconds(error);
     if (error.errorCode === 'RATE_LIMITED' && wait !== null) {

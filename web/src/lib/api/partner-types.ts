@@ -53,3 +53,6 @@ export const sessionUserOf = (session: PartnerSession): { user: SessionUser; per
   user: session.user,
   permissions: session.permissions,
 });
+export type SecondFactorStatus = Schemas['DashboardSecondFactorStatus'];
+export type SecondFactorPolicy = SecondFactorStatus['policy'];
+export type SecuritySettings = Schemas['DashboardSecuritySettings'];

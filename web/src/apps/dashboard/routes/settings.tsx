@@ -6,6 +6,7 @@ import { usePartner } from '../signed-in-layout';
 const TABS = [
   { href: '/settings/users', label: 'Users' },
   { href: '/settings/officers', label: 'Directors and officers' },
+  { href: '/settings/security', label: 'Security' },
 ];
 
 /**
@@ -18,7 +19,7 @@ export function SettingsLayout() {
     <div>
       <PageHeader
         title="Settings"
-        description="Who can sign in to this dashboard, and the directors and officers of your business on file with us."
+        description="Who can sign in to this dashboard and how, and the directors and officers of your business on file with us."
       />
       <LinkTabs label="Settings" tabs={TABS}>
         <Outlet context={partner} />

@@ -1,5 +1,7 @@
 import { UsersPage } from '@/features/dashboard/users/components/users-page';
+import { usePartner } from '../signed-in-layout';
 
 export function UsersRoute() {
-  return <UsersPage />;
+  const { session } = usePartner();
+  return <UsersPage email={session.user.email} />;
 }

@@ -2,10 +2,11 @@ import { ApiError } from '@baas/sdk';
 import { useQuery } from '@tanstack/react-query';
 import type { FormEvent, ReactNode } from 'react';
 import { Form, Link } from 'react-aria-components';
+import { AuthenticatorKey } from '@/components/second-factor/authenticator-key';
+import { RecoveryCodes } from '@/components/second-factor/recovery-codes';
 import { Alert } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card } from '@/components/ui/card';
-import { CopyButton } from '@/components/ui/copy-button';
 import { DateTime } from '@/components/ui/date-time';
 import { Loading } from '@/components/ui/loading';
 import { QueryView } from '@/components/ui/query-view';
@@ -14,8 +15,6 @@ import { errorMessage } from '@/lib/api/api-error';
 import type { Invitation, SecondFactorEnrolment } from '@/lib/api/operator-types';
 import { useFieldErrors } from '@/lib/validation-message';
 import { invitationQuery, useAcceptInvitation, useStartEnrolment } from '../api/invitation';
-import { QrCode } from './qr-code';
-import { RecoveryCodes } from './recovery-codes';
 import './setup.css';
 
 const ROLE_NAMES = { admin: 'an admin', reviewer: 'a reviewer' } as const;
@@ -85,7 +84,14 @@ function SetupSteps({
   if (acceptance.data) {
     return (
       <SetupFrame title={heading} heading={heading} steps={steps} step={steps.length - 1}>
-        <RecoveryCodes codes={acceptance.data.recovery_codes} email={details.email} onDone={onFinished} />
+        <RecoveryCodes
+          codes={acceptance.data.recovery_codes}
+          email={details.email}
+          appName="BaaS operator console"
+          fileName="baas-console-recovery-codes.txt"
+          continueLabel="Continue to the console"
+          onDone={onFinished}
+        />
       </SetupFrame>
     );
   }
@@ -325,9 +331,6 @@ function ResetStep({
   );
 }
 
-/** The secret in groups of four, as authenticator apps show keys. */
-const grouped = (secret: string) => secret.replace(/(.{4})(?=.)/g, '$1 ');
-
 function AuthenticatorStep({
   enrolment,
   email,
@@ -352,17 +355,7 @@ function AuthenticatorStep({
         Scan this QR code with an authenticator app (such as 1Password, Google Authenticator or Microsoft
         Authenticator), or enter the key by hand.
       </p>
-      <div className="setup__secret">
-        <QrCode value={enrolment.otpauth_url} label={`QR code to add ${email} to an authenticator app`} />
-        <div className="setup__key">
-          <p className="setup__key-label">Key for manual entry</p>
-          <p className="setup__key-value">
-            <code>{grouped(enrolment.secret)}</code>
-          </p>
-          <p className="muted setup__key-hint">Time-based, 6 digits, every 30 seconds.</p>
-          <CopyButton text={enrolment.secret} label="Copy key" />
-        </div>
-      </div>
+      <AuthenticatorKey secret={enrolment.secret} otpauthUrl={enrolment.otpauth_url} email={email} />
       <Form className="setup__form" onSubmit={submit}>
         <TextField
           name="code"

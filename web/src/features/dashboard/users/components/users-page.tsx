@@ -26,6 +26,7 @@ import {
   useRole,
 } from '@/lib/partner-roles';
 import { fieldErrorSentences, validationMessage } from '@/lib/validation-message';
+import { useResetSecondFactor } from '../api/second-factor';
 import {
   type Invitation,
   invitationsQuery,
@@ -38,6 +39,7 @@ import {
   usersQuery,
 } from '../api/users';
 import { NotificationsCard } from './notifications-card';
+import { SecondFactorCard } from './second-factor-card';
 import './users.css';
 
 /** The roles the signed-in user may give: an admin may not make anyone an owner. */
@@ -54,7 +56,7 @@ const nameOf = (user: PartnerUser) => visibleControls(user.name);
  * Who signs in to the dashboard: the users with their roles, the pending invitations, and (for
  * owners and admins) inviting, changing a role and removing. Everyone else sees the lists only.
  */
-export function UsersPage() {
+export function UsersPage({ email }: { email: string }) {
   const users = useQuery(usersQuery);
   const invitations = useQuery(invitationsQuery);
   const canManage = useAccess('users').allowed;
@@ -62,6 +64,7 @@ export function UsersPage() {
   const [notice, setNotice] = useState('');
   const [changing, setChanging] = useState<PartnerUser | null>(null);
   const [removing, setRemoving] = useState<PartnerUser | null>(null);
+  const [resetting, setResetting] = useState<PartnerUser | null>(null);
   const [revoking, setRevoking] = useState<Invitation | null>(null);
   const resend = useResendInvitation();
   const invitationsId = useId();
@@ -70,6 +73,8 @@ export function UsersPage() {
   const mayChange = (user: PartnerUser) =>
     canManage && (me === 'owner' || user.role !== 'owner') && (!user.is_you || me === 'owner');
   const mayRemove = (user: PartnerUser) => canManage && (me === 'owner' || user.role !== 'owner');
+  // Your own factor is turned off with your password (Your second factor), not reset.
+  const mayReset = (user: PartnerUser) => mayRemove(user) && !user.is_you;
 
   return (
     <section className="users" aria-labelledby="users-heading">
@@ -161,6 +166,19 @@ export function UsersPage() {
                           }}
                         >
                           Change role
+                        </Button>
+                      ) : null}
+                      {mayReset(user) ? (
+                        <Button
+                          variant="quiet"
+                          size="small"
+                          aria-label={`Reset second factor of ${nameOf(user)}`}
+                          onPress={() => {
+                            setNotice('');
+                            setResetting(user);
+                          }}
+                        >
+                          Reset second factor
                         </Button>
                       ) : null}
                       {mayRemove(user) ? (
@@ -291,6 +309,16 @@ export function UsersPage() {
           setNotice(`${nameOf(user)} was removed and signed out.`);
         }}
       />
+      <ResetSecondFactorDialog
+        user={resetting}
+        onClose={() => setResetting(null)}
+        onReset={(user) => {
+          setResetting(null);
+          setNotice(
+            `The second factor of ${nameOf(user)} was reset: they sign in with their password alone.`,
+          );
+        }}
+      />
       <RevokeInvitationDialog
         invitation={revoking}
         onClose={() => setRevoking(null)}
@@ -299,6 +327,7 @@ export function UsersPage() {
           setNotice(`The invitation to ${visibleControls(invitation.email)} was revoked.`);
         }}
       />
+      <SecondFactorCard email={email} />
       <NotificationsCard />
     </section>
   );
@@ -485,6 +514,41 @@ function RemoveUserDialog({
         API keys {user?.is_you ? 'you' : 'they'} created keep working until you revoke them on the API keys
         page.
       </p>
+    </ConfirmDialog>
+  );
+}
+
+function ResetSecondFactorDialog({
+  user,
+  onClose,
+  onReset,
+}: {
+  user: PartnerUser | null;
+  onClose: () => void;
+  onReset: (user: PartnerUser) => void;
+}) {
+  const reset = useResetSecondFactor();
+  return (
+    <ConfirmDialog
+      title={user ? `Reset the second factor of ${nameOf(user)}?` : 'Reset the second factor?'}
+      isOpen={user !== null}
+      onOpenChange={(open) => {
+        if (!open) {
+          reset.reset();
+          onClose();
+        }
+      }}
+      confirmLabel="Reset second factor"
+      pendingLabel="Resetting…"
+      isPending={reset.isPending}
+      error={reset.error}
+      onConfirm={() => user && reset.mutate(user.id, { onSuccess: () => onReset(user) })}
+    >
+      <p>
+        For a lost phone or a locked factor: <UserText>{user?.name ?? ''}</UserText> signs in with their
+        password alone, and their recovery codes stop working. They can turn a second factor on again.
+      </p>
+      <p>Their sessions already signed in stay. If it has no factor, nothing changes.</p>
     </ConfirmDialog>
   );
 }

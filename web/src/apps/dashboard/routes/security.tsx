@@ -1,0 +1,5 @@
+import { SecurityPage } from '@/features/dashboard/security/components/security-page';
+
+export function SecurityRoute() {
+  return <SecurityPage />;
+}
