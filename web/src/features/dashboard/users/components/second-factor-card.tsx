@@ -74,7 +74,8 @@ export function SecondFactorCard({ email }: { email: string }) {
               setNotice('Your second factor is on. Your next sign-in asks for a code.');
             }}
           />
-        ) : start.data ? (
+        ) : start.data?.secret && start.data.otpauth_url ? (
+          // (Both are null only in an idempotent replay, which the dashboard never asks for.)
           <AuthenticatorStep
             secret={start.data.secret}
             otpauthUrl={start.data.otpauth_url}
