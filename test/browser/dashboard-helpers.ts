@@ -63,7 +63,38 @@ export async function checkPage(page: Page, name: string): Promise<void> {
 /** Nothing is wider than the viewport (no sideways scrolling at 375 px). */
 export async function assertNoOverflow(page: Page, what: string): Promise<void> {
   const overflow = await page.locator('html').evaluate((html) => html.scrollWidth - html.clientWidth);
-  assert.equal(overflow, 0, `${what}: something is wider than the viewport`);
+  if (overflow === 0) return;
+  // Names what is too wide: with the page's main column held to the viewport, the elements whose
+  // content overflows them. (No named function inside: tsx would wrap it in a helper the page lacks.)
+  const culprits = await page
+    .locator('main')
+    .first()
+    .evaluate((main) => {
+      type Named = {
+        scrollWidth: number;
+        clientWidth: number;
+        tagName: string;
+        className: unknown;
+        textContent: string | null;
+        style: { width: string; minWidth: string; maxWidth: string };
+      };
+      const width = (globalThis as unknown as { innerWidth: number }).innerWidth;
+      const held = main as unknown as Named & { querySelectorAll(selector: string): ArrayLike<Named> };
+      held.style.maxWidth = `${width}px`;
+      held.style.minWidth = '0';
+      const found: string[] = [];
+      for (const element of Array.from(held.querySelectorAll('*'))) {
+        if (element.scrollWidth <= element.clientWidth + 1 || element.clientWidth <= 1) continue;
+        const text = (element.textContent ?? '').replace(/\s+/g, ' ').slice(0, 50);
+        found.push(
+          `${element.tagName.toLowerCase()}.${String(element.className)} (${element.scrollWidth} > ${element.clientWidth} px, "${text}")`,
+        );
+      }
+      held.style.maxWidth = '';
+      held.style.minWidth = '';
+      return found.slice(-6);
+    });
+  assert.equal(overflow, 0, `${what}: something is wider than the viewport: ${culprits.join('; ')}`);
 }
 
 /** Chooses `option` in the React Aria select labelled `label` (a button, then a listbox). */

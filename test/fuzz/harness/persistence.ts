@@ -71,6 +71,8 @@ const CONTENT: ContentSpec[] = [
     table: 'webhook_endpoints',
     where: (ids) => `partner_id in (${ids})`,
     order: 'partner_id, environment',
+    // The webhook worker takes and hands back an endpoint's lane on its own, whatever a request does.
+    exclude: ['lane_token', 'lane_until', 'lane_served_at'],
   },
   // The main partner's sessions (its environment); sessions.count sees logins and logouts of all.
   {
